@@ -1,0 +1,67 @@
+//! Typed, policy-driven parsing of LLM tool-call arguments.
+//!
+//! Declare a tool's arguments once, as a Rust struct with `#[derive(ToolArgs)]`. From that
+//! declaration come a parser that repairs representation errors with exactly one meaning,
+//! rejects everything with two or more (every error of a call at once, each with a stable code
+//! and a JSON path), records every repair, and the JSON Schema the model is shown.
+//!
+//! ```
+//! use toolargs::ToolArgs;
+//!
+//! /// Refund part of an order.
+//! #[derive(ToolArgs, Debug)]
+//! #[toolargs(name = "issue_refund")]
+//! struct IssueRefund {
+//!     #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
+//!     order_id: String,
+//!     #[arg(min = 1, max = 50000)]
+//!     amount_cents: i64,
+//! }
+//!
+//! let parsed = IssueRefund::parse(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999"}"#).unwrap();
+//! assert_eq!(parsed.args.amount_cents, 1999);
+//! assert_eq!(parsed.repairs[0].rule, "numeric_string_to_int");
+//!
+//! let rejected = IssueRefund::parse(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"19.99"}"#).unwrap_err();
+//! assert_eq!(rejected.errors()[0].code, "ambiguous_integer");
+//! assert_eq!(rejected.errors()[0].path, "$.amount_cents");
+//! ```
+//!
+//! See the README for the policy table and the attribute reference.
+#![warn(missing_docs)]
+
+pub use toolargs_core::{
+    coerce, decode, limits, node, parse_with, path, report, spec, tool, ArgType, ArgumentError,
+    Bound, Code, Cx, FieldSpec, Limits, Node, Parsed, Path, Pattern, RawArgs, Rejection, Repair,
+    Rule, ToolArgs, UnknownPolicy,
+};
+
+/// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.
+///
+/// See the README's attribute reference for the `#[toolargs(...)]` and `#[arg(...)]` keys.
+pub use toolargs_derive::ToolArgs;
+
+/// Paths used by code that `#[derive(ToolArgs)]` generates. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use std::sync::LazyLock;
+
+    pub use serde_json::Value;
+    pub use toolargs_core::coerce::enumeration::{coerce_enum, enum_schema};
+    pub use toolargs_core::coerce::object::{
+        field, object_members, object_schema, unknown_member, Property,
+    };
+    pub use toolargs_core::{
+        ArgType, Bound, Cx, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
+    };
+
+    /// Compiles a pattern the derive already checked at compile time.
+    pub fn pattern(source: &'static str) -> Pattern {
+        match Pattern::new(source) {
+            Ok(p) => p,
+            // The derive compiles every pattern while expanding; reaching this means the regex
+            // crate versions disagree, which is a build problem, not an input problem.
+            Err(e) => panic!("toolargs: pattern {source:?} failed to compile: {e}"),
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Date-times: RFC 3339 with an explicit offset (`Z` or `±HH:MM`). Without an offset the instant
+//! depends on a time zone the model did not state, so it is rejected (`ambiguous_datetime`).
+//! Converting an explicit offset to UTC keeps the instant, so it is not a repair.
+
+use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use serde_json::{json, Value};
+
+use super::date::split_date;
+use super::{type_error, ArgType};
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::Code;
+use crate::spec::FieldSpec;
+
+/// How a string reads as an RFC 3339 date-time.
+enum Shape {
+    /// `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`
+    WithOffset,
+    /// The same without an offset: the zone is unknown.
+    NoOffset,
+    /// Anything else.
+    Other,
+}
+
+fn shape(s: &str) -> Shape {
+    let b = s.as_bytes();
+    let two_digits = |at: usize| b.get(at..at + 2).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let date_ok = s.get(..10).and_then(split_date).is_some();
+    let time_ok = matches!(b.get(10), Some(b'T' | b't'))
+        && two_digits(11)
+        && b.get(13) == Some(&b':')
+        && two_digits(14)
+        && b.get(16) == Some(&b':')
+        && two_digits(17);
+    if !date_ok || !time_ok {
+        return Shape::Other;
+    }
+    let mut at = 19;
+    if b.get(at) == Some(&b'.') {
+        at += 1;
+        let start = at;
+        while b.get(at).is_some_and(u8::is_ascii_digit) {
+            at += 1;
+        }
+        if at == start {
+            return Shape::Other;
+        }
+    }
+    match &b[at..] {
+        [] => Shape::NoOffset,
+        [b'Z' | b'z'] => Shape::WithOffset,
+        [b'+' | b'-', rest @ ..]
+            if rest.len() == 5 && two_digits(at + 1) && rest[2] == b':' && two_digits(at + 4) =>
+        {
+            Shape::WithOffset
+        }
+        _ => Shape::Other,
+    }
+}
+
+/// Reads an RFC 3339 date-time with an explicit offset.
+pub fn coerce_datetime(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<DateTime<FixedOffset>> {
+    let Node::String(s) = node else {
+        type_error(cx, path, "an RFC 3339 date-time string", node);
+        return None;
+    };
+    match shape(s) {
+        Shape::WithOffset => match DateTime::parse_from_rfc3339(s) {
+            Ok(value) => Some(value),
+            Err(_) => {
+                cx.error(
+                    path,
+                    Code::InvalidDatetime,
+                    format!("expected a date-time that exists, got {}", node.describe()),
+                );
+                None
+            }
+        },
+        Shape::NoOffset => {
+            cx.error(
+                path,
+                Code::AmbiguousDatetime,
+                format!(
+                    "expected an RFC 3339 date-time with an explicit offset such as Z or +02:00, got {}, which has none",
+                    node.describe()
+                ),
+            );
+            None
+        }
+        Shape::Other => {
+            cx.error(
+                path,
+                Code::AmbiguousDatetime,
+                format!(
+                    "expected an RFC 3339 date-time such as 2026-03-04T10:00:00Z, got {}",
+                    node.describe()
+                ),
+            );
+            None
+        }
+    }
+}
+
+fn datetime_schema() -> Value {
+    json!({"type": "string", "format": "date-time"})
+}
+
+impl ArgType for DateTime<FixedOffset> {
+    const SCALAR_TO_LIST: bool = true;
+
+    fn coerce(node: &Node<'_>, _spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        coerce_datetime(node, path, cx)
+    }
+
+    fn canonical(&self) -> Value {
+        Value::String(self.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    }
+
+    fn schema(_spec: &FieldSpec<'_>) -> Value {
+        datetime_schema()
+    }
+}
+
+impl ArgType for DateTime<Utc> {
+    const SCALAR_TO_LIST: bool = true;
+
+    fn coerce(node: &Node<'_>, _spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        coerce_datetime(node, path, cx).map(|value| value.with_timezone(&Utc))
+    }
+
+    fn canonical(&self) -> Value {
+        Value::String(self.to_rfc3339_opts(SecondsFormat::AutoSi, true))
+    }
+
+    fn schema(_spec: &FieldSpec<'_>) -> Value {
+        datetime_schema()
+    }
+}

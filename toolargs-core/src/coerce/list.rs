@@ -1,0 +1,107 @@
+//! Lists: a single plain string becomes a one-item list (`scalar_to_list`) when the items are
+//! read from strings; a string with `,` `;` or a newline, or one that looks like JSON, has more
+//! than one reading and is rejected.
+
+use std::borrow::Cow;
+
+use serde_json::{json, Value};
+
+use super::{put, type_error, ArgType};
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::{Code, Rule};
+use crate::spec::FieldSpec;
+
+impl<T: ArgType> ArgType for Vec<T> {
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        let single;
+        let items: &[Node<'_>] = match node {
+            Node::Array(items) => items,
+            Node::String(s) if T::SCALAR_TO_LIST => {
+                if !is_single_item(s) {
+                    cx.error(
+                        path,
+                        Code::AmbiguousList,
+                        format!(
+                            "expected an array, got {}, which cannot safely become a one-item list; send a JSON array",
+                            node.describe()
+                        ),
+                    );
+                    return None;
+                }
+                let after = Value::Array(vec![node.to_value()]);
+                if !cx.repair(path, spec.strict, Rule::ScalarToList, node.to_value(), after) {
+                    return None;
+                }
+                single = [Node::String(Cow::Borrowed(s.as_ref()))];
+                &single
+            }
+            other => {
+                type_error(cx, path, "an array", other);
+                return None;
+            }
+        };
+        let length_ok = check_items(items.len(), spec, path, cx);
+        let mut out = Vec::with_capacity(items.len());
+        let mut items_ok = true;
+        for (index, item) in items.iter().enumerate() {
+            match T::coerce(item, spec, &path.index(index), cx) {
+                Some(value) if items_ok => out.push(value),
+                Some(_) => {}
+                None => items_ok = false,
+            }
+        }
+        (length_ok && items_ok).then_some(out)
+    }
+
+    fn canonical(&self) -> Value {
+        Value::Array(self.iter().map(T::canonical).collect())
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        let mut schema = json!({"type": "array", "items": T::schema(spec)});
+        put(&mut schema, "minItems", spec.min_items.map(Value::from));
+        put(&mut schema, "maxItems", spec.max_items.map(Value::from));
+        schema
+    }
+}
+
+/// A non-blank string with no list separator that does not look like a JSON array.
+pub fn is_single_item(s: &str) -> bool {
+    !s.trim().is_empty() && !s.contains([',', ';', '\n']) && !s.trim_start().starts_with('[')
+}
+
+fn check_items(len: usize, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
+    let too_few = spec.min_items.is_some_and(|min| len < min);
+    let too_many = spec.max_items.is_some_and(|max| len > max);
+    if too_few || too_many {
+        let expected = match (spec.min_items, spec.max_items) {
+            (Some(min), Some(max)) => format!("from {min} to {max} items"),
+            (Some(min), None) => format!("at least {min} items"),
+            (None, Some(max)) => format!("at most {max} items"),
+            (None, None) => "any number of items".to_owned(),
+        };
+        cx.error(
+            path,
+            Code::Length,
+            format!("expected an array of {expected}, got {len} items"),
+        );
+        return false;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_single_item;
+
+    #[test]
+    fn single_items_have_no_separators() {
+        assert!(is_single_item("fragile"));
+        assert!(is_single_item("two words"));
+        for bad in ["", "  ", "a,b", "a;b", "a\nb", "[\"a\"]", " [x"] {
+            assert!(!is_single_item(bad), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! Numbers (`f64`, `f32`): an integer is already a number (no repair); `"19.99"` is repaired;
+//! strings with exponents, separators or spaces are rejected.
+
+use serde_json::{json, Value};
+
+use super::{put, type_error, ArgType};
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::{Code, Rule};
+use crate::spec::FieldSpec;
+
+/// Reads a finite number within the field's bounds and `type_max` in magnitude.
+pub fn coerce_number(
+    node: &Node<'_>,
+    spec: &FieldSpec<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    type_max: f64,
+) -> Option<f64> {
+    let (value, repaired) = match node {
+        Node::Number(n) => (n.as_f64(), false),
+        Node::String(s) if is_plain_decimal(s) => (s.parse::<f64>().unwrap_or(f64::NAN), true),
+        Node::String(_) => {
+            cx.error(
+                path,
+                Code::AmbiguousNumber,
+                format!(
+                    "expected a number, got {}, which is not a plain decimal; send a JSON number such as 19.99",
+                    node.describe()
+                ),
+            );
+            return None;
+        }
+        other => {
+            type_error(cx, path, "a number", other);
+            return None;
+        }
+    };
+    let below = spec.min.is_some_and(|m| value < m.as_f64());
+    let above = spec.max.is_some_and(|m| value > m.as_f64());
+    if !value.is_finite() || value.abs() > type_max || below || above {
+        let expected = match (spec.min, spec.max) {
+            (Some(min), Some(max)) => format!("a number from {min} to {max}"),
+            (Some(min), None) => format!("a number of at least {min}"),
+            (None, Some(max)) => format!("a number of at most {max}"),
+            (None, None) => format!("a number no larger than {type_max:e} in magnitude"),
+        };
+        cx.error(
+            path,
+            Code::OutOfRange,
+            format!("expected {expected}, got {}", node.describe()),
+        );
+        return None;
+    }
+    if repaired
+        && !cx.repair(
+            path,
+            spec.strict,
+            Rule::NumericStringToNumber,
+            node.to_value(),
+            Value::from(value),
+        )
+    {
+        return None;
+    }
+    Some(value)
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` in ASCII: a decimal with exactly one reading.
+pub fn is_plain_decimal(s: &str) -> bool {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let (int_part, frac_part) = match body.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (body, None),
+    };
+    let int_ok = match int_part.as_bytes() {
+        [] => false,
+        [b'0'] => true,
+        [b'0', ..] => false,
+        digits => digits.iter().all(u8::is_ascii_digit),
+    };
+    let frac_ok = frac_part.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    int_ok && frac_ok
+}
+
+fn number_schema(spec: &FieldSpec<'_>) -> Value {
+    let mut schema = json!({"type": "number"});
+    put(&mut schema, "minimum", spec.min.map(|b| b.to_value()));
+    put(&mut schema, "maximum", spec.max.map(|b| b.to_value()));
+    schema
+}
+
+impl ArgType for f64 {
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        coerce_number(node, spec, path, cx, f64::MAX)
+    }
+
+    fn canonical(&self) -> Value {
+        Value::from(*self)
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        number_schema(spec)
+    }
+}
+
+impl ArgType for f32 {
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        coerce_number(node, spec, path, cx, f64::from(f32::MAX)).map(|v| v as f32)
+    }
+
+    fn canonical(&self) -> Value {
+        // Through the shortest decimal of the f32, so 0.1f32 is written 0.1, not 0.10000000149.
+        self.to_string()
+            .parse::<f64>()
+            .map_or(Value::Null, Value::from)
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        number_schema(spec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_plain_decimal;
+
+    #[test]
+    fn plain_decimals_have_one_shape() {
+        for ok in ["0", "19.99", "-0.5", "1999", "0.0"] {
+            assert!(is_plain_decimal(ok), "{ok}");
+        }
+        for bad in ["", ".5", "5.", "1e3", "1,999.00", " 1.5", "01.5", "+1.5", "1.2.3", "NaN", "Infinity", "1_0"] {
+            assert!(!is_plain_decimal(bad), "{bad}");
+        }
+    }
+}

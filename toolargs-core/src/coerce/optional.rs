@@ -1,0 +1,33 @@
+//! `Option<T>`: absent or null means `None`. A null for an optional field is recorded as
+//! `null_to_absent` by the field reader; inside a list, `null` is simply `None`.
+
+use serde_json::Value;
+
+use super::ArgType;
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::spec::FieldSpec;
+
+impl<T: ArgType> ArgType for Option<T> {
+    const SCALAR_TO_LIST: bool = T::SCALAR_TO_LIST;
+
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        match node {
+            Node::Null => Some(None),
+            node => T::coerce(node, spec, path, cx).map(Some),
+        }
+    }
+
+    fn canonical(&self) -> Value {
+        self.as_ref().map_or(Value::Null, T::canonical)
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        T::schema(spec)
+    }
+
+    fn when_absent() -> Option<Self> {
+        Some(None)
+    }
+}

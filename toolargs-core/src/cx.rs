@@ -1,0 +1,125 @@
+//! The collector a parse writes into: repairs, errors, and the tool's unknown-key policy.
+
+use serde_json::Value;
+
+use crate::path::Path;
+use crate::report::{ArgumentError, Code, Parsed, Rejection, Repair, Rule};
+use crate::spec::UnknownPolicy;
+
+/// Collects every repair and every error of one call, so all errors are reported at once.
+#[derive(Debug)]
+pub struct Cx {
+    repairs: Vec<Repair>,
+    errors: Vec<ArgumentError>,
+    omitted: usize,
+    unknown: UnknownPolicy,
+}
+
+impl Cx {
+    /// A collector for a tool with the given unknown-key policy.
+    pub fn new(unknown: UnknownPolicy) -> Self {
+        Cx {
+            repairs: Vec::new(),
+            errors: Vec::new(),
+            omitted: 0,
+            unknown,
+        }
+    }
+
+    pub(crate) fn with_repairs(unknown: UnknownPolicy, repairs: Vec<Repair>) -> Self {
+        Cx {
+            repairs,
+            ..Cx::new(unknown)
+        }
+    }
+
+    /// The tool's policy for keys it does not declare; it holds at every depth.
+    pub fn unknown_policy(&self) -> UnknownPolicy {
+        self.unknown
+    }
+
+    /// Records a repair. On a `strict` field the repair is refused instead: a `repair_forbidden`
+    /// error is recorded and `false` returned, and the caller must not use the repaired value.
+    pub fn repair(
+        &mut self,
+        path: &Path<'_>,
+        strict: bool,
+        rule: Rule,
+        before: Value,
+        after: Value,
+    ) -> bool {
+        if strict {
+            self.error(
+                path,
+                Code::RepairForbidden,
+                format!(
+                    "this field must be sent exactly as the schema says; {} would have changed {} into {}",
+                    rule,
+                    truncate_json(&before),
+                    truncate_json(&after)
+                ),
+            );
+            return false;
+        }
+        self.repairs.push(Repair {
+            path: path.to_string(),
+            rule,
+            before,
+            after,
+        });
+        true
+    }
+
+    /// Records an error at `path`.
+    pub fn error(&mut self, path: &Path<'_>, code: Code, message: impl Into<String>) {
+        if self.errors.len() >= Rejection::MAX_ERRORS {
+            self.omitted += 1;
+            return;
+        }
+        self.errors.push(ArgumentError {
+            path: path.to_string(),
+            code,
+            message: message.into(),
+        });
+    }
+
+    /// True once any error was recorded.
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// Repairs recorded so far.
+    pub fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    /// Turns the collected outcome into the result of a parse.
+    pub fn finish<T>(self, value: Option<T>) -> Result<Parsed<T>, Rejection> {
+        match value {
+            Some(args) if self.errors.is_empty() => Ok(Parsed {
+                args,
+                repairs: self.repairs,
+            }),
+            _ if !self.errors.is_empty() => Err(Rejection::new(self.errors, self.omitted)),
+            // A coercer returned nothing without saying why; never let that pass as success.
+            _ => Err(Rejection::single(ArgumentError {
+                path: Path::ROOT.to_string(),
+                code: Code::Type,
+                message: "the arguments could not be read".to_owned(),
+            })),
+        }
+    }
+}
+
+fn truncate_json(value: &Value) -> String {
+    match value {
+        Value::String(s) => crate::node::preview_str(s),
+        other => {
+            let text = other.to_string();
+            match text.char_indices().nth(crate::node::PREVIEW_CHARS) {
+                Some((at, _)) => format!("{}…", &text[..at]),
+                None => text,
+            }
+        }
+    }
+}

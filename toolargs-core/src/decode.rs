@@ -1,0 +1,236 @@
+//! Payload decoding: from what the SDK handed over to one JSON value.
+//!
+//! Handles the envelope problems of the policy table: a Markdown code fence around the whole
+//! payload and one level of double JSON encoding are repaired; anything else that is not a JSON
+//! object is rejected with a code.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::json::parse_document;
+use crate::limits::Limits;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::{ArgumentError, Code, Repair, Rule};
+
+/// Tool-call arguments as they arrive: JSON text, raw bytes, or an already-decoded value.
+///
+/// A [`Value::String`] is taken as JSON text, since that is how many SDKs log arguments.
+/// Duplicate keys can only be detected in text: a decoded value has already lost them.
+#[derive(Clone, Debug)]
+pub enum RawArgs<'a> {
+    /// JSON text (possibly fenced or double-encoded).
+    Text(Cow<'a, str>),
+    /// JSON text as bytes; invalid UTF-8 is rejected as `invalid_json`.
+    Bytes(Cow<'a, [u8]>),
+    /// An already-decoded value.
+    Value(Cow<'a, Value>),
+}
+
+impl<'a> From<&'a str> for RawArgs<'a> {
+    fn from(text: &'a str) -> Self {
+        RawArgs::Text(Cow::Borrowed(text))
+    }
+}
+
+impl<'a> From<&'a String> for RawArgs<'a> {
+    fn from(text: &'a String) -> Self {
+        RawArgs::Text(Cow::Borrowed(text))
+    }
+}
+
+impl From<String> for RawArgs<'_> {
+    fn from(text: String) -> Self {
+        RawArgs::Text(Cow::Owned(text))
+    }
+}
+
+impl<'a> From<&'a [u8]> for RawArgs<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        RawArgs::Bytes(Cow::Borrowed(bytes))
+    }
+}
+
+impl From<Vec<u8>> for RawArgs<'_> {
+    fn from(bytes: Vec<u8>) -> Self {
+        RawArgs::Bytes(Cow::Owned(bytes))
+    }
+}
+
+impl<'a> From<&'a Value> for RawArgs<'a> {
+    fn from(value: &'a Value) -> Self {
+        RawArgs::Value(Cow::Borrowed(value))
+    }
+}
+
+impl From<Value> for RawArgs<'_> {
+    fn from(value: Value) -> Self {
+        RawArgs::Value(Cow::Owned(value))
+    }
+}
+
+impl<'a> From<&'a RawArgs<'a>> for RawArgs<'a> {
+    fn from(raw: &'a RawArgs<'a>) -> Self {
+        match raw {
+            RawArgs::Text(t) => RawArgs::Text(Cow::Borrowed(t)),
+            RawArgs::Bytes(b) => RawArgs::Bytes(Cow::Borrowed(b)),
+            RawArgs::Value(v) => RawArgs::Value(Cow::Borrowed(v)),
+        }
+    }
+}
+
+/// Decodes the payload and hands the root node to `then`.
+///
+/// With `expect_object`, the root must be a JSON object (after the repairs above); otherwise any
+/// JSON value is passed on. Repairs of the envelope are appended to `repairs`.
+pub(crate) fn with_payload<R>(
+    raw: &RawArgs<'_>,
+    limits: &Limits,
+    expect_object: bool,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Result<R, ArgumentError> {
+    match raw {
+        RawArgs::Text(text) => with_text(text, limits, expect_object, repairs, then),
+        RawArgs::Bytes(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => with_text(text, limits, expect_object, repairs, then),
+            Err(err) => Err(root_error(
+                Code::InvalidJson,
+                format!(
+                    "the payload is not valid UTF-8 (bad byte at offset {})",
+                    err.valid_up_to()
+                ),
+            )),
+        },
+        RawArgs::Value(value) => match value.as_ref() {
+            Value::String(text) => with_text(text, limits, expect_object, repairs, then),
+            value => {
+                let node = Node::from_value(value, limits.max_depth).map_err(|_| {
+                    root_error(Code::InvalidJson, "nesting is too deep".to_owned())
+                })?;
+                finish(node, expect_object, repairs, then)
+            }
+        },
+    }
+}
+
+fn with_text<R>(
+    text: &str,
+    limits: &Limits,
+    expect_object: bool,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Result<R, ArgumentError> {
+    check_size(limits, text.len())?;
+    let body = match strip_code_fence(text) {
+        Some(inner) => {
+            repairs.push(Repair {
+                path: "$".to_owned(),
+                rule: Rule::StripCodeFence,
+                before: Value::String(text.to_owned()),
+                after: Value::String(inner.to_owned()),
+            });
+            inner
+        }
+        None => text,
+    };
+    let node = parse_document(body, limits.max_depth)?;
+    let Node::String(inner_text) = &node else {
+        return finish(node, expect_object, repairs, then);
+    };
+    if !expect_object {
+        return finish(node, expect_object, repairs, then);
+    }
+    // One level of double encoding: the payload is a JSON string holding a JSON object.
+    let inner = match parse_document(inner_text, limits.max_depth) {
+        Ok(inner) => inner,
+        Err(err) if err.code == Code::InvalidJson => {
+            return Err(root_error(
+                Code::NotObject,
+                format!(
+                    "expected a JSON object, got {} that is not JSON",
+                    node.describe()
+                ),
+            ))
+        }
+        Err(err) => return Err(err),
+    };
+    if !matches!(inner, Node::Object(_)) {
+        let what = match inner {
+            Node::String(_) => "a JSON string encoded more than once".to_owned(),
+            ref other => format!("{} encoded as a string", other.describe()),
+        };
+        return Err(root_error(
+            Code::NotObject,
+            format!("expected a JSON object, got {what}"),
+        ));
+    }
+    repairs.push(Repair {
+        path: "$".to_owned(),
+        rule: Rule::UnwrapDoubleEncoded,
+        before: Value::String(inner_text.as_ref().to_owned()),
+        after: inner.to_value(),
+    });
+    Ok(then(&inner, repairs))
+}
+
+fn finish<R>(
+    node: Node<'_>,
+    expect_object: bool,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Result<R, ArgumentError> {
+    if expect_object && !matches!(node, Node::Object(_)) {
+        return Err(root_error(
+            Code::NotObject,
+            format!("expected a JSON object, got {}", node.describe()),
+        ));
+    }
+    Ok(then(&node, repairs))
+}
+
+fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
+    if len > limits.max_payload_bytes {
+        return Err(root_error(
+            Code::InvalidJson,
+            format!(
+                "the payload is {len} bytes, more than the limit of {} bytes",
+                limits.max_payload_bytes
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn root_error(code: Code, message: String) -> ArgumentError {
+    ArgumentError {
+        path: Path::ROOT.to_string(),
+        code,
+        message,
+    }
+}
+
+/// Returns the body of a payload fenced as ```` ```json ```` or ```` ``` ```` on lines of their own.
+fn strip_code_fence(text: &str) -> Option<&str> {
+    let rest = text.trim().strip_prefix("```")?;
+    let rest = rest.strip_prefix("json").unwrap_or(rest);
+    let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('\n')?;
+    rest.strip_suffix("```")?.strip_suffix('\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_code_fence;
+
+    #[test]
+    fn fences_need_their_own_lines() {
+        assert_eq!(strip_code_fence("```json\n{}\n```"), Some("{}"));
+        assert_eq!(strip_code_fence("  ```\n{}\n```\n"), Some("{}"));
+        assert_eq!(strip_code_fence("```json \t\n{\n}\n```"), Some("{\n}"));
+        assert_eq!(strip_code_fence("```json{}```"), None);
+        assert_eq!(strip_code_fence("```python\n{}\n```"), None);
+        assert_eq!(strip_code_fence("{}"), None);
+        assert_eq!(strip_code_fence("```json\n```"), None);
+    }
+}

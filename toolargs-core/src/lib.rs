@@ -1,0 +1,33 @@
+//! Runtime of [`toolargs`](https://docs.rs/toolargs): the gate between an LLM and the tools it calls.
+//!
+//! Most users depend on the `toolargs` facade and `#[derive(ToolArgs)]`; this crate holds what
+//! the derived code runs on:
+//!
+//! - [`decode`]: payload decoding (text, bytes or a decoded value; code fences; one level of
+//!   double encoding; duplicate keys; `NaN`; bounded nesting),
+//! - [`coerce`]: the coercers, one module per kind of value, the only place the policy lives,
+//! - [`report`]: [`Parsed`], [`Repair`], [`Rejection`], [`ArgumentError`] and the stable
+//!   [`Rule`] and [`Code`] names,
+//! - [`ToolArgs`]: the trait the derive implements.
+#![warn(missing_docs)]
+
+pub mod coerce;
+pub mod cx;
+pub mod decode;
+mod json;
+pub mod limits;
+pub mod node;
+pub mod path;
+pub mod report;
+pub mod spec;
+pub mod tool;
+
+pub use coerce::ArgType;
+pub use cx::Cx;
+pub use decode::RawArgs;
+pub use limits::Limits;
+pub use node::Node;
+pub use path::Path;
+pub use report::{ArgumentError, Code, Parsed, Rejection, Repair, Rule};
+pub use spec::{Bound, FieldSpec, Pattern, UnknownPolicy};
+pub use tool::{parse_with, ToolArgs};

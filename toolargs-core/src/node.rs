@@ -1,0 +1,330 @@
+//! The decoded payload as a borrowed tree.
+//!
+//! Strings without escapes and number literals point into the payload text, so a clean call
+//! allocates only the containers and the final typed value. Numbers keep their literal text:
+//! whether `1999.0` or `1e3` is integral is decided on the decimal digits, never on a
+//! rounded `f64`.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+/// A JSON value borrowed from the payload.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node<'a> {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Bool(bool),
+    /// Any JSON number.
+    Number(Number<'a>),
+    /// A string, borrowed when it had no escapes.
+    String(Cow<'a, str>),
+    /// An array.
+    Array(Vec<Node<'a>>),
+    /// An object, members in payload order (duplicates were rejected while decoding text).
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
+}
+
+/// A JSON number, as literal text (from a payload) or as a decoded `serde_json` number.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number<'a> {
+    /// The literal as written, already checked against the JSON number grammar.
+    Literal(&'a str),
+    /// A signed integer from a decoded value.
+    I64(i64),
+    /// An unsigned integer from a decoded value.
+    U64(u64),
+    /// A float from a decoded value.
+    F64(f64),
+}
+
+/// How a JSON number reads as an integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntegerReading {
+    /// Written as an integer (`1999`).
+    Exact(i128),
+    /// Written with a fraction or exponent but integral (`1999.0`, `1.999e3`).
+    Integral(i128),
+    /// Has a non-zero fractional part (`19.99`).
+    Fractional,
+    /// Integral but beyond any supported integer type.
+    TooLarge,
+}
+
+impl Number<'_> {
+    /// Reads the number as an integer, exactly, from its decimal digits.
+    pub fn integer(&self) -> IntegerReading {
+        match *self {
+            Number::I64(v) => IntegerReading::Exact(v.into()),
+            Number::U64(v) => IntegerReading::Exact(v.into()),
+            Number::F64(v) => {
+                if v.fract() != 0.0 || !v.is_finite() {
+                    IntegerReading::Fractional
+                } else if v.abs() < 1e30 {
+                    // Below 2^100 the float is an exact integer that i128 holds.
+                    IntegerReading::Integral(v as i128)
+                } else {
+                    IntegerReading::TooLarge
+                }
+            }
+            Number::Literal(text) => read_literal_integer(text),
+        }
+    }
+
+    /// The value as the nearest `f64` (infinite when the literal is beyond `f64`).
+    pub fn as_f64(&self) -> f64 {
+        match *self {
+            Number::I64(v) => v as f64,
+            Number::U64(v) => v as f64,
+            Number::F64(v) => v,
+            Number::Literal(text) => text.parse().unwrap_or(f64::NAN),
+        }
+    }
+
+    /// The number as a `serde_json` value (for repair records and previews).
+    pub fn to_value(&self) -> Value {
+        match *self {
+            Number::I64(v) => Value::from(v),
+            Number::U64(v) => Value::from(v),
+            Number::F64(v) => Value::from(v),
+            Number::Literal(text) => match text.parse::<serde_json::Number>() {
+                Ok(n) => Value::Number(n),
+                Err(_) => Value::from(self.as_f64()),
+            },
+        }
+    }
+}
+
+/// Splits a JSON number literal into sign, digits and a decimal exponent, then decides
+/// integrality on the digits alone.
+fn read_literal_integer(text: &str) -> IntegerReading {
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], parse_exponent(&rest[at + 1..])),
+        None => (rest, 0),
+    };
+    let (int_digits, frac_digits) = match mantissa.find('.') {
+        Some(at) => (&mantissa[..at], &mantissa[at + 1..]),
+        None => (mantissa, ""),
+    };
+    let plain = frac_digits.is_empty() && exponent == 0 && !rest.contains(['e', 'E']);
+    // value = digits * 10^(exponent - frac_digits.len())
+    let scale = exponent.saturating_sub(frac_digits.len() as i64);
+    let digits = int_digits.bytes().chain(frac_digits.bytes());
+    let total = int_digits.len() + frac_digits.len();
+    let keep = if scale >= 0 {
+        total
+    } else {
+        let drop = scale.unsigned_abs().min(total as u64) as usize;
+        let dropped_all_zero = int_digits
+            .bytes()
+            .chain(frac_digits.bytes())
+            .skip(total - drop)
+            .all(|b| b == b'0');
+        if !dropped_all_zero {
+            return IntegerReading::Fractional;
+        }
+        total - drop
+    };
+    let mut value: i128 = 0;
+    for b in digits.take(keep) {
+        value = match value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(i128::from(b - b'0')))
+        {
+            Some(v) => v,
+            None => return IntegerReading::TooLarge,
+        };
+    }
+    if scale > 0 && value != 0 {
+        for _ in 0..scale.min(64) {
+            value = match value.checked_mul(10) {
+                Some(v) => v,
+                None => return IntegerReading::TooLarge,
+            };
+        }
+    }
+    let value = if negative { -value } else { value };
+    if plain {
+        IntegerReading::Exact(value)
+    } else {
+        IntegerReading::Integral(value)
+    }
+}
+
+fn parse_exponent(text: &str) -> i64 {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let magnitude = digits.bytes().fold(0i64, |acc, b| {
+        acc.saturating_mul(10).saturating_add(i64::from(b - b'0'))
+    });
+    if negative {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+impl<'a> Node<'a> {
+    /// The JSON type name used in messages: `null`, `boolean`, `number`, `string`, `array`, `object`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Node::Null => "null",
+            Node::Bool(_) => "boolean",
+            Node::Number(_) => "number",
+            Node::String(_) => "string",
+            Node::Array(_) => "array",
+            Node::Object(_) => "object",
+        }
+    }
+
+    /// Borrows a decoded `serde_json` value as a node, refusing nesting deeper than `max_depth`.
+    pub fn from_value(value: &'a Value, max_depth: usize) -> Result<Node<'a>, TooDeep> {
+        Ok(match value {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Number(if let Some(v) = n.as_u64() {
+                Number::U64(v)
+            } else if let Some(v) = n.as_i64() {
+                Number::I64(v)
+            } else {
+                Number::F64(n.as_f64().unwrap_or(f64::NAN))
+            }),
+            Value::String(s) => Node::String(Cow::Borrowed(s)),
+            Value::Array(items) => {
+                let depth = max_depth.checked_sub(1).ok_or(TooDeep)?;
+                Node::Array(
+                    items
+                        .iter()
+                        .map(|v| Node::from_value(v, depth))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            Value::Object(map) => {
+                let depth = max_depth.checked_sub(1).ok_or(TooDeep)?;
+                Node::Object(
+                    map.iter()
+                        .map(|(k, v)| Ok((Cow::Borrowed(k.as_str()), Node::from_value(v, depth)?)))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+        })
+    }
+
+    /// Copies the node into an owned `serde_json` value.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::Number(n) => n.to_value(),
+            Node::String(s) => Value::String(s.as_ref().to_owned()),
+            Node::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
+            Node::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|(k, v)| (k.as_ref().to_owned(), v.to_value()))
+                    .collect::<Map<_, _>>(),
+            ),
+        }
+    }
+
+    /// A short, human-readable description of the value for messages, bounded in size
+    /// whatever the input: `the string "19.99"`, `the number 19.99`, `an array of 3 items`.
+    pub fn describe(&self) -> String {
+        match self {
+            Node::Null => "null".to_owned(),
+            Node::Bool(b) => b.to_string(),
+            Node::Number(n) => format!("the number {}", preview_number(n)),
+            Node::String(s) => format!("the string {}", preview_str(s)),
+            Node::Array(items) => match items.len() {
+                1 => "an array of 1 item".to_owned(),
+                n => format!("an array of {n} items"),
+            },
+            Node::Object(members) => match members.len() {
+                1 => "an object with 1 key".to_owned(),
+                n => format!("an object with {n} keys"),
+            },
+        }
+    }
+}
+
+/// Nesting went past the configured depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep;
+
+/// Longest preview of a value quoted in a message, in characters.
+pub const PREVIEW_CHARS: usize = 40;
+
+/// Quotes a string as JSON, cut to [`PREVIEW_CHARS`] characters with an ellipsis.
+pub fn preview_str(s: &str) -> String {
+    let mut cut = s;
+    let mut suffix = "";
+    if let Some((at, _)) = s.char_indices().nth(PREVIEW_CHARS) {
+        cut = &s[..at];
+        suffix = "…";
+    }
+    let mut quoted = Value::String(cut.to_owned()).to_string();
+    if !suffix.is_empty() {
+        quoted.insert_str(quoted.len() - 1, suffix);
+    }
+    quoted
+}
+
+fn preview_number(n: &Number<'_>) -> String {
+    let text = match n {
+        Number::Literal(text) => (*text).to_owned(),
+        other => other.to_value().to_string(),
+    };
+    match text.char_indices().nth(PREVIEW_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(text: &str) -> IntegerReading {
+        Number::Literal(text).integer()
+    }
+
+    #[test]
+    fn integer_readings_follow_the_decimal_digits() {
+        assert_eq!(lit("1999"), IntegerReading::Exact(1999));
+        assert_eq!(lit("-0"), IntegerReading::Exact(0));
+        assert_eq!(lit("1999.0"), IntegerReading::Integral(1999));
+        assert_eq!(lit("1.999e3"), IntegerReading::Integral(1999));
+        assert_eq!(lit("1e3"), IntegerReading::Integral(1000));
+        assert_eq!(lit("1E+3"), IntegerReading::Integral(1000));
+        assert_eq!(lit("19990e-1"), IntegerReading::Integral(1999));
+        assert_eq!(lit("-1.5e1"), IntegerReading::Integral(-15));
+        assert_eq!(lit("0e0"), IntegerReading::Integral(0));
+        assert_eq!(lit("19.99"), IntegerReading::Fractional);
+        assert_eq!(lit("1999.0000000000000001"), IntegerReading::Fractional);
+        assert_eq!(lit("1e-400"), IntegerReading::Fractional);
+        assert_eq!(lit("0.0e-99999999999999999999"), IntegerReading::Integral(0));
+        assert_eq!(lit("1e400"), IntegerReading::TooLarge);
+        assert_eq!(
+            lit("99999999999999999999999999999999999999999"),
+            IntegerReading::TooLarge
+        );
+        assert_eq!(lit("0e99999999999"), IntegerReading::Integral(0));
+    }
+
+    #[test]
+    fn previews_are_bounded() {
+        let long = "é".repeat(10_000);
+        let p = preview_str(&long);
+        assert!(p.chars().count() <= PREVIEW_CHARS + 3, "{p}");
+        assert!(p.ends_with("…\""));
+        assert_eq!(preview_str("a\"b"), r#""a\"b""#);
+    }
+}

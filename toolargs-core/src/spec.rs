@@ -1,0 +1,135 @@
+//! Per-field constraints and per-tool policies, as the derive (or a loaded schema) declares them.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use regex::Regex;
+
+/// What to do with keys the tool does not declare. Holds at every depth of the arguments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum UnknownPolicy {
+    /// Reject the call with `unknown_field` and a did-you-mean hint.
+    #[default]
+    Reject,
+    /// Remove the key and record a `strip_unknown_field` repair.
+    Strip,
+}
+
+impl UnknownPolicy {
+    /// `"reject"` or `"strip"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            UnknownPolicy::Reject => "reject",
+            UnknownPolicy::Strip => "strip",
+        }
+    }
+}
+
+/// An inclusive numeric bound, kept exact for integers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bound {
+    /// An integer bound.
+    Int(i128),
+    /// A fractional bound.
+    Float(f64),
+}
+
+impl Bound {
+    /// The bound as a float.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Bound::Int(v) => v as f64,
+            Bound::Float(v) => v,
+        }
+    }
+
+    /// The bound as a JSON number for schemas.
+    pub fn to_value(self) -> serde_json::Value {
+        match self {
+            Bound::Int(v) => crate::coerce::integer::int_value(v),
+            Bound::Float(v) => serde_json::Value::from(v),
+        }
+    }
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Bound::Int(v) => write!(f, "{v}"),
+            Bound::Float(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A regular expression that must match a whole string.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    source: Cow<'static, str>,
+    anchored: Regex,
+}
+
+impl Pattern {
+    /// Compiles `source` so that it only matches whole strings, as if written `^(?:source)$`.
+    pub fn new(source: impl Into<Cow<'static, str>>) -> Result<Self, regex::Error> {
+        let source = source.into();
+        let anchored = Regex::new(&format!("^(?:{source})$"))?;
+        Ok(Pattern { source, anchored })
+    }
+
+    /// The pattern as declared.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The anchored form that goes into JSON Schema: `^(?:source)$`.
+    pub fn anchored_source(&self) -> &str {
+        self.anchored.as_str()
+    }
+
+    /// True when the whole of `text` matches.
+    pub fn is_full_match(&self, text: &str) -> bool {
+        self.anchored.is_match(text)
+    }
+}
+
+/// The constraints declared on one field. Constraints that do not apply to the field's type are
+/// passed through to list items (so `pattern` on a `Vec<String>` constrains each item).
+#[derive(Clone, Copy, Debug)]
+pub struct FieldSpec<'s> {
+    /// Refuse every value repair on this field and everything below it.
+    pub strict: bool,
+    /// Inclusive lower bound for numbers.
+    pub min: Option<Bound>,
+    /// Inclusive upper bound for numbers.
+    pub max: Option<Bound>,
+    /// Full-match pattern for strings.
+    pub pattern: Option<&'s Pattern>,
+    /// Least number of characters for strings.
+    pub min_len: Option<usize>,
+    /// Most characters for strings.
+    pub max_len: Option<usize>,
+    /// Fewest items for lists.
+    pub min_items: Option<usize>,
+    /// Most items for lists.
+    pub max_items: Option<usize>,
+}
+
+impl FieldSpec<'static> {
+    /// No constraints.
+    pub const NONE: FieldSpec<'static> = FieldSpec {
+        strict: false,
+        min: None,
+        max: None,
+        pattern: None,
+        min_len: None,
+        max_len: None,
+        min_items: None,
+        max_items: None,
+    };
+}
+
+impl Default for FieldSpec<'_> {
+    fn default() -> Self {
+        FieldSpec::NONE
+    }
+}

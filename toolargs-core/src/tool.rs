@@ -1,0 +1,67 @@
+//! The [`ToolArgs`] trait: what `#[derive(ToolArgs)]` gives a type, and the parse entry point.
+
+use serde_json::Value;
+
+use crate::coerce::ArgType;
+use crate::cx::Cx;
+use crate::decode::{with_payload, RawArgs};
+use crate::limits::Limits;
+use crate::path::Path;
+use crate::report::{Parsed, Rejection};
+use crate::spec::{FieldSpec, UnknownPolicy};
+
+/// The arguments of a tool: parse them from a model's payload under the repair-or-reject
+/// policy, write their canonical JSON, and describe them as JSON Schema.
+///
+/// Derive it with `#[derive(ToolArgs)]`; the struct is the single source of the contract.
+pub trait ToolArgs: ArgType {
+    /// The tool's name (the `name` container attribute, or the type name in snake_case).
+    const NAME: &'static str;
+    /// The tool's description (the doc comment or the `description` container attribute).
+    const DESCRIPTION: Option<&'static str>;
+    /// The policy for keys the tool does not declare, applied at every depth.
+    const UNKNOWN: UnknownPolicy;
+    /// True for types whose payload is a JSON object (structs); enums read a bare string.
+    const OBJECT: bool;
+
+    /// Parses a payload with the default [`Limits`]: every repair is recorded in the result,
+    /// and a rejection lists every error of the call.
+    fn parse<'a>(input: impl Into<RawArgs<'a>>) -> Result<Parsed<Self>, Rejection> {
+        parse_with(&input.into(), &Limits::DEFAULT)
+    }
+
+    /// The canonical form: it parses back with zero repairs to an equal value.
+    fn to_json(&self) -> Value {
+        self.canonical()
+    }
+
+    /// The JSON Schema (2020-12) of the arguments.
+    fn json_schema() -> Value {
+        let mut schema = Self::schema(&FieldSpec::NONE);
+        if let Some(map) = schema.as_object_mut() {
+            map.insert(
+                "$schema".to_owned(),
+                Value::from("https://json-schema.org/draft/2020-12/schema"),
+            );
+            map.insert("title".to_owned(), Value::from(Self::NAME));
+            if let (Some(d), false) = (Self::DESCRIPTION, map.contains_key("description")) {
+                map.insert("description".to_owned(), Value::from(d));
+            }
+        }
+        schema
+    }
+}
+
+/// Parses `raw` as the arguments of `T` under explicit `limits`.
+pub fn parse_with<T: ToolArgs>(raw: &RawArgs<'_>, limits: &Limits) -> Result<Parsed<T>, Rejection> {
+    let mut envelope = Vec::new();
+    let outcome = with_payload(raw, limits, T::OBJECT, &mut envelope, |node, repairs| {
+        let mut cx = Cx::with_repairs(T::UNKNOWN, std::mem::take(repairs));
+        let value = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, &mut cx);
+        cx.finish(value)
+    });
+    match outcome {
+        Ok(result) => result,
+        Err(error) => Err(Rejection::single(error)),
+    }
+}
