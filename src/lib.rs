@@ -31,9 +31,9 @@
 #![warn(missing_docs)]
 
 pub use toolargs_core::{
-    coerce, decode, limits, node, parse_with, path, report, spec, tool, ArgType, ArgumentError,
-    Bound, Code, Cx, FieldSpec, Limits, Node, Parsed, Path, Pattern, RawArgs, Rejection, Repair,
-    Rule, ToolArgs, UnknownPolicy,
+    coerce, decode, effect, limits, node, parse_with, path, report, spec, tool, ArgType,
+    ArgumentError, Bound, Code, Cx, Effect, FieldSpec, Limits, Node, Parsed, Path, Pattern,
+    RawArgs, Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
 };
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.
@@ -46,13 +46,13 @@ pub use toolargs_derive::ToolArgs;
 pub mod __private {
     pub use std::sync::LazyLock;
 
-    pub use serde_json::Value;
+    pub use serde_json::{Map, Value};
     pub use toolargs_core::coerce::enumeration::{coerce_enum, enum_schema};
     pub use toolargs_core::coerce::object::{
         field, object_members, object_schema, unknown_member, Property,
     };
     pub use toolargs_core::{
-        ArgType, Bound, Cx, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
+        ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
     };
 
     /// Compiles a pattern the derive already checked at compile time.

@@ -106,9 +106,8 @@ pub(crate) fn with_payload<R>(
         RawArgs::Value(value) => match value.as_ref() {
             Value::String(text) => with_text(text, limits, expect_object, repairs, then),
             value => {
-                let node = Node::from_value(value, limits.max_depth).map_err(|_| {
-                    root_error(Code::InvalidJson, "nesting is too deep".to_owned())
-                })?;
+                let node = Node::from_value(value, limits.max_depth)
+                    .map_err(|_| root_error(Code::InvalidJson, "nesting is too deep".to_owned()))?;
                 finish(node, expect_object, repairs, then)
             }
         },

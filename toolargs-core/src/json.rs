@@ -263,13 +263,12 @@ impl<'a> Reader<'a> {
                             return Err(self.syntax("unpaired surrogate in \\u escape"));
                         }
                         let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                        char::from_u32(code)
-                            .ok_or_else(|| self.syntax("invalid \\u escape"))?
+                        char::from_u32(code).ok_or_else(|| self.syntax("invalid \\u escape"))?
                     }
-                    0xDC00..=0xDFFF => {
-                        return Err(self.syntax("unpaired surrogate in \\u escape"))
+                    0xDC00..=0xDFFF => return Err(self.syntax("unpaired surrogate in \\u escape")),
+                    code => {
+                        char::from_u32(code).ok_or_else(|| self.syntax("invalid \\u escape"))?
                     }
-                    code => char::from_u32(code).ok_or_else(|| self.syntax("invalid \\u escape"))?,
                 }
             }
             _ => return Err(self.syntax("invalid escape in string")),
@@ -352,9 +351,14 @@ mod tests {
 
     #[test]
     fn reads_values_and_borrows_plain_strings() {
-        let node = parse_document(r#" {"a": [1, -2.5e3, true, null], "b": "x\u00e9y", "c": "plain"} "#, 128)
-            .unwrap();
-        let Node::Object(members) = node else { panic!("not an object") };
+        let node = parse_document(
+            r#" {"a": [1, -2.5e3, true, null], "b": "x\u00e9y", "c": "plain"} "#,
+            128,
+        )
+        .unwrap();
+        let Node::Object(members) = node else {
+            panic!("not an object")
+        };
         assert_eq!(members.len(), 3);
         assert_eq!(members[1].1, Node::String(Cow::Owned("xéy".into())));
         assert!(matches!(members[2].1, Node::String(Cow::Borrowed("plain"))));
@@ -374,7 +378,20 @@ mod tests {
         assert_eq!(code("NaN"), Code::NonFiniteNumber);
         assert_eq!(code("[-Infinity]"), Code::NonFiniteNumber);
         assert_eq!(code("{\"a\": Infinity}"), Code::NonFiniteNumber);
-        for bad in ["", "nul", "01", "1.", "-", "1e", "[1,]", "{\"a\"}", "\"\\x\"", "\"\\ud800\"", "{} x", "\"a\nb\""] {
+        for bad in [
+            "",
+            "nul",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "[1,]",
+            "{\"a\"}",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "{} x",
+            "\"a\nb\"",
+        ] {
             assert_eq!(code(bad), Code::InvalidJson, "{bad:?}");
         }
     }

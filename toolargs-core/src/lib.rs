@@ -14,6 +14,7 @@
 pub mod coerce;
 pub mod cx;
 pub mod decode;
+pub mod effect;
 mod json;
 pub mod limits;
 pub mod node;
@@ -25,6 +26,7 @@ pub mod tool;
 pub use coerce::ArgType;
 pub use cx::Cx;
 pub use decode::RawArgs;
+pub use effect::Effect;
 pub use limits::Limits;
 pub use node::Node;
 pub use path::Path;

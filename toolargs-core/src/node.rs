@@ -310,7 +310,10 @@ mod tests {
         assert_eq!(lit("19.99"), IntegerReading::Fractional);
         assert_eq!(lit("1999.0000000000000001"), IntegerReading::Fractional);
         assert_eq!(lit("1e-400"), IntegerReading::Fractional);
-        assert_eq!(lit("0.0e-99999999999999999999"), IntegerReading::Integral(0));
+        assert_eq!(
+            lit("0.0e-99999999999999999999"),
+            IntegerReading::Integral(0)
+        );
         assert_eq!(lit("1e400"), IntegerReading::TooLarge);
         assert_eq!(
             lit("99999999999999999999999999999999999999999"),

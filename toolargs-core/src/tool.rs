@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::decode::{with_payload, RawArgs};
+use crate::effect::Effect;
 use crate::limits::Limits;
 use crate::path::Path;
 use crate::report::{Parsed, Rejection};
@@ -19,7 +20,10 @@ pub trait ToolArgs: ArgType {
     const NAME: &'static str;
     /// The tool's description (the doc comment or the `description` container attribute).
     const DESCRIPTION: Option<&'static str>;
-    /// The policy for keys the tool does not declare, applied at every depth.
+    /// What the tool does (`effect` container attribute; [`Effect::Destructive`] when undeclared).
+    const EFFECT: Effect;
+    /// The policy for keys the tool does not declare, applied at every depth (`unknown`
+    /// container attribute; otherwise [`Effect::default_unknown_policy`]).
     const UNKNOWN: UnknownPolicy;
     /// True for types whose payload is a JSON object (structs); enums read a bare string.
     const OBJECT: bool;

@@ -30,8 +30,14 @@ impl ArgType for bool {
                     );
                     return None;
                 };
-                cx.repair(path, spec.strict, Rule::StringToBool, node.to_value(), Value::Bool(value))
-                    .then_some(value)
+                cx.repair(
+                    path,
+                    spec.strict,
+                    Rule::StringToBool,
+                    node.to_value(),
+                    Value::Bool(value),
+                )
+                .then_some(value)
             }
             other => {
                 type_error(cx, path, "a boolean (true or false)", other);

@@ -28,7 +28,12 @@ pub(crate) fn split_date(s: &str) -> Option<(i32, u32, u32)> {
 impl ArgType for NaiveDate {
     const SCALAR_TO_LIST: bool = true;
 
-    fn coerce(node: &Node<'_>, _spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+    fn coerce(
+        node: &Node<'_>,
+        _spec: &FieldSpec<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Self> {
         let Node::String(s) = node else {
             type_error(cx, path, "a date string YYYY-MM-DD", node);
             return None;
@@ -37,7 +42,10 @@ impl ArgType for NaiveDate {
             cx.error(
                 path,
                 Code::AmbiguousDate,
-                format!("expected a date written YYYY-MM-DD, got {}", node.describe()),
+                format!(
+                    "expected a date written YYYY-MM-DD, got {}",
+                    node.describe()
+                ),
             );
             return None;
         };

@@ -25,7 +25,10 @@ enum Shape {
 
 fn shape(s: &str) -> Shape {
     let b = s.as_bytes();
-    let two_digits = |at: usize| b.get(at..at + 2).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let two_digits = |at: usize| {
+        b.get(at..at + 2)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+    };
     let date_ok = s.get(..10).and_then(split_date).is_some();
     let time_ok = matches!(b.get(10), Some(b'T' | b't'))
         && two_digits(11)
@@ -60,7 +63,11 @@ fn shape(s: &str) -> Shape {
 }
 
 /// Reads an RFC 3339 date-time with an explicit offset.
-pub fn coerce_datetime(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<DateTime<FixedOffset>> {
+pub fn coerce_datetime(
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+) -> Option<DateTime<FixedOffset>> {
     let Node::String(s) = node else {
         type_error(cx, path, "an RFC 3339 date-time string", node);
         return None;
@@ -109,7 +116,12 @@ fn datetime_schema() -> Value {
 impl ArgType for DateTime<FixedOffset> {
     const SCALAR_TO_LIST: bool = true;
 
-    fn coerce(node: &Node<'_>, _spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+    fn coerce(
+        node: &Node<'_>,
+        _spec: &FieldSpec<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Self> {
         coerce_datetime(node, path, cx)
     }
 
@@ -125,7 +137,12 @@ impl ArgType for DateTime<FixedOffset> {
 impl ArgType for DateTime<Utc> {
     const SCALAR_TO_LIST: bool = true;
 
-    fn coerce(node: &Node<'_>, _spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+    fn coerce(
+        node: &Node<'_>,
+        _spec: &FieldSpec<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Self> {
         coerce_datetime(node, path, cx).map(|value| value.with_timezone(&Utc))
     }
 

@@ -31,7 +31,13 @@ pub fn coerce_enum(
         .filter(|(_, n)| n.eq_ignore_ascii_case(s));
     match (folded.next(), folded.next()) {
         (Some((index, name)), None) => cx
-            .repair(path, spec.strict, Rule::EnumCasefold, node.to_value(), Value::from(*name))
+            .repair(
+                path,
+                spec.strict,
+                Rule::EnumCasefold,
+                node.to_value(),
+                Value::from(*name),
+            )
             .then_some(index),
         _ => {
             cx.error(

@@ -61,7 +61,11 @@ pub fn coerce_integer(
         cx.error(
             path,
             Code::OutOfRange,
-            format!("expected {}, got {}", describe_range(low, high, type_range), node.describe()),
+            format!(
+                "expected {}, got {}",
+                describe_range(low, high, type_range),
+                node.describe()
+            ),
         );
         return None;
     };
@@ -174,7 +178,10 @@ mod tests {
         for ok in ["0", "-0", "1999", "-5", "18446744073709551616"] {
             assert!(is_plain_integer(ok), "{ok}");
         }
-        for bad in ["", "-", "01999", "+1999", " 1999", "1999 ", "1,999", "1_999", "1e3", "19.99", "١٢٣", "--1", "-01"] {
+        for bad in [
+            "", "-", "01999", "+1999", " 1999", "1999 ", "1,999", "1_999", "1e3", "19.99", "١٢٣",
+            "--1", "-01",
+        ] {
             assert!(!is_plain_integer(bad), "{bad}");
         }
     }

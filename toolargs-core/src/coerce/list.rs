@@ -31,7 +31,13 @@ impl<T: ArgType> ArgType for Vec<T> {
                     return None;
                 }
                 let after = Value::Array(vec![node.to_value()]);
-                if !cx.repair(path, spec.strict, Rule::ScalarToList, node.to_value(), after) {
+                if !cx.repair(
+                    path,
+                    spec.strict,
+                    Rule::ScalarToList,
+                    node.to_value(),
+                    after,
+                ) {
                     return None;
                 }
                 single = [Node::String(Cow::Borrowed(s.as_ref()))];

@@ -34,8 +34,7 @@ pub trait ArgType: Sized {
 
     /// Reads a present, non-null value. Records repairs and errors in `cx`; returns `None` only
     /// after recording at least one error.
-    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
-        -> Option<Self>;
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self>;
 
     /// The canonical JSON form; it reads back with zero repairs to an equal value.
     fn canonical(&self) -> Value;

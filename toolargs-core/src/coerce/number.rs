@@ -131,7 +131,10 @@ mod tests {
         for ok in ["0", "19.99", "-0.5", "1999", "0.0"] {
             assert!(is_plain_decimal(ok), "{ok}");
         }
-        for bad in ["", ".5", "5.", "1e3", "1,999.00", " 1.5", "01.5", "+1.5", "1.2.3", "NaN", "Infinity", "1_0"] {
+        for bad in [
+            "", ".5", "5.", "1e3", "1,999.00", " 1.5", "01.5", "+1.5", "1.2.3", "NaN", "Infinity",
+            "1_0",
+        ] {
             assert!(!is_plain_decimal(bad), "{bad}");
         }
     }

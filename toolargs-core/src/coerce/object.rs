@@ -34,13 +34,16 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
     let at = path.key(key);
     match cx.unknown_policy() {
         UnknownPolicy::Strip => {
-            cx.repair(&at, false, Rule::StripUnknownField, value.to_value(), Value::Null);
+            cx.repair(
+                &at,
+                false,
+                Rule::StripUnknownField,
+                value.to_value(),
+                Value::Null,
+            );
         }
         UnknownPolicy::Reject => {
-            let mut message = format!(
-                "unknown field {}",
-                crate::node::preview_str(key)
-            );
+            let mut message = format!("unknown field {}", crate::node::preview_str(key));
             if let Some(hint) = did_you_mean(key, known) {
                 message.push_str(&format!("; did you mean \"{hint}\"?"));
             }
@@ -83,7 +86,13 @@ pub fn field<T: ArgType>(
             match value {
                 Some(value) => {
                     if member.is_some() {
-                        cx.repair(path, false, Rule::NullToAbsent, Value::Null, value.canonical());
+                        cx.repair(
+                            path,
+                            false,
+                            Rule::NullToAbsent,
+                            Value::Null,
+                            value.canonical(),
+                        );
                     }
                     Some(value)
                 }

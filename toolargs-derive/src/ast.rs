@@ -1,0 +1,217 @@
+//! The model the checker and the expander read: the item, its fields or variants, and their
+//! attributes, with every problem found on the way recorded in the [`Ctxt`].
+
+use syn::{Data, DeriveInput, Fields, Ident, Type};
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs, Spanned as At};
+use crate::ctxt::Ctxt;
+use crate::ty::{self, Kind};
+
+pub struct Container<'a> {
+    pub ident: &'a Ident,
+    /// The tool name: `name = "..."`, or the type name in snake_case.
+    pub name: At<String>,
+    pub description: Option<String>,
+    pub attrs: ContainerAttrs,
+    pub body: Body<'a>,
+}
+
+pub enum Body<'a> {
+    Struct(Vec<Field<'a>>),
+    Enum(Vec<Variant<'a>>),
+}
+
+pub struct Field<'a> {
+    pub ident: &'a Ident,
+    pub ty: &'a Type,
+    /// `None` when the type is unsupported (already reported).
+    pub kind: Option<Kind>,
+    /// The JSON name: `rename`, or the field name without `r#`.
+    pub json_name: At<String>,
+    pub description: Option<String>,
+    pub attrs: FieldAttrs,
+}
+
+pub struct Variant<'a> {
+    pub ident: &'a Ident,
+    pub json_name: At<String>,
+}
+
+impl<'a> Container<'a> {
+    pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
+        let attrs = attr::container_attrs(cx, &input.attrs);
+        if !input.generics.params.is_empty() {
+            cx.error_spanned_by(
+                &input.generics,
+                "ToolArgs cannot be derived for generic types: the schema must be fixed at compile time; use concrete field types",
+            );
+        }
+        let body = match &input.data {
+            Data::Struct(data) => match &data.fields {
+                Fields::Named(named) => {
+                    // With any `#[toolargs(...)]` on a field, `#[arg(...)]` belongs to another
+                    // derive (clap's Parser) and is left alone.
+                    let uses_toolargs = named
+                        .named
+                        .iter()
+                        .any(|f| f.attrs.iter().any(|a| a.path().is_ident("toolargs")));
+                    let names: &[&str] = if uses_toolargs {
+                        &["toolargs"]
+                    } else {
+                        &["arg", "toolargs"]
+                    };
+                    Body::Struct(
+                        named
+                            .named
+                            .iter()
+                            .map(|f| Field::from_ast(cx, f, names))
+                            .collect(),
+                    )
+                }
+                Fields::Unnamed(_) => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "ToolArgs needs named fields: a tuple struct has no JSON names; write `struct Name { field: Type }`",
+                    );
+                    return None;
+                }
+                Fields::Unit => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "ToolArgs needs named fields: a unit struct takes no arguments; write `struct Name {}` for a tool without arguments",
+                    );
+                    return None;
+                }
+            },
+            Data::Enum(data) => {
+                let mut variants = Vec::new();
+                for v in &data.variants {
+                    if !matches!(v.fields, Fields::Unit) {
+                        cx.error_spanned_by(
+                            &v.fields,
+                            "ToolArgs enums must be fieldless (they become string enums); move the data into a struct",
+                        );
+                        continue;
+                    }
+                    let vattrs = attr::variant_attrs(cx, &v.attrs);
+                    let json_name = match vattrs.rename {
+                        Some(lit) => At {
+                            value: lit.value(),
+                            span: lit.span(),
+                        },
+                        None => At {
+                            value: snake_case(&v.ident.to_string()),
+                            span: v.ident.span(),
+                        },
+                    };
+                    variants.push(Variant {
+                        ident: &v.ident,
+                        json_name,
+                    });
+                }
+                Body::Enum(variants)
+            }
+            Data::Union(u) => {
+                cx.error_spanned_by(
+                    u.union_token,
+                    "ToolArgs cannot be derived for unions; use a struct with named fields or a fieldless enum",
+                );
+                return None;
+            }
+        };
+        let name = match &attrs.name {
+            Some(name) => name.clone(),
+            None => At {
+                value: snake_case(&input.ident.to_string()),
+                span: input.ident.span(),
+            },
+        };
+        let description = attrs
+            .description
+            .as_ref()
+            .map(|d| d.value.clone())
+            .or_else(|| attr::doc_comment(&input.attrs));
+        Some(Container {
+            ident: &input.ident,
+            name,
+            description,
+            attrs,
+            body,
+        })
+    }
+}
+
+impl<'a> Field<'a> {
+    fn from_ast(cx: &Ctxt, field: &'a syn::Field, attr_names: &[&str]) -> Field<'a> {
+        let ident = field.ident.as_ref().expect("named fields have identifiers");
+        let attrs = attr::field_attrs(cx, &field.attrs, attr_names);
+        let kind = match ty::classify(&field.ty) {
+            Ok(kind) => Some(kind),
+            Err(message) => {
+                cx.error_spanned_by(&field.ty, message);
+                None
+            }
+        };
+        let json_name = match &attrs.rename {
+            Some(lit) => At {
+                value: lit.value(),
+                span: lit.span(),
+            },
+            None => At {
+                value: ident.to_string().trim_start_matches("r#").to_owned(),
+                span: ident.span(),
+            },
+        };
+        let description = attrs
+            .description
+            .as_ref()
+            .map(|d| d.value())
+            .or_else(|| attr::doc_comment(&field.attrs));
+        Field {
+            ident,
+            ty: &field.ty,
+            kind,
+            json_name,
+            description,
+            attrs,
+        }
+    }
+}
+
+/// `DoubleCharge` -> `double_charge`, `HTTPRequest` -> `http_request`.
+pub fn snake_case(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() {
+            let prev_lower =
+                i > 0 && (chars[i - 1].is_lowercase() || chars[i - 1].is_ascii_digit());
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if i > 0
+                && (prev_lower || (next_lower && chars[i - 1].is_uppercase()))
+                && !out.ends_with('_')
+            {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snake_case;
+
+    #[test]
+    fn snake_cases_type_and_variant_names() {
+        assert_eq!(snake_case("IssueRefund"), "issue_refund");
+        assert_eq!(snake_case("Damaged"), "damaged");
+        assert_eq!(snake_case("DoubleCharge"), "double_charge");
+        assert_eq!(snake_case("HTTPRequest"), "http_request");
+        assert_eq!(snake_case("Item2Go"), "item2_go");
+        assert_eq!(snake_case("already_snake"), "already_snake");
+    }
+}

@@ -1,0 +1,390 @@
+//! Reads `#[toolargs(...)]` and `#[arg(...)]` attributes into plain values, recording every
+//! problem (unknown key, key given twice, wrong kind of value) at the offending token.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
+
+use crate::ctxt::Ctxt;
+
+pub const CONTAINER_KEYS: &[&str] = &["name", "description", "unknown", "effect"];
+pub const FIELD_KEYS: &[&str] = &[
+    "strict",
+    "min",
+    "max",
+    "pattern",
+    "min_len",
+    "max_len",
+    "min_items",
+    "max_items",
+    "default",
+    "rename",
+    "description",
+];
+pub const VARIANT_KEYS: &[&str] = &["rename"];
+
+/// A numeric literal from `min`/`max`.
+#[derive(Clone, Copy, Debug)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+impl Number {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Number::Int(v) => v as f64,
+            Number::Float(v) => v,
+        }
+    }
+}
+
+/// A value with the span of the token it came from.
+#[derive(Clone, Debug)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub name: Option<Spanned<String>>,
+    pub description: Option<Spanned<String>>,
+    pub unknown: Option<Spanned<String>>,
+    pub effect: Option<Spanned<String>>,
+}
+
+pub enum DefaultAttr {
+    /// `default`: `Default::default()`.
+    Trait(Span),
+    /// `default = <expr>`.
+    Expr(Box<Expr>),
+}
+
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub strict: Option<Span>,
+    pub min: Option<Spanned<Number>>,
+    pub max: Option<Spanned<Number>>,
+    pub pattern: Option<LitStr>,
+    pub min_len: Option<Spanned<usize>>,
+    pub max_len: Option<Spanned<usize>>,
+    pub min_items: Option<Spanned<usize>>,
+    pub max_items: Option<Spanned<usize>>,
+    pub default: Option<DefaultAttr>,
+    pub rename: Option<LitStr>,
+    pub description: Option<LitStr>,
+}
+
+#[derive(Default)]
+pub struct VariantAttrs {
+    pub rename: Option<LitStr>,
+}
+
+/// Runs `each` on every key of the attributes named `names`, collecting parse errors.
+fn for_each_key(
+    cx: &Ctxt,
+    attrs: &[Attribute],
+    names: &[&str],
+    mut each: impl FnMut(&str, &ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs {
+        if !names.iter().any(|n| attr.path().is_ident(n)) {
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_else(|| {
+                    let path = &meta.path;
+                    quote::quote!(#path).to_string().replace(' ', "")
+                });
+            each(&key, &meta)
+        });
+        if let Err(err) = result {
+            cx.syn_error(err);
+        }
+    }
+}
+
+/// Stores `value` in `slot`, or records "given twice" at the second occurrence.
+fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, key: &str, span: Span) {
+    if slot.is_some() {
+        cx.error_at(span, format!("`{key}` is given twice; give it once"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// Records an unknown key with a did-you-mean, and skips over its value.
+fn unknown_key(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    known: &[&str],
+    place: &str,
+) -> syn::Result<()> {
+    let hint = known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(key, k), *k))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| format!("; did you mean `{k}`?"))
+        .unwrap_or_default();
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "unknown {place} key `{key}`{hint} (known keys: {})",
+            known.join(", ")
+        ),
+    );
+    skip_value(meta)
+}
+
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        content.parse::<proc_macro2::TokenStream>()?;
+    }
+    Ok(())
+}
+
+fn lit_str(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
+    let expr: Expr = meta.value()?.parse()?;
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(s),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`{key}` expects a string literal, e.g. {key} = \"...\""),
+        )),
+    }
+}
+
+/// A string literal or a bare identifier: `effect = read_only` or `effect = "read_only"`.
+fn word(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<String>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(Spanned {
+            value: s.value(),
+            span: s.span(),
+        }),
+        Expr::Path(p) if p.path.get_ident().is_some() => Ok(Spanned {
+            value: p
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            span: p.span(),
+        }),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`{key}` expects a name, e.g. {key} = \"...\""),
+        )),
+    }
+}
+
+fn usize_lit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<usize>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match &expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(i), ..
+        }) => Ok(Spanned {
+            value: i.base10_parse::<usize>()?,
+            span: i.span(),
+        }),
+        other => Err(syn::Error::new(
+            other.span(),
+            format!("`{key}` expects a non-negative integer literal, e.g. {key} = 1"),
+        )),
+    }
+}
+
+fn number_lit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<Number>> {
+    let expr: Expr = meta.value()?.parse()?;
+    let span = expr.span();
+    let (negative, lit) = match &expr {
+        Expr::Lit(ExprLit { lit, .. }) => (false, lit),
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr,
+            ..
+        }) => match expr.as_ref() {
+            Expr::Lit(ExprLit { lit, .. }) => (true, lit),
+            _ => return Err(number_error(span, key)),
+        },
+        _ => return Err(number_error(span, key)),
+    };
+    let value = match lit {
+        Lit::Int(i) => {
+            let v = i.base10_parse::<i128>()?;
+            Number::Int(if negative { -v } else { v })
+        }
+        Lit::Float(f) => {
+            let v = f.base10_parse::<f64>()?;
+            Number::Float(if negative { -v } else { v })
+        }
+        _ => return Err(number_error(span, key)),
+    };
+    Ok(Spanned { value, span })
+}
+
+fn number_error(span: Span, key: &str) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!("`{key}` expects a number literal, e.g. {key} = 1 (not a string)"),
+    )
+}
+
+pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    for_each_key(cx, attrs, &["toolargs"], |key, meta| {
+        let span = meta.path.span();
+        match key {
+            "name" => {
+                let s = lit_str(meta, key)?;
+                set(
+                    cx,
+                    &mut out.name,
+                    Spanned {
+                        value: s.value(),
+                        span: s.span(),
+                    },
+                    key,
+                    span,
+                );
+            }
+            "description" => {
+                let s = lit_str(meta, key)?;
+                set(
+                    cx,
+                    &mut out.description,
+                    Spanned {
+                        value: s.value(),
+                        span: s.span(),
+                    },
+                    key,
+                    span,
+                );
+            }
+            "unknown" => {
+                let w = word(meta, key)?;
+                set(cx, &mut out.unknown, w, key, span);
+            }
+            "effect" => {
+                let w = word(meta, key)?;
+                set(cx, &mut out.effect, w, key, span);
+            }
+            _ => unknown_key(cx, meta, key, CONTAINER_KEYS, "container")?,
+        }
+        Ok(())
+    });
+    out
+}
+
+pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for_each_key(cx, attrs, names, |key, meta| {
+        let span = meta.path.span();
+        match key {
+            "strict" => set(cx, &mut out.strict, span, key, span),
+            "min" => {
+                let v = number_lit(meta, key)?;
+                set(cx, &mut out.min, v, key, span);
+            }
+            "max" => {
+                let v = number_lit(meta, key)?;
+                set(cx, &mut out.max, v, key, span);
+            }
+            "pattern" => {
+                let v = lit_str(meta, key)?;
+                set(cx, &mut out.pattern, v, key, span);
+            }
+            "min_len" => {
+                let v = usize_lit(meta, key)?;
+                set(cx, &mut out.min_len, v, key, span);
+            }
+            "max_len" => {
+                let v = usize_lit(meta, key)?;
+                set(cx, &mut out.max_len, v, key, span);
+            }
+            "min_items" => {
+                let v = usize_lit(meta, key)?;
+                set(cx, &mut out.min_items, v, key, span);
+            }
+            "max_items" => {
+                let v = usize_lit(meta, key)?;
+                set(cx, &mut out.max_items, v, key, span);
+            }
+            "default" => {
+                let v = if meta.input.peek(syn::Token![=]) {
+                    DefaultAttr::Expr(Box::new(meta.value()?.parse()?))
+                } else {
+                    DefaultAttr::Trait(span)
+                };
+                set(cx, &mut out.default, v, key, span);
+            }
+            "rename" => {
+                let v = lit_str(meta, key)?;
+                set(cx, &mut out.rename, v, key, span);
+            }
+            "description" => {
+                let v = lit_str(meta, key)?;
+                set(cx, &mut out.description, v, key, span);
+            }
+            _ => unknown_key(cx, meta, key, FIELD_KEYS, "field")?,
+        }
+        Ok(())
+    });
+    out
+}
+
+pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    for_each_key(cx, attrs, &["arg", "toolargs"], |key, meta| {
+        let span = meta.path.span();
+        match key {
+            "rename" => {
+                let v = lit_str(meta, key)?;
+                set(cx, &mut out.rename, v, key, span);
+            }
+            _ => unknown_key(cx, meta, key, VARIANT_KEYS, "variant")?,
+        }
+        Ok(())
+    });
+    out
+}
+
+/// The doc comment as one string: lines trimmed of the single leading space, joined by `\n`.
+pub fn doc_comment(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .map(|line| {
+            line.strip_prefix(' ')
+                .unwrap_or(&line)
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}

@@ -1,0 +1,38 @@
+//! Minimal impls emitted next to compile errors, so the only errors a user sees are ours.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+pub fn fallback(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        const _: () = {
+            use ::toolargs::__private as __ta;
+            impl #impl_generics __ta::ArgType for #ident #ty_generics #where_clause {
+                fn coerce(
+                    _: &__ta::Node<'_>,
+                    _: &__ta::FieldSpec<'_>,
+                    _: &__ta::Path<'_>,
+                    _: &mut __ta::Cx,
+                ) -> ::core::option::Option<Self> {
+                    ::core::unimplemented!()
+                }
+                fn canonical(&self) -> __ta::Value {
+                    ::core::unimplemented!()
+                }
+                fn schema(_: &__ta::FieldSpec<'_>) -> __ta::Value {
+                    ::core::unimplemented!()
+                }
+            }
+            impl #impl_generics __ta::ToolArgs for #ident #ty_generics #where_clause {
+                const NAME: &'static str = "";
+                const DESCRIPTION: ::core::option::Option<&'static str> = ::core::option::Option::None;
+                const EFFECT: __ta::Effect = __ta::Effect::Destructive;
+                const UNKNOWN: __ta::UnknownPolicy = __ta::UnknownPolicy::Reject;
+                const OBJECT: bool = true;
+            }
+        };
+    }
+}

@@ -1,0 +1,170 @@
+//! Classifies a field's Rust type into what toolargs can read, or says why it cannot.
+
+use syn::{GenericArgument, PathArguments, Type};
+
+/// What a field's type is, as far as the policy is concerned.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    String,
+    Bool,
+    /// An integer type with its range.
+    Int {
+        min: i128,
+        max: i128,
+    },
+    Float,
+    Date,
+    DateTime,
+    List(Box<Kind>),
+    Optional(Box<Kind>),
+    /// A type that derives `ToolArgs` itself (struct or fieldless enum).
+    Derived,
+}
+
+impl Kind {
+    /// The kind below any `Option` and `Vec` layers: what `min`, `pattern`, ... apply to.
+    pub fn leaf(&self) -> &Kind {
+        match self {
+            Kind::List(inner) | Kind::Optional(inner) => inner.leaf(),
+            other => other,
+        }
+    }
+
+    pub fn is_optional(&self) -> bool {
+        matches!(self, Kind::Optional(_))
+    }
+
+    /// True when a `Vec` layer is present (possibly under an `Option`).
+    pub fn has_list(&self) -> bool {
+        match self {
+            Kind::List(_) => true,
+            Kind::Optional(inner) => inner.has_list(),
+            _ => false,
+        }
+    }
+
+    /// True when some value of this type can need a repair, so `strict` means something.
+    pub fn has_repairs(&self) -> bool {
+        match self {
+            Kind::List(_) | Kind::Int { .. } | Kind::Float | Kind::Bool | Kind::Derived => true,
+            Kind::Optional(inner) => inner.has_repairs(),
+            Kind::String | Kind::Date | Kind::DateTime => false,
+        }
+    }
+
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Kind::String => "a String",
+            Kind::Bool => "a bool",
+            Kind::Int { .. } => "an integer",
+            Kind::Float => "a float",
+            Kind::Date => "a NaiveDate",
+            Kind::DateTime => "a DateTime",
+            Kind::List(_) => "a Vec",
+            Kind::Optional(_) => "an Option",
+            Kind::Derived => "a derived type",
+        }
+    }
+}
+
+pub const SUPPORTED: &str = "supported: String, bool, i8..i64, u8..u64, isize, usize, f32, f64, \
+    chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, and types \
+    that derive ToolArgs";
+
+/// Classifies `ty`, or returns the message for an unsupported type.
+pub fn classify(ty: &Type) -> Result<Kind, String> {
+    let shown = quote::quote!(#ty).to_string().replace(' ', "");
+    let path = match ty {
+        Type::Path(p) if p.qself.is_none() => &p.path,
+        Type::Group(g) => return classify(&g.elem),
+        Type::Paren(p) => return classify(&p.elem),
+        Type::Reference(_) => {
+            return Err(format!(
+                "`{shown}`: references are not supported, arguments are owned values; use the owned type ({SUPPORTED})"
+            ))
+        }
+        Type::Tuple(_) => {
+            return Err(format!(
+                "`{shown}`: tuples are not supported, a JSON array has no fixed arity; use a struct that derives ToolArgs ({SUPPORTED})"
+            ))
+        }
+        _ => return Err(format!("`{shown}` is not a supported field type ({SUPPORTED})")),
+    };
+    let Some(last) = path.segments.last() else {
+        return Err(format!(
+            "`{shown}` is not a supported field type ({SUPPORTED})"
+        ));
+    };
+    let name = last.ident.to_string();
+    let args: Vec<&Type> = match &last.arguments {
+        PathArguments::AngleBracketed(a) => a
+            .args
+            .iter()
+            .filter_map(|arg| match arg {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        PathArguments::None => Vec::new(),
+        PathArguments::Parenthesized(_) => {
+            return Err(format!(
+                "`{shown}` is not a supported field type ({SUPPORTED})"
+            ))
+        }
+    };
+    let int = |min: i128, max: i128| Ok(Kind::Int { min, max });
+    match (name.as_str(), args.as_slice()) {
+        ("String", []) => Ok(Kind::String),
+        ("bool", []) => Ok(Kind::Bool),
+        ("i8", []) => int(i8::MIN.into(), i8::MAX.into()),
+        ("i16", []) => int(i16::MIN.into(), i16::MAX.into()),
+        ("i32", []) => int(i32::MIN.into(), i32::MAX.into()),
+        ("i64", []) | ("isize", []) => int(i64::MIN.into(), i64::MAX.into()),
+        ("u8", []) => int(0, u8::MAX.into()),
+        ("u16", []) => int(0, u16::MAX.into()),
+        ("u32", []) => int(0, u32::MAX.into()),
+        ("u64", []) | ("usize", []) => int(0, u64::MAX.into()),
+        ("f32", []) | ("f64", []) => Ok(Kind::Float),
+        ("NaiveDate", []) => Ok(Kind::Date),
+        ("DateTime", [tz]) => match classify_tz(tz) {
+            true => Ok(Kind::DateTime),
+            false => Err(format!(
+                "`{shown}`: only DateTime<FixedOffset> and DateTime<Utc> are supported, since the offset must be explicit"
+            )),
+        },
+        ("Vec", [inner]) => classify(inner).map(|k| Kind::List(Box::new(k))),
+        ("Option", [inner]) => match classify(inner)? {
+            Kind::Optional(_) => Err(format!(
+                "`{shown}`: Option<Option<T>> has no JSON meaning distinct from Option<T>; use Option<T>"
+            )),
+            k => Ok(Kind::Optional(Box::new(k))),
+        },
+        ("i128" | "u128", []) => Err(format!(
+            "`{shown}`: 128-bit integers are not supported, JSON numbers beyond 64 bits lose precision in most clients; use i64 or u64"
+        )),
+        ("char" | "str", []) => Err(format!("`{shown}` is not supported; use String ({SUPPORTED})")),
+        ("HashMap" | "BTreeMap" | "IndexMap", _) => Err(format!(
+            "`{shown}`: maps are not supported, their keys cannot be declared in the schema; use a struct that derives ToolArgs or a Vec of one ({SUPPORTED})"
+        )),
+        ("HashSet" | "BTreeSet", _) => Err(format!("`{shown}`: sets are not supported; use Vec<T> ({SUPPORTED})")),
+        ("Box" | "Rc" | "Arc" | "Cow", _) => Err(format!(
+            "`{shown}`: smart pointers are not supported; use the inner type ({SUPPORTED})"
+        )),
+        ("Value", []) => Err(format!(
+            "`{shown}`: untyped JSON values are not supported, they cannot be checked; declare the shape as a struct ({SUPPORTED})"
+        )),
+        (_, []) => Ok(Kind::Derived),
+        _ => Err(format!("`{shown}`: generic types are not supported ({SUPPORTED})")),
+    }
+}
+
+fn classify_tz(tz: &Type) -> bool {
+    match tz {
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "FixedOffset" || s.ident == "Utc"),
+        _ => false,
+    }
+}
