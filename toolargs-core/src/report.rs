@@ -241,9 +241,31 @@ impl Rejection {
 
     /// The tool result to send back to the model so it can correct the call:
     /// `{"ok":false,"errors":[{"error":CODE,"path":PATH,"message":TEXT}, ...]}`
-    /// (plus `"omitted": N` when errors were dropped past the cap).
+    /// (plus `"omitted":N` when errors were dropped past the cap). Keys are written in this
+    /// order whatever `serde_json` features are enabled.
     pub fn for_model(&self) -> String {
-        self.to_model_json().to_string()
+        let quote = |s: &str| Value::from(s).to_string();
+        let errors: Vec<String> = self
+            .errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "{{\"error\":{},\"path\":{},\"message\":{}}}",
+                    quote(e.code.as_str()),
+                    quote(&e.path),
+                    quote(&e.message)
+                )
+            })
+            .collect();
+        let omitted = if self.omitted > 0 {
+            format!(",\"omitted\":{}", self.omitted)
+        } else {
+            String::new()
+        };
+        format!(
+            "{{\"ok\":false,\"errors\":[{}]{omitted}}}",
+            errors.join(",")
+        )
     }
 
     /// [`Self::for_model`] as a JSON value.

@@ -45,7 +45,7 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
         UnknownPolicy::Reject => {
             let mut message = format!("unknown field {}", crate::node::preview_str(key));
             if let Some(hint) = did_you_mean(key, known) {
-                message.push_str(&format!("; did you mean \"{hint}\"?"));
+                message.push_str(&format!(" (did you mean \"{hint}\"?)"));
             }
             if known.is_empty() {
                 message.push_str("; this object accepts no fields");
