@@ -237,7 +237,7 @@ fn unknown_field_gets_a_hint_but_is_not_renamed() {
         ("unknown_field", "$.amount")
     );
     assert!(
-        err.message.contains("did you mean \"amount_cents\""),
+        err.message.contains("did you mean \"amount_cents\"?"),
         "{}",
         err.message
     );

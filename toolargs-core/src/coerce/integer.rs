@@ -105,9 +105,7 @@ fn effective_range(spec: &FieldSpec<'_>, (type_low, type_high): (i128, i128)) ->
 }
 
 fn float_bound(v: f64, low: i128, high: i128) -> i128 {
-    if v.is_nan() {
-        low
-    } else if v <= low as f64 {
+    if v.is_nan() || v <= low as f64 {
         low
     } else if v >= high as f64 {
         high
