@@ -31,9 +31,9 @@
 #![warn(missing_docs)]
 
 pub use toolargs_core::{
-    coerce, decode, effect, limits, node, parse_with, path, report, spec, tool, ArgType,
-    ArgumentError, Bound, Code, Cx, Effect, FieldSpec, Limits, Node, Parsed, Path, Pattern,
-    RawArgs, Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
+    coerce, decode, effect, node, options, parse_with, path, report, spec, tool, ArgType,
+    ArgumentError, Bound, Code, Cx, Effect, FieldSpec, Limits, Node, ParseOptions, Parsed, Path,
+    Pattern, RawArgs, Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
 };
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.

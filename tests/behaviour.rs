@@ -525,3 +525,30 @@ fn schema_describes_the_contract() {
         json!({"type": "integer"})
     );
 }
+
+#[test]
+fn nulls_can_be_read_as_absent_without_a_repair() {
+    let raw = json!({"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late",
+                     "notify_customer": null, "tags": null, "effective_date": null});
+    let options = toolargs::ParseOptions {
+        null_as_absent: true,
+        ..toolargs::ParseOptions::DEFAULT
+    };
+    let parsed = toolargs::parse_with::<IssueRefund>(&RawArgs::from(&raw), &options).unwrap();
+    assert!(parsed.repairs.is_empty());
+    assert_eq!(parsed.args.tags, Vec::<String>::new());
+    let default = IssueRefund::parse(&raw).unwrap();
+    assert_eq!(rules(&default), ["null_to_absent"; 3]);
+    assert_eq!(default.args, parsed.args);
+    let missing = toolargs::parse_with::<IssueRefund>(
+        &RawArgs::from(
+            &json!({"order_id": "ord_A1b2C3d4", "amount_cents": null, "reason": "late"}),
+        ),
+        &options,
+    )
+    .unwrap_err();
+    assert_eq!(
+        codes(&missing),
+        [("missing".to_owned(), "$.amount_cents".to_owned())]
+    );
+}

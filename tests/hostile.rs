@@ -4,7 +4,7 @@ mod common;
 
 use common::{base, payload, IssueRefund};
 use serde_json::{json, Value};
-use toolargs::{Limits, RawArgs, Rejection, ToolArgs};
+use toolargs::{Limits, ParseOptions, RawArgs, Rejection, ToolArgs};
 
 #[test]
 fn hundred_thousand_nested_brackets() {
@@ -54,7 +54,14 @@ fn oversized_payloads_are_refused_before_parsing() {
         ..Limits::DEFAULT
     };
     let raw = RawArgs::from(base().to_string() + &" ".repeat(100));
-    let rejection = toolargs::parse_with::<IssueRefund>(&raw, &limits).unwrap_err();
+    let rejection = toolargs::parse_with::<IssueRefund>(
+        &raw,
+        &ParseOptions {
+            limits,
+            ..ParseOptions::DEFAULT
+        },
+    )
+    .unwrap_err();
     assert_eq!(rejection.errors()[0].code, "invalid_json");
     assert!(rejection.errors()[0].message.contains("limit"));
 }

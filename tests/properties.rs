@@ -202,7 +202,7 @@ proptest! {
         // Whatever serde_json writes, toolargs reads to the same value.
         let text = value.to_string();
         let ours = toolargs::RawArgs::from(text.as_str());
-        let parsed = toolargs::parse_with::<IssueRefund>(&ours, &toolargs::Limits::DEFAULT);
+        let parsed = toolargs::parse_with::<IssueRefund>(&ours, &toolargs::ParseOptions::DEFAULT);
         if let Err(rejection) = parsed {
             for e in rejection.errors() {
                 prop_assert!(e.code != "invalid_json" && e.code != "duplicate_key", "{}", e);

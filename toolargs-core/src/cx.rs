@@ -13,6 +13,7 @@ pub struct Cx {
     errors: Vec<ArgumentError>,
     omitted: usize,
     unknown: UnknownPolicy,
+    null_as_absent: bool,
 }
 
 impl Cx {
@@ -23,6 +24,7 @@ impl Cx {
             errors: Vec::new(),
             omitted: 0,
             unknown,
+            null_as_absent: false,
         }
     }
 
@@ -31,6 +33,17 @@ impl Cx {
             repairs,
             ..Cx::new(unknown)
         }
+    }
+
+    /// Reads `null` for optional fields as absent without a repair (see
+    /// [`ParseOptions::null_as_absent`](crate::ParseOptions::null_as_absent)).
+    pub fn set_null_as_absent(&mut self, on: bool) {
+        self.null_as_absent = on;
+    }
+
+    /// Whether `null` for an optional field is read as absent without a repair.
+    pub fn null_as_absent(&self) -> bool {
+        self.null_as_absent
     }
 
     /// The tool's policy for keys it does not declare; it holds at every depth.

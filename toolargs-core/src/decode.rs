@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::json::parse_document;
-use crate::limits::Limits;
 use crate::node::Node;
+use crate::options::Limits;
 use crate::path::Path;
 use crate::report::{ArgumentError, Code, Repair, Rule};
 

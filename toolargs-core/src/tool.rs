@@ -6,7 +6,7 @@ use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::decode::{with_payload, RawArgs};
 use crate::effect::Effect;
-use crate::limits::Limits;
+use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{Parsed, Rejection};
 use crate::spec::{FieldSpec, UnknownPolicy};
@@ -28,10 +28,10 @@ pub trait ToolArgs: ArgType {
     /// True for types whose payload is a JSON object (structs); enums read a bare string.
     const OBJECT: bool;
 
-    /// Parses a payload with the default [`Limits`]: every repair is recorded in the result,
-    /// and a rejection lists every error of the call.
+    /// Parses a payload with the default [`ParseOptions`]: every repair is recorded in the
+    /// result, and a rejection lists every error of the call.
     fn parse<'a>(input: impl Into<RawArgs<'a>>) -> Result<Parsed<Self>, Rejection> {
-        parse_with(&input.into(), &Limits::DEFAULT)
+        parse_with(&input.into(), &ParseOptions::DEFAULT)
     }
 
     /// The canonical form: it parses back with zero repairs to an equal value.
@@ -56,14 +56,24 @@ pub trait ToolArgs: ArgType {
     }
 }
 
-/// Parses `raw` as the arguments of `T` under explicit `limits`.
-pub fn parse_with<T: ToolArgs>(raw: &RawArgs<'_>, limits: &Limits) -> Result<Parsed<T>, Rejection> {
+/// Parses `raw` as the arguments of `T` with explicit options.
+pub fn parse_with<T: ToolArgs>(
+    raw: &RawArgs<'_>,
+    options: &ParseOptions,
+) -> Result<Parsed<T>, Rejection> {
     let mut envelope = Vec::new();
-    let outcome = with_payload(raw, limits, T::OBJECT, &mut envelope, |node, repairs| {
-        let mut cx = Cx::with_repairs(T::UNKNOWN, std::mem::take(repairs));
-        let value = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, &mut cx);
-        cx.finish(value)
-    });
+    let outcome = with_payload(
+        raw,
+        &options.limits,
+        T::OBJECT,
+        &mut envelope,
+        |node, repairs| {
+            let mut cx = Cx::with_repairs(T::UNKNOWN, std::mem::take(repairs));
+            cx.set_null_as_absent(options.null_as_absent);
+            let value = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, &mut cx);
+            cx.finish(value)
+        },
+    );
     match outcome {
         Ok(result) => result,
         Err(error) => Err(Rejection::single(error)),

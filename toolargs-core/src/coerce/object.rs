@@ -85,7 +85,7 @@ pub fn field<T: ArgType>(
             let value = default.map(|make| make()).or_else(T::when_absent);
             match value {
                 Some(value) => {
-                    if member.is_some() {
+                    if member.is_some() && !cx.null_as_absent() {
                         cx.repair(
                             path,
                             false,
