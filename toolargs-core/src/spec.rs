@@ -61,19 +61,37 @@ impl fmt::Display for Bound {
     }
 }
 
-/// A regular expression that must match a whole string.
+/// A regular expression a string must match: as a whole (the `pattern` attribute) or anywhere in
+/// it (the `pattern` keyword of a loaded JSON Schema, which searches).
 #[derive(Clone, Debug)]
 pub struct Pattern {
     source: Cow<'static, str>,
-    anchored: Regex,
+    regex: Regex,
+    whole: bool,
 }
 
 impl Pattern {
     /// Compiles `source` so that it only matches whole strings, as if written `^(?:source)$`.
     pub fn new(source: impl Into<Cow<'static, str>>) -> Result<Self, regex::Error> {
         let source = source.into();
-        let anchored = Regex::new(&format!("^(?:{source})$"))?;
-        Ok(Pattern { source, anchored })
+        let regex = Regex::new(&format!("^(?:{source})$"))?;
+        Ok(Pattern {
+            source,
+            regex,
+            whole: true,
+        })
+    }
+
+    /// Compiles `source` with JSON Schema semantics: it matches when found anywhere in the
+    /// string, unless the pattern anchors itself.
+    pub fn search(source: impl Into<Cow<'static, str>>) -> Result<Self, regex::Error> {
+        let source = source.into();
+        let regex = Regex::new(&source)?;
+        Ok(Pattern {
+            source,
+            regex,
+            whole: false,
+        })
     }
 
     /// The pattern as declared.
@@ -81,14 +99,20 @@ impl Pattern {
         &self.source
     }
 
-    /// The anchored form that goes into JSON Schema: `^(?:source)$`.
-    pub fn anchored_source(&self) -> &str {
-        self.anchored.as_str()
+    /// The form that goes into a JSON Schema `pattern`: `^(?:source)$` for a whole-string
+    /// pattern, the source itself for a search pattern.
+    pub fn schema_source(&self) -> &str {
+        self.regex.as_str()
     }
 
-    /// True when the whole of `text` matches.
-    pub fn is_full_match(&self, text: &str) -> bool {
-        self.anchored.is_match(text)
+    /// True when `text` matches (as a whole, or anywhere for a search pattern).
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+
+    /// Whether the pattern must match the whole string.
+    pub fn is_whole(&self) -> bool {
+        self.whole
     }
 }
 

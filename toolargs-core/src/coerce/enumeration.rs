@@ -11,9 +11,9 @@ use crate::report::{Code, Rule};
 use crate::spec::FieldSpec;
 
 /// Reads one of `names`, returning its index.
-pub fn coerce_enum(
+pub fn coerce_enum<S: AsRef<str>>(
     node: &Node<'_>,
-    names: &[&str],
+    names: &[S],
     spec: &FieldSpec<'_>,
     path: &Path<'_>,
     cx: &mut Cx,
@@ -22,13 +22,13 @@ pub fn coerce_enum(
         type_error(cx, path, &format!("one of {}", list(names)), node);
         return None;
     };
-    if let Some(index) = names.iter().position(|n| *n == s.as_ref()) {
+    if let Some(index) = names.iter().position(|n| n.as_ref() == s.as_ref()) {
         return Some(index);
     }
     let mut folded = names
         .iter()
         .enumerate()
-        .filter(|(_, n)| n.eq_ignore_ascii_case(s));
+        .filter(|(_, n)| n.as_ref().eq_ignore_ascii_case(s));
     match (folded.next(), folded.next()) {
         (Some((index, name)), None) => cx
             .repair(
@@ -36,7 +36,7 @@ pub fn coerce_enum(
                 spec.strict,
                 Rule::EnumCasefold,
                 node.to_value(),
-                Value::from(*name),
+                Value::from(name.as_ref()),
             )
             .then_some(index),
         _ => {
@@ -55,10 +55,10 @@ pub fn enum_schema(names: &[&str]) -> Value {
     json!({"type": "string", "enum": names})
 }
 
-fn list(names: &[&str]) -> String {
+fn list<S: AsRef<str>>(names: &[S]) -> String {
     names
         .iter()
-        .map(|n| Value::from(*n).to_string())
+        .map(|n| Value::from(n.as_ref()).to_string())
         .collect::<Vec<_>>()
         .join(", ")
 }

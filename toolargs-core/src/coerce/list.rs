@@ -15,50 +15,9 @@ use crate::spec::FieldSpec;
 
 impl<T: ArgType> ArgType for Vec<T> {
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let single;
-        let items: &[Node<'_>] = match node {
-            Node::Array(items) => items,
-            Node::String(s) if T::SCALAR_TO_LIST => {
-                if !is_single_item(s) {
-                    cx.error(
-                        path,
-                        Code::AmbiguousList,
-                        format!(
-                            "expected an array, got {}, which cannot safely become a one-item list; send a JSON array",
-                            node.describe()
-                        ),
-                    );
-                    return None;
-                }
-                let after = Value::Array(vec![node.to_value()]);
-                if !cx.repair(
-                    path,
-                    spec.strict,
-                    Rule::ScalarToList,
-                    node.to_value(),
-                    after,
-                ) {
-                    return None;
-                }
-                single = [Node::String(Cow::Borrowed(s.as_ref()))];
-                &single
-            }
-            other => {
-                type_error(cx, path, "an array", other);
-                return None;
-            }
-        };
-        let length_ok = check_items(items.len(), spec, path, cx);
-        let mut out = Vec::with_capacity(items.len());
-        let mut items_ok = true;
-        for (index, item) in items.iter().enumerate() {
-            match T::coerce(item, spec, &path.index(index), cx) {
-                Some(value) if items_ok => out.push(value),
-                Some(_) => {}
-                None => items_ok = false,
-            }
-        }
-        (length_ok && items_ok).then_some(out)
+        coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {
+            T::coerce(item, spec, at, cx)
+        })
     }
 
     fn canonical(&self) -> Value {
@@ -71,6 +30,63 @@ impl<T: ArgType> ArgType for Vec<T> {
         put(&mut schema, "maxItems", spec.max_items.map(Value::from));
         schema
     }
+}
+
+/// Reads a list: an array, or (when `scalar_to_list` is allowed for the item type) a lone
+/// plain string as a one-item list. Each item goes through `item` at its own path; the length
+/// bounds are checked as well, and every error is recorded.
+pub fn coerce_list<T>(
+    node: &Node<'_>,
+    spec: &FieldSpec<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    scalar_to_list: bool,
+    mut item: impl FnMut(&Node<'_>, &Path<'_>, &mut Cx) -> Option<T>,
+) -> Option<Vec<T>> {
+    let single;
+    let items: &[Node<'_>] = match node {
+        Node::Array(items) => items,
+        Node::String(s) if scalar_to_list => {
+            if !is_single_item(s) {
+                cx.error(
+                    path,
+                    Code::AmbiguousList,
+                    format!(
+                        "expected an array, got {}, which cannot safely become a one-item list; send a JSON array",
+                        node.describe()
+                    ),
+                );
+                return None;
+            }
+            let after = Value::Array(vec![node.to_value()]);
+            if !cx.repair(
+                path,
+                spec.strict,
+                Rule::ScalarToList,
+                node.to_value(),
+                after,
+            ) {
+                return None;
+            }
+            single = [Node::String(Cow::Borrowed(s.as_ref()))];
+            &single
+        }
+        other => {
+            type_error(cx, path, "an array", other);
+            return None;
+        }
+    };
+    let length_ok = check_items(items.len(), spec, path, cx);
+    let mut out = Vec::with_capacity(items.len());
+    let mut items_ok = true;
+    for (index, node) in items.iter().enumerate() {
+        match item(node, &path.index(index), cx) {
+            Some(value) if items_ok => out.push(value),
+            Some(_) => {}
+            None => items_ok = false,
+        }
+    }
+    (length_ok && items_ok).then_some(out)
 }
 
 /// A non-blank string with no list separator that does not look like a JSON array.

@@ -80,34 +80,52 @@ pub fn field<T: ArgType>(
     cx: &mut Cx,
     default: Option<fn() -> T>,
 ) -> Option<T> {
+    field_with(
+        member,
+        path,
+        cx,
+        || default.map(|make| make()).or_else(T::when_absent),
+        T::canonical,
+        |node, cx| T::coerce(node, spec, path, cx),
+    )
+}
+
+/// The presence rules of [`field`] for any representation: `absent` gives the value of an
+/// absent field (`None` when it is required), `canonical` its JSON for the `null_to_absent`
+/// record, and `present` reads a value that is there and not null.
+pub fn field_with<T>(
+    member: Option<&Node<'_>>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    absent: impl FnOnce() -> Option<T>,
+    canonical: impl FnOnce(&T) -> Value,
+    present: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
+) -> Option<T> {
     match member {
-        Some(Node::Null) | None => {
-            let value = default.map(|make| make()).or_else(T::when_absent);
-            match value {
-                Some(value) => {
-                    if member.is_some() && !cx.null_as_absent() {
-                        cx.repair(
-                            path,
-                            false,
-                            Rule::NullToAbsent,
-                            Value::Null,
-                            value.canonical(),
-                        );
-                    }
-                    Some(value)
-                }
-                None => {
-                    let what = if member.is_some() { "null" } else { "absent" };
-                    cx.error(
+        Some(Node::Null) | None => match absent() {
+            Some(value) => {
+                if member.is_some() && !cx.null_as_absent() {
+                    cx.repair(
                         path,
-                        Code::Missing,
-                        format!("this field is required but was {what}; send a value"),
+                        false,
+                        Rule::NullToAbsent,
+                        Value::Null,
+                        canonical(&value),
                     );
-                    None
                 }
+                Some(value)
             }
-        }
-        Some(node) => T::coerce(node, spec, path, cx),
+            None => {
+                let what = if member.is_some() { "null" } else { "absent" };
+                cx.error(
+                    path,
+                    Code::Missing,
+                    format!("this field is required but was {what}; send a value"),
+                );
+                None
+            }
+        },
+        Some(node) => present(node, cx),
     }
 }
 

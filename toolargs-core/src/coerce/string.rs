@@ -31,7 +31,7 @@ impl ArgType for String {
         put(
             &mut schema,
             "pattern",
-            spec.pattern.map(|p| Value::from(p.anchored_source())),
+            spec.pattern.map(|p| Value::from(p.schema_source())),
         );
         schema
     }
@@ -66,13 +66,18 @@ pub fn check_string(s: &str, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
         }
     }
     if let Some(pattern) = spec.pattern {
-        if !pattern.is_full_match(s) {
+        if !pattern.is_match(s) {
+            let how = if pattern.is_whole() {
+                "matching the whole pattern"
+            } else {
+                "containing a match for"
+            };
             cx.error(
                 path,
                 Code::Pattern,
                 format!(
-                    "expected a string matching the whole pattern {}, got {}",
-                    pattern.anchored_source(),
+                    "expected a string {how} {}, got {}",
+                    pattern.schema_source(),
                     Node::String(s.into()).describe()
                 ),
             );
