@@ -14,8 +14,9 @@
 pub mod coerce;
 pub mod cx;
 pub mod decode;
+pub mod dynamic;
 pub mod effect;
-mod json;
+pub(crate) mod json;
 pub mod node;
 pub mod options;
 pub mod path;
@@ -26,6 +27,7 @@ pub mod tool;
 pub use coerce::ArgType;
 pub use cx::Cx;
 pub use decode::RawArgs;
+pub use dynamic::{LoadError, Spec};
 pub use effect::Effect;
 pub use node::Node;
 pub use options::{Limits, ParseOptions};

@@ -1,5 +1,7 @@
 //! Parse options, and bounds on hostile input checked before the expensive work.
 
+use crate::spec::UnknownPolicy;
+
 /// Limits applied while decoding a payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -33,6 +35,9 @@ pub struct ParseOptions {
     /// an optional field is left out (OpenAI strict mode): there a `null` is a conforming value,
     /// not a representation error.
     pub null_as_absent: bool,
+    /// Overrides the tool's own unknown-key policy for this parse (for example to measure in
+    /// replay what a switch from strip to reject would do). `None` keeps the tool's policy.
+    pub unknown: Option<UnknownPolicy>,
 }
 
 impl ParseOptions {
@@ -40,5 +45,6 @@ impl ParseOptions {
     pub const DEFAULT: ParseOptions = ParseOptions {
         limits: Limits::DEFAULT,
         null_as_absent: false,
+        unknown: None,
     };
 }

@@ -68,7 +68,8 @@ pub fn parse_with<T: ToolArgs>(
         T::OBJECT,
         &mut envelope,
         |node, repairs| {
-            let mut cx = Cx::with_repairs(T::UNKNOWN, std::mem::take(repairs));
+            let unknown = options.unknown.unwrap_or(T::UNKNOWN);
+            let mut cx = Cx::with_repairs(unknown, std::mem::take(repairs));
             cx.set_null_as_absent(options.null_as_absent);
             let value = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, &mut cx);
             cx.finish(value)

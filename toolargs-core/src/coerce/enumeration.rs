@@ -50,6 +50,35 @@ pub fn coerce_enum<S: AsRef<str>>(
     }
 }
 
+/// Reads a value that must equal one of `allowed` exactly (a JSON Schema `enum` or `const` of
+/// non-string values). Numbers compare by value, so `1` and `1.0` are the same.
+pub fn coerce_literal(
+    node: &Node<'_>,
+    allowed: &[Value],
+    path: &Path<'_>,
+    cx: &mut Cx,
+) -> Option<Value> {
+    let value = node.to_value();
+    let same = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    };
+    if let Some(found) = allowed.iter().find(|v| same(v, &value)) {
+        return Some(found.clone());
+    }
+    let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
+    cx.error(
+        path,
+        Code::Enum,
+        format!(
+            "expected one of {}, got {}",
+            shown.join(", "),
+            node.describe()
+        ),
+    );
+    None
+}
+
 /// The JSON Schema of a string enum.
 pub fn enum_schema(names: &[&str]) -> Value {
     json!({"type": "string", "enum": names})
