@@ -31,6 +31,15 @@ pub enum Number {
     Float(f64),
 }
 
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Number::Int(v) => write!(f, "{v}"),
+            Number::Float(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
 impl Number {
     pub fn as_f64(self) -> f64 {
         match self {
@@ -110,13 +119,26 @@ fn for_each_key(
     }
 }
 
-/// Stores `value` in `slot`, or records "given twice" at the second occurrence.
-fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: T, key: &str, span: Span) {
+/// Stores `value` in `slot`, or records "given twice" at the second occurrence. A value that
+/// was already reported as malformed (`None`) is only checked for repetition.
+fn set<T>(cx: &Ctxt, slot: &mut Option<T>, value: Option<T>, key: &str, span: Span) {
     if slot.is_some() {
         cx.error_at(span, format!("`{key}` is given twice; give it once"));
     } else {
-        *slot = Some(value);
+        *slot = value;
     }
+}
+
+/// A flag key (`strict`) written with a value: the value is skipped and reported.
+fn flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let expr: Expr = meta.value()?.parse()?;
+        cx.error_spanned_by(
+            &expr,
+            format!("`{key}` takes no value; write `{key}` alone"),
+        );
+    }
+    Ok(())
 }
 
 /// Records an unknown key with a did-you-mean, and skips over its value.
@@ -155,64 +177,118 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-fn lit_str(meta: &ParseNestedMeta, key: &str) -> syn::Result<LitStr> {
+/// How a value of the wrong kind should have been written: `write `min = 1`` when the
+/// string holds what was meant, otherwise an example.
+fn wrong_kind(
+    cx: &Ctxt,
+    expr: &Expr,
+    key: &str,
+    expected: &str,
+    example: &str,
+    fits: fn(&str) -> bool,
+) {
+    let message = match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) if fits(s.value().trim()) => format!(
+            "`{key}` expects {expected}, not a string; write `{key} = {}`",
+            s.value().trim()
+        ),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(_), ..
+        }) => format!("`{key}` expects {expected}, not a string, e.g. `{key} = {example}`"),
+        _ => format!("`{key}` expects {expected}, e.g. `{key} = {example}`"),
+    };
+    cx.error_spanned_by(expr, message);
+}
+
+/// Reads `= <string literal>`; a value of another kind is recorded and yields `None`.
+fn lit_str(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<LitStr>> {
     let expr: Expr = meta.value()?.parse()?;
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        }) => Ok(s),
-        other => Err(syn::Error::new(
-            other.span(),
-            format!("`{key}` expects a string literal, e.g. {key} = \"...\""),
-        )),
+        }) => Ok(Some(s)),
+        other => {
+            cx.error_spanned_by(
+                &other,
+                format!("`{key}` expects a string literal, e.g. `{key} = \"...\"`"),
+            );
+            Ok(None)
+        }
     }
 }
 
 /// A string literal or a bare identifier: `effect = read_only` or `effect = "read_only"`.
-fn word(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<String>> {
+fn word(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<Spanned<String>>> {
     let expr: Expr = meta.value()?.parse()?;
     match &expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        }) => Ok(Spanned {
+        }) => Ok(Some(Spanned {
             value: s.value(),
             span: s.span(),
-        }),
-        Expr::Path(p) if p.path.get_ident().is_some() => Ok(Spanned {
+        })),
+        Expr::Path(p) if p.path.get_ident().is_some() => Ok(Some(Spanned {
             value: p
                 .path
                 .get_ident()
                 .map(ToString::to_string)
                 .unwrap_or_default(),
             span: p.span(),
-        }),
-        other => Err(syn::Error::new(
-            other.span(),
-            format!("`{key}` expects a name, e.g. {key} = \"...\""),
-        )),
+        })),
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("`{key}` expects a name, e.g. `{key} = \"...\"`"),
+            );
+            Ok(None)
+        }
     }
 }
 
-fn usize_lit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<usize>> {
+fn usize_lit(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<Spanned<usize>>> {
     let expr: Expr = meta.value()?.parse()?;
-    match &expr {
-        Expr::Lit(ExprLit {
-            lit: Lit::Int(i), ..
-        }) => Ok(Spanned {
-            value: i.base10_parse::<usize>()?,
-            span: i.span(),
-        }),
-        other => Err(syn::Error::new(
-            other.span(),
-            format!("`{key}` expects a non-negative integer literal, e.g. {key} = 1"),
-        )),
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Int(i), ..
+    }) = &expr
+    {
+        if let Ok(value) = i.base10_parse::<usize>() {
+            return Ok(Some(Spanned {
+                value,
+                span: i.span(),
+            }));
+        }
+    }
+    wrong_kind(cx, &expr, key, "a non-negative integer literal", "1", |s| {
+        s.parse::<usize>().is_ok()
+    });
+    Ok(None)
+}
+
+fn number_lit(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<Option<Spanned<Number>>> {
+    let expr: Expr = meta.value()?.parse()?;
+    match number(&expr) {
+        Some(value) => Ok(Some(Spanned {
+            value,
+            span: expr.span(),
+        })),
+        None => {
+            wrong_kind(cx, &expr, key, "a number literal", "1", |s| {
+                s.parse::<f64>().is_ok_and(f64::is_finite)
+            });
+            Ok(None)
+        }
     }
 }
 
-fn number_lit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<Number>> {
-    let expr: Expr = meta.value()?.parse()?;
-    let span = expr.span();
-    let (negative, lit) = match &expr {
+/// The number an expression spells: a numeric literal, optionally negated.
+pub fn number(expr: &Expr) -> Option<Number> {
+    let (negative, lit) = match expr {
         Expr::Lit(ExprLit { lit, .. }) => (false, lit),
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
@@ -220,69 +296,53 @@ fn number_lit(meta: &ParseNestedMeta, key: &str) -> syn::Result<Spanned<Number>>
             ..
         }) => match expr.as_ref() {
             Expr::Lit(ExprLit { lit, .. }) => (true, lit),
-            _ => return Err(number_error(span, key)),
+            _ => return None,
         },
-        _ => return Err(number_error(span, key)),
+        _ => return None,
     };
-    let value = match lit {
+    match lit {
         Lit::Int(i) => {
-            let v = i.base10_parse::<i128>()?;
-            Number::Int(if negative { -v } else { v })
+            let v = i.base10_parse::<i128>().ok()?;
+            Some(Number::Int(if negative { -v } else { v }))
         }
         Lit::Float(f) => {
-            let v = f.base10_parse::<f64>()?;
-            Number::Float(if negative { -v } else { v })
+            let v = f.base10_parse::<f64>().ok()?;
+            Some(Number::Float(if negative { -v } else { v }))
         }
-        _ => return Err(number_error(span, key)),
-    };
-    Ok(Spanned { value, span })
-}
-
-fn number_error(span: Span, key: &str) -> syn::Error {
-    syn::Error::new(
-        span,
-        format!("`{key}` expects a number literal, e.g. {key} = 1 (not a string)"),
-    )
+        _ => None,
+    }
 }
 
 pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("arg")) {
+        cx.error_spanned_by(
+            attr.path(),
+            "`#[arg(...)]` is for fields; write container keys as `#[toolargs(...)]`",
+        );
+    }
     let mut out = ContainerAttrs::default();
     for_each_key(cx, attrs, &["toolargs"], |key, meta| {
         let span = meta.path.span();
+        let spanned = |s: LitStr| Spanned {
+            value: s.value(),
+            span: s.span(),
+        };
         match key {
             "name" => {
-                let s = lit_str(meta, key)?;
-                set(
-                    cx,
-                    &mut out.name,
-                    Spanned {
-                        value: s.value(),
-                        span: s.span(),
-                    },
-                    key,
-                    span,
-                );
+                let v = lit_str(cx, meta, key)?.map(spanned);
+                set(cx, &mut out.name, v, key, span);
             }
             "description" => {
-                let s = lit_str(meta, key)?;
-                set(
-                    cx,
-                    &mut out.description,
-                    Spanned {
-                        value: s.value(),
-                        span: s.span(),
-                    },
-                    key,
-                    span,
-                );
+                let v = lit_str(cx, meta, key)?.map(spanned);
+                set(cx, &mut out.description, v, key, span);
             }
             "unknown" => {
-                let w = word(meta, key)?;
-                set(cx, &mut out.unknown, w, key, span);
+                let v = word(cx, meta, key)?;
+                set(cx, &mut out.unknown, v, key, span);
             }
             "effect" => {
-                let w = word(meta, key)?;
-                set(cx, &mut out.effect, w, key, span);
+                let v = word(cx, meta, key)?;
+                set(cx, &mut out.effect, v, key, span);
             }
             _ => unknown_key(cx, meta, key, CONTAINER_KEYS, "container")?,
         }
@@ -296,33 +356,36 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs
     for_each_key(cx, attrs, names, |key, meta| {
         let span = meta.path.span();
         match key {
-            "strict" => set(cx, &mut out.strict, span, key, span),
+            "strict" => {
+                flag(cx, meta, key)?;
+                set(cx, &mut out.strict, Some(span), key, span);
+            }
             "min" => {
-                let v = number_lit(meta, key)?;
+                let v = number_lit(cx, meta, key)?;
                 set(cx, &mut out.min, v, key, span);
             }
             "max" => {
-                let v = number_lit(meta, key)?;
+                let v = number_lit(cx, meta, key)?;
                 set(cx, &mut out.max, v, key, span);
             }
             "pattern" => {
-                let v = lit_str(meta, key)?;
+                let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.pattern, v, key, span);
             }
             "min_len" => {
-                let v = usize_lit(meta, key)?;
+                let v = usize_lit(cx, meta, key)?;
                 set(cx, &mut out.min_len, v, key, span);
             }
             "max_len" => {
-                let v = usize_lit(meta, key)?;
+                let v = usize_lit(cx, meta, key)?;
                 set(cx, &mut out.max_len, v, key, span);
             }
             "min_items" => {
-                let v = usize_lit(meta, key)?;
+                let v = usize_lit(cx, meta, key)?;
                 set(cx, &mut out.min_items, v, key, span);
             }
             "max_items" => {
-                let v = usize_lit(meta, key)?;
+                let v = usize_lit(cx, meta, key)?;
                 set(cx, &mut out.max_items, v, key, span);
             }
             "default" => {
@@ -331,14 +394,14 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs
                 } else {
                     DefaultAttr::Trait(span)
                 };
-                set(cx, &mut out.default, v, key, span);
+                set(cx, &mut out.default, Some(v), key, span);
             }
             "rename" => {
-                let v = lit_str(meta, key)?;
+                let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.rename, v, key, span);
             }
             "description" => {
-                let v = lit_str(meta, key)?;
+                let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.description, v, key, span);
             }
             _ => unknown_key(cx, meta, key, FIELD_KEYS, "field")?,
@@ -354,7 +417,7 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
         let span = meta.path.span();
         match key {
             "rename" => {
-                let v = lit_str(meta, key)?;
+                let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.rename, v, key, span);
             }
             _ => unknown_key(cx, meta, key, VARIANT_KEYS, "variant")?,

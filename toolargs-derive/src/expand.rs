@@ -123,8 +123,10 @@ fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
         let default_fn = &default_fns[i];
         let default_body = match &a.default {
             None => None,
+            // The call carries the key's span and takes its type from the `fn() -> #ty` it is
+            // coerced to, so a missing `Default` impl is reported at `default`.
             Some(DefaultAttr::Trait(span)) => {
-                Some(quote_spanned!(*span=> <#ty as ::core::default::Default>::default()))
+                Some(quote_spanned!(*span=> ::core::default::Default::default()))
             }
             Some(DefaultAttr::Expr(expr)) => Some(default_expr(expr, f)),
         };

@@ -71,17 +71,50 @@ pub const SUPPORTED: &str = "supported: String, bool, i8..i64, u8..u64, isize, u
     chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, and types \
     that derive ToolArgs";
 
+/// `ty` as it would be written: `HashMap<String, String>`, `&'static str`.
+pub fn show(ty: &Type) -> String {
+    let tokens = quote::quote!(#ty).to_string();
+    let chars: Vec<char> = tokens.chars().collect();
+    let word = |c: Option<&char>| c.is_some_and(|c| c.is_alphanumeric() || *c == '_');
+    // True when the word ending just before `i` is a lifetime (`'a`).
+    let after_lifetime = |i: usize| {
+        let start = chars[..i]
+            .iter()
+            .rposition(|c| !(c.is_alphanumeric() || *c == '_'));
+        start.is_some_and(|s| chars[s] == '\'' && s + 1 < i)
+    };
+    let mut out = String::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let keep = c != ' '
+            || (i > 0 && chars[i - 1] == ',')
+            || (i > 0 && word(chars.get(i - 1)) && word(chars.get(i + 1)))
+            || after_lifetime(i);
+        if keep {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Classifies `ty`, or returns the message for an unsupported type.
 pub fn classify(ty: &Type) -> Result<Kind, String> {
-    let shown = quote::quote!(#ty).to_string().replace(' ', "");
+    let shown = show(ty);
     let path = match ty {
         Type::Path(p) if p.qself.is_none() => &p.path,
         Type::Group(g) => return classify(&g.elem),
         Type::Paren(p) => return classify(&p.elem),
-        Type::Reference(_) => {
+        Type::Reference(r) => {
+            let owned = match show(&r.elem).as_str() {
+                "str" => "String".to_owned(),
+                "[u8]" => "Vec<u8>".to_owned(),
+                elem if elem.starts_with('[') && elem.ends_with(']') => {
+                    format!("Vec<{}>", &elem[1..elem.len() - 1])
+                }
+                elem => elem.to_owned(),
+            };
             return Err(format!(
-                "`{shown}`: references are not supported, arguments are owned values; use the owned type ({SUPPORTED})"
-            ))
+                "`{shown}`: references are not supported, arguments are owned values; use `{owned}`"
+            ));
         }
         Type::Tuple(_) => {
             return Err(format!(
@@ -166,5 +199,55 @@ fn classify_tz(tz: &Type) -> bool {
             .last()
             .is_some_and(|s| s.ident == "FixedOffset" || s.ident == "Utc"),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{classify, show, Kind};
+
+    fn ty(source: &str) -> syn::Type {
+        syn::parse_str(source).unwrap()
+    }
+
+    #[test]
+    fn shows_types_as_written() {
+        for source in [
+            "HashMap<String, String>",
+            "&'static str",
+            "(i64, i64)",
+            "std::collections::HashMap<String, Vec<u8>>",
+            "Option<Option<String>>",
+            "&'a [u8]",
+        ] {
+            assert_eq!(show(&ty(source)), source);
+        }
+    }
+
+    #[test]
+    fn references_suggest_the_owned_type() {
+        let err = classify(&ty("&'static str")).unwrap_err();
+        assert!(err.contains("use `String`"), "{err}");
+        let err = classify(&ty("&'a [i64]")).unwrap_err();
+        assert!(err.contains("use `Vec<i64>`"), "{err}");
+    }
+
+    #[test]
+    fn classifies_supported_types() {
+        assert!(matches!(
+            classify(&ty("u8")),
+            Ok(Kind::Int { min: 0, max: 255 })
+        ));
+        assert!(matches!(
+            classify(&ty("Option<Vec<String>>")),
+            Ok(Kind::Optional(_))
+        ));
+        assert!(matches!(
+            classify(&ty("chrono::DateTime<chrono::Utc>")),
+            Ok(Kind::DateTime)
+        ));
+        assert!(classify(&ty("i128")).is_err());
+        assert!(classify(&ty("Option<Option<u8>>")).is_err());
+        assert!(classify(&ty("DateTime<Local>")).is_err());
     }
 }

@@ -1,0 +1,6 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+enum Reason {}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Refund {
+    #[arg(strict = true)]
+    amount_cents: i64,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Refund {
+    #[arg(max = 99.5)]
+    amount_cents: i64,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Lookup {
+    #[arg(pattern = r"ord_\d{8}")]
+    order_id: String,
+    #[arg(pattern = "(?i)eur|usd")]
+    currency: String,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct OrderId(String);
+
+fn main() {}

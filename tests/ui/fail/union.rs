@@ -1,0 +1,9 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

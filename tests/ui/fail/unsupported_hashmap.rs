@@ -1,0 +1,10 @@
+use std::collections::HashMap;
+
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Tag {
+    labels: HashMap<String, String>,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Transfer {
+    amount: i128,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Update {
+    note: Option<Option<String>>,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use toolargs::ToolArgs;
+
+#[derive(ToolArgs)]
+struct Lookup {
+    order_id: &'static str,
+}
+
+fn main() {}
