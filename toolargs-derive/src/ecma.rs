@@ -14,9 +14,7 @@ pub fn incompatibility(pattern: &str) -> Option<String> {
         let c = chars[i];
         match c {
             '\\' => {
-                let Some(&next) = chars.get(i + 1) else {
-                    return None;
-                };
+                let &next = chars.get(i + 1)?;
                 let message = match next {
                     'A' | 'z' | 'Z' => Some(format!(
                         "`\\{next}` is not ECMA-262 syntax; the pattern is already anchored as a full match, so remove it"
