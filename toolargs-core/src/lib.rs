@@ -20,6 +20,7 @@ pub(crate) mod json;
 pub mod node;
 pub mod options;
 pub mod path;
+pub mod replay;
 pub mod report;
 pub mod spec;
 pub mod tool;

@@ -223,10 +223,7 @@ pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n,
     .find_map(|(key, pointer)| {
         member(tool, key).map(|schema| (schema, format!("{prefix}/{pointer}")))
     });
-    let effect = match member(tool, "annotations") {
-        Some(annotations) => Some(effect_from_annotations(annotations)),
-        None => None,
-    };
+    let effect = member(tool, "annotations").map(effect_from_annotations);
     let is_tool = found.is_some()
         || member(tool, "name").is_some()
             && prefix.is_empty()

@@ -21,6 +21,40 @@ use crate::path::Path;
 use crate::report::{Parsed, Rejection};
 use crate::spec::UnknownPolicy;
 
+/// Loads a list of tool definitions from JSON text: an array, or an object with a `tools`
+/// array. Pointers in errors start at the definition's index.
+pub(crate) fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
+    let node = crate::json::parse_document(text, load::MAX_SCHEMA_DEPTH)
+        .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
+    let (list, prefix) = match &node {
+        crate::node::Node::Array(items) => (items, ""),
+        crate::node::Node::Object(members) => match members.iter().find(|(k, _)| k == "tools") {
+            Some((_, crate::node::Node::Array(items))) => (items, "/tools"),
+            _ => {
+                return Err(LoadError::new(
+                    "",
+                    "expected an array of tool definitions or an object with a `tools` array",
+                ))
+            }
+        },
+        _ => {
+            return Err(LoadError::new(
+                "",
+                "expected an array of tool definitions or an object with a `tools` array",
+            ))
+        }
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, definition)| {
+            Spec::from_definition_node(definition).map_err(|e| LoadError {
+                pointer: format!("{prefix}/{i}{}", e.pointer),
+                message: e.message,
+            })
+        })
+        .collect()
+}
+
 /// A tool's argument contract loaded at run time.
 #[derive(Clone, Debug)]
 pub struct Spec {

@@ -1,0 +1,222 @@
+//! `toolargs`: replay tool-call logs against tool definitions, and check single calls.
+//!
+//! A thin shell over `toolargs_core::replay` and `toolargs_core::Spec`; see `toolargs --help`.
+
+mod baseline;
+mod render;
+
+use std::fs::File;
+use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{json, Value};
+use toolargs_core::replay::{Replayer, ToolSet};
+use toolargs_core::{ParseOptions, RawArgs};
+
+#[derive(Parser)]
+#[command(
+    name = "toolargs",
+    version,
+    about = "Replay LLM tool-call logs and check calls against tool definitions"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Replay a JSON Lines log of tool calls and count clean, repaired and rejected calls.
+    Replay {
+        /// Tool definitions: a JSON array, or an object with a `tools` array (OpenAI, Anthropic,
+        /// Gemini or MCP shapes, mixed freely).
+        #[arg(long)]
+        tools: PathBuf,
+        /// Group counters by these top-level record fields (e.g. model,prompt_version).
+        #[arg(long, value_delimiter = ',')]
+        by: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// An earlier `--format json` report: print rate changes and fail on a regression.
+        #[arg(long)]
+        against: Option<PathBuf>,
+        /// Largest tolerated rise of any repair or rejection rate, in percentage points.
+        #[arg(long, default_value_t = 1.0)]
+        max_rise: f64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The log (JSON Lines), or `-` for standard input.
+        log: String,
+    },
+    /// Check one call; exit code 0 when accepted, 1 when rejected.
+    Check {
+        /// Tool definitions, as for `replay`.
+        #[arg(long)]
+        tools: PathBuf,
+        /// The tool to check against (optional when the definitions hold one tool).
+        #[arg(long)]
+        tool: Option<String>,
+        /// The arguments (JSON text); `-` or nothing reads standard input.
+        args: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+    Markdown,
+    Html,
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("toolargs: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_tools(path: &PathBuf) -> Result<ToolSet, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    ToolSet::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    match cli.command {
+        Command::Replay {
+            tools,
+            by,
+            format,
+            against,
+            max_rise,
+            jobs,
+            log,
+        } => {
+            let tools = load_tools(&tools)?;
+            let baseline = match &against {
+                Some(path) => Some(baseline::Baseline::read(path)?),
+                None => None,
+            };
+            let workers =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let replayer = Replayer::new(&tools, by);
+            let report = if log == "-" {
+                replayer.run(io::stdin().lock(), workers, |_| {})
+            } else {
+                let file = File::open(&log).map_err(|e| format!("{log}: {e}"))?;
+                let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+                let bar = progress_bar(size);
+                let report =
+                    replayer.run(BufReader::with_capacity(1 << 20, file), workers, |bytes| {
+                        if let Some(bar) = &bar {
+                            bar.set_position(bytes);
+                        }
+                    });
+                if let Some(bar) = bar {
+                    bar.finish_and_clear();
+                }
+                report
+            }
+            .map_err(|e| format!("{log}: {e}"))?;
+            let text = match format {
+                Format::Table => render::table(&report),
+                Format::Json => format!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+                ),
+                Format::Markdown => render::markdown(&report),
+                Format::Html => render::html(&report),
+            };
+            write_out(&text)?;
+            match baseline {
+                Some(baseline) => {
+                    let comparison = baseline.compare(&report.overall, max_rise);
+                    eprint!("{}", comparison.text);
+                    Ok(if comparison.regressed {
+                        ExitCode::from(1)
+                    } else {
+                        ExitCode::SUCCESS
+                    })
+                }
+                None => Ok(ExitCode::SUCCESS),
+            }
+        }
+        Command::Check { tools, tool, args } => {
+            let tools = load_tools(&tools)?;
+            let gate = tools.gate(tool.as_deref()).map_err(|reason| match tool {
+                Some(name) => format!(
+                    "no tool named `{name}` (tools: {})",
+                    tools.names().collect::<Vec<_>>().join(", ")
+                ),
+                None => format!(
+                    "{}: name one with --tool (tools: {})",
+                    reason.as_str(),
+                    tools.names().collect::<Vec<_>>().join(", ")
+                ),
+            })?;
+            let text = match args.as_deref() {
+                None | Some("-") => {
+                    let mut text = String::new();
+                    io::stdin()
+                        .read_to_string(&mut text)
+                        .map_err(|e| format!("stdin: {e}"))?;
+                    text
+                }
+                Some(text) => text.to_owned(),
+            };
+            match gate.parse_json(
+                &RawArgs::from(text.trim_end_matches(['\n', '\r'])),
+                &ParseOptions::DEFAULT,
+            ) {
+                Ok(parsed) => {
+                    let repairs: Vec<Value> = parsed
+                        .repairs
+                        .iter()
+                        .map(|r| json!({"path": r.path, "rule": r.rule.as_str(), "before": r.before, "after": r.after}))
+                        .collect();
+                    let out = json!({"ok": true, "arguments": parsed.args, "repairs": repairs});
+                    write_out(&format!(
+                        "{}\n",
+                        serde_json::to_string_pretty(&out).unwrap_or_default()
+                    ))?;
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(rejection) => {
+                    write_out(&format!("{}\n", rejection.for_model()))?;
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+    }
+}
+
+fn write_out(text: &str) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("stdout: {e}")),
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal and the size is known.
+fn progress_bar(size: u64) -> Option<indicatif::ProgressBar> {
+    if size == 0 || !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(size);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} eta {eta}",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}

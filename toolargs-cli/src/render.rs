@@ -1,0 +1,299 @@
+//! The human formats of a replay report: aligned text, Markdown, and one self-contained HTML page.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+use toolargs_core::replay::{Report, Tally};
+
+fn pct(n: u64, of: u64) -> String {
+    if of == 0 {
+        "-".to_owned()
+    } else {
+        format!("{:.2}%", n as f64 * 100.0 / of as f64)
+    }
+}
+
+fn key_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Null => "(none)".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// One line of a section: label, count, rate.
+type Row = (String, u64, String);
+
+/// The titled sections of one tally, in a fixed order.
+fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
+    let calls = t.calls();
+    let outcome = vec![
+        ("ok_clean".to_owned(), t.ok_clean, pct(t.ok_clean, calls)),
+        (
+            "ok_repaired".to_owned(),
+            t.ok_repaired,
+            pct(t.ok_repaired, calls),
+        ),
+        ("rejected".to_owned(), t.rejected, pct(t.rejected, calls)),
+    ];
+    let per = |m: &std::collections::BTreeMap<&'static str, u64>| {
+        m.iter()
+            .map(|(k, n)| ((*k).to_owned(), *n, pct(*n, calls)))
+            .collect::<Vec<_>>()
+    };
+    let bad = t
+        .bad_records
+        .iter()
+        .map(|(reason, n)| {
+            let lines = t
+                .bad_lines
+                .get(reason)
+                .map(|l| l.iter().map(u64::to_string).collect::<Vec<_>>().join(", "));
+            (
+                format!("{} (lines {})", reason.as_str(), lines.unwrap_or_default()),
+                *n,
+                String::new(),
+            )
+        })
+        .collect();
+    vec![
+        ("calls", outcome),
+        ("repairs (rate per call)", per(&t.repairs)),
+        ("rejections (calls with the code)", per(&t.rejections)),
+        ("bad records", bad),
+    ]
+}
+
+/// Aligned plain text.
+pub fn table(report: &Report) -> String {
+    let t = &report.overall;
+    let mut out = format!(
+        "{} records: {} calls, {} bad records\n",
+        t.total,
+        t.calls(),
+        t.bad_total()
+    );
+    for (title, rows) in sections(t) {
+        if rows.is_empty() {
+            continue;
+        }
+        let width = rows
+            .iter()
+            .map(|r| r.0.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        let _ = writeln!(out, "\n{title}");
+        for (label, n, rate) in rows {
+            let _ = writeln!(out, "  {label:<width$}  {n:>10}  {rate:>8}");
+        }
+    }
+    if !report.groups.is_empty() {
+        let _ = writeln!(out, "\nby {}", report.by.join(", "));
+        let mut rows = vec![{
+            let mut head: Vec<String> = report.by.clone();
+            head.extend(["calls", "clean", "repaired", "rejected", "bad"].map(String::from));
+            head
+        }];
+        for (key, g) in report.groups.values() {
+            let mut row: Vec<String> = key.iter().map(key_text).collect();
+            let calls = g.calls();
+            row.extend([
+                calls.to_string(),
+                pct(g.ok_clean, calls),
+                pct(g.ok_repaired, calls),
+                pct(g.rejected, calls),
+                g.bad_total().to_string(),
+            ]);
+            rows.push(row);
+        }
+        let widths: Vec<usize> = (0..rows[0].len())
+            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        for row in rows {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(c, (cell, w))| {
+                    if c < report.by.len() {
+                        format!("{cell:<w$}")
+                    } else {
+                        format!("{cell:>w$}")
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+        }
+    }
+    out
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// GitHub-flavoured Markdown, to paste into a pull request.
+pub fn markdown(report: &Report) -> String {
+    let t = &report.overall;
+    let mut out = format!(
+        "**{}** records: **{}** calls, **{}** bad records\n",
+        t.total,
+        t.calls(),
+        t.bad_total()
+    );
+    for (title, rows) in sections(t) {
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n| {title} | count | rate |\n|---|---:|---:|");
+        for (label, n, rate) in rows {
+            let _ = writeln!(out, "| `{}` | {n} | {rate} |", md_escape(&label));
+        }
+    }
+    if !report.groups.is_empty() {
+        let head: Vec<String> = report.by.iter().map(|b| md_escape(b)).collect();
+        let _ = writeln!(
+            out,
+            "\n| {} | calls | clean | repaired | rejected | bad |\n|{}---:|---:|---:|---:|---:|",
+            head.join(" | "),
+            "---|".repeat(report.by.len())
+        );
+        for (key, g) in report.groups.values() {
+            let keys: Vec<String> = key.iter().map(|k| md_escape(&key_text(k))).collect();
+            let calls = g.calls();
+            let _ = writeln!(
+                out,
+                "| {} | {calls} | {} | {} | {} | {} |",
+                keys.join(" | "),
+                pct(g.ok_clean, calls),
+                pct(g.ok_repaired, calls),
+                pct(g.rejected, calls),
+                g.bad_total()
+            );
+        }
+    }
+    out
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One horizontal bar chart as inline SVG: a row per (label, rate in 0..=1).
+fn bar_chart(title: &str, rows: &[(String, f64)], color: &str) -> String {
+    let row_h = 22;
+    let label_w = 260;
+    let bar_w = 360;
+    let height = row_h * rows.len().max(1) + 30;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{height}\" role=\"img\" aria-label=\"{}\">\
+         <text x=\"0\" y=\"16\" font-weight=\"bold\">{}</text>",
+        label_w + bar_w + 70,
+        html_escape(title),
+        html_escape(title)
+    );
+    let max = rows.iter().map(|r| r.1).fold(0.0_f64, f64::max).max(1e-9);
+    for (i, (label, rate)) in rows.iter().enumerate() {
+        let y = 26 + i * row_h;
+        let w = (rate / max * bar_w as f64).round();
+        let _ = write!(
+            svg,
+            "<text x=\"0\" y=\"{}\">{}</text><rect x=\"{label_w}\" y=\"{y}\" width=\"{w}\" height=\"{}\" fill=\"{color}\"/>\
+             <text x=\"{}\" y=\"{}\">{:.2}%</text>",
+            y + 15,
+            html_escape(label),
+            row_h - 6,
+            label_w as f64 + w + 6.0,
+            y + 15,
+            rate * 100.0
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// One self-contained page: summary tables and inline SVG bar charts, no external assets.
+pub fn html(report: &Report) -> String {
+    let t = &report.overall;
+    let mut body = format!(
+        "<h1>Tool-call replay</h1><p>{} records: {} calls, {} bad records</p>",
+        t.total,
+        t.calls(),
+        t.bad_total()
+    );
+    for (title, rows) in sections(t) {
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            body,
+            "<table><caption>{}</caption><tr><th></th><th>count</th><th>rate</th></tr>",
+            html_escape(title)
+        );
+        for (label, n, rate) in rows {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td>{n}</td><td>{rate}</td></tr>",
+                html_escape(&label)
+            );
+        }
+        body.push_str("</table>");
+    }
+    let rate = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 / of as f64 };
+    let groups: Vec<(String, &Tally)> = if report.groups.is_empty() {
+        vec![("all calls".to_owned(), t)]
+    } else {
+        report
+            .groups
+            .values()
+            .map(|(key, g)| (key.iter().map(key_text).collect::<Vec<_>>().join(" / "), g))
+            .collect()
+    };
+    let by = if report.by.is_empty() {
+        String::new()
+    } else {
+        format!(" by {}", report.by.join(", "))
+    };
+    let repaired: Vec<(String, f64)> = groups
+        .iter()
+        .map(|(k, g)| (k.clone(), rate(g.ok_repaired, g.calls())))
+        .collect();
+    let rejected: Vec<(String, f64)> = groups
+        .iter()
+        .map(|(k, g)| (k.clone(), rate(g.rejected, g.calls())))
+        .collect();
+    let _ = write!(body, "<h2>Rates{}</h2>", html_escape(&by));
+    body.push_str(&bar_chart("calls repaired", &repaired, "#d08c00"));
+    body.push_str(&bar_chart("calls rejected", &rejected, "#c0392b"));
+    let rules: Vec<(String, f64)> = t
+        .repairs
+        .iter()
+        .map(|(k, n)| ((*k).to_owned(), rate(*n, t.calls())))
+        .collect();
+    let codes: Vec<(String, f64)> = t
+        .rejections
+        .iter()
+        .map(|(k, n)| ((*k).to_owned(), rate(*n, t.calls())))
+        .collect();
+    if !rules.is_empty() {
+        body.push_str(&bar_chart("repairs per call, by rule", &rules, "#d08c00"));
+    }
+    if !codes.is_empty() {
+        body.push_str(&bar_chart(
+            "rejections per call, by code",
+            &codes,
+            "#c0392b",
+        ));
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>toolargs replay</title>\
+         <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:60em}}\
+         table{{border-collapse:collapse;margin:1em 0}}td,th{{padding:2px 10px;text-align:right}}\
+         td:first-child{{text-align:left}}caption{{text-align:left;font-weight:bold}}\
+         svg{{display:block;margin:1em 0;font-size:13px}}</style></head><body>{body}</body></html>\n"
+    )
+}

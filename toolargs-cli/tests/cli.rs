@@ -1,0 +1,276 @@
+//! The `toolargs` binary end to end: golden outputs, counting rules, bad records, grouping,
+//! the regression gate and `check`.
+//!
+//! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use serde_json::{json, Value};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn toolargs() -> Command {
+    Command::cargo_bin("toolargs").unwrap()
+}
+
+fn replay(args: &[&str]) -> (String, i32) {
+    let out = toolargs()
+        .arg("replay")
+        .arg("--tools")
+        .arg(data("tools.json"))
+        .args(args)
+        .arg(data("calls.jsonl"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = data(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        actual,
+        expected,
+        "{} differs; rerun with UPDATE_GOLDEN=1 if intended",
+        path.display()
+    );
+}
+
+#[test]
+fn golden_outputs_for_every_format() {
+    for (format, file) in [
+        ("table", "golden.txt"),
+        ("json", "golden.json"),
+        ("markdown", "golden.md"),
+        ("html", "golden.html"),
+    ] {
+        let (out, code) = replay(&["--by", "model", "--format", format]);
+        assert_eq!(code, 0);
+        golden(file, &out);
+    }
+}
+
+#[test]
+fn counting_rules() {
+    let (out, _) = replay(&["--format", "json", "--jobs", "1"]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    // Every line read counts, bad ones included; blank lines are not records.
+    assert_eq!(report["total"], json!(12));
+    assert_eq!(
+        (
+            report["ok_clean"].clone(),
+            report["ok_repaired"].clone(),
+            report["rejected"].clone()
+        ),
+        (json!(1), json!(3), json!(3))
+    );
+    // Every repair of an accepted call counts, the stripped `sort` of a read-only tool too.
+    assert_eq!(
+        report["repairs"],
+        json!({"numeric_string_to_int": 2, "strip_code_fence": 1, "strip_unknown_field": 1})
+    );
+    // A rejected call counts once per distinct code: line 7 has missing, pattern, unknown_field.
+    assert_eq!(
+        report["rejections"],
+        json!({"ambiguous_integer": 1, "missing": 2, "pattern": 1, "unknown_field": 2})
+    );
+    assert_eq!(
+        report["bad_records"]["not_json"],
+        json!({"count": 1, "first_lines": [8]})
+    );
+    assert_eq!(
+        report["bad_records"]["missing_arguments"]["first_lines"],
+        json!([9])
+    );
+    assert_eq!(
+        report["bad_records"]["unknown_tool"]["first_lines"],
+        json!([10])
+    );
+    assert_eq!(
+        report["bad_records"]["not_object"]["first_lines"],
+        json!([11])
+    );
+    assert_eq!(
+        report["bad_records"]["missing_tool"]["first_lines"],
+        json!([12])
+    );
+    assert_eq!(report["groups"], json!([]));
+    // The result does not depend on the number of workers.
+    let (parallel, _) = replay(&["--format", "json", "--jobs", "4"]);
+    assert_eq!(parallel, out);
+}
+
+#[test]
+fn grouping_by_several_fields() {
+    let (out, _) = replay(&["--format", "json", "--by", "model,tool"]);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let keys: Vec<Value> = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["key"].clone())
+        .collect();
+    assert!(keys.contains(&json!({"model": "a", "tool": "search_orders"})));
+    let search = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["key"]["tool"] == "search_orders")
+        .unwrap();
+    assert_eq!(search["ok_repaired"], json!(1));
+    assert_eq!(
+        search["repairs"],
+        json!({"numeric_string_to_int": 1, "strip_unknown_field": 1})
+    );
+    let totals: u64 = report["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["total"].as_u64().unwrap())
+        .sum();
+    // Lines that are not JSON objects have no fields to group by.
+    assert_eq!(totals, 12 - 2);
+}
+
+#[test]
+fn the_regression_gate_fails_on_a_rising_rate() {
+    let dir = std::env::temp_dir().join(format!("toolargs-gate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (report, _) = replay(&["--format", "json"]);
+    let same = dir.join("same.json");
+    std::fs::write(&same, &report).unwrap();
+    let out = toolargs()
+        .args(["replay", "--format", "json", "--against"])
+        .arg(&same)
+        .arg("--tools")
+        .arg(data("tools.json"))
+        .arg(data("calls.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("+0.00 pp"));
+
+    // A baseline with fewer numeric_string_to_int repairs: the rate rose from 0 to 28.57%.
+    let mut lower: Value = serde_json::from_str(&report).unwrap();
+    lower["repairs"]["numeric_string_to_int"] = json!(0);
+    let lower_path = dir.join("lower.json");
+    std::fs::write(&lower_path, lower.to_string()).unwrap();
+    let out = toolargs()
+        .args(["replay", "--format", "json", "--against"])
+        .arg(&lower_path)
+        .arg("--tools")
+        .arg(data("tools.json"))
+        .arg(data("calls.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("numeric_string_to_int") && stderr.contains("REGRESSION"),
+        "{stderr}"
+    );
+    // ...unless the tolerated rise is larger.
+    let out = toolargs()
+        .args(["replay", "--max-rise", "30", "--against"])
+        .arg(&lower_path)
+        .arg("--tools")
+        .arg(data("tools.json"))
+        .arg(data("calls.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn replay_reads_standard_input() {
+    let log = std::fs::read_to_string(data("calls.jsonl")).unwrap();
+    let out = toolargs()
+        .args(["replay", "--format", "json", "--tools"])
+        .arg(data("tools.json"))
+        .arg("-")
+        .write_stdin(log)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_str(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert_eq!(report["total"], json!(12));
+}
+
+#[test]
+fn check_accepts_repairs_and_rejects() {
+    let out = toolargs()
+        .args(["check", "--tool", "issue_refund", "--tools"])
+        .arg(data("tools.json"))
+        .arg(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999","reason":"Late"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        body["arguments"],
+        json!({"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late", "notify_customer": false, "tags": []})
+    );
+    assert_eq!(
+        body["repairs"][0],
+        json!({"path": "$.amount_cents", "rule": "numeric_string_to_int", "before": "1999", "after": 1999})
+    );
+
+    let out = toolargs()
+        .args(["check", "--tool", "issue_refund", "--tools"])
+        .arg(data("tools.json"))
+        .write_stdin(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"19.99","reason":"late"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let body: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(body["ok"], json!(false));
+    assert_eq!(body["errors"][0]["error"], json!("ambiguous_integer"));
+
+    let out = toolargs()
+        .args(["check", "--tools"])
+        .arg(data("tools.json"))
+        .arg("{}")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "two tools and no --tool");
+    let out = toolargs()
+        .args(["check", "--tool", "nope", "--tools"])
+        .arg(data("tools.json"))
+        .arg("{}")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no tool named `nope`"));
+}
+
+#[test]
+fn a_bad_tools_file_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("toolargs-tools-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tools = dir.join("tools.json");
+    std::fs::write(&tools, r#"[{"name":"t","parameters":{"type":"object","properties":{"a":{"type":"string","format":"email"}}}}]"#).unwrap();
+    let out = toolargs()
+        .args(["check", "--tools"])
+        .arg(&tools)
+        .arg("{}")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("/0/parameters/properties/a/format") && stderr.contains("email"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,195 @@
+//! Counters of a replay, overall and per group, and their JSON form.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::log::BadRecord;
+use super::Outcome;
+
+/// How many line numbers are kept per bad-record reason.
+pub const BAD_LINES_KEPT: usize = 5;
+
+/// The counters of a set of calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Every record counted here, bad ones included.
+    pub total: u64,
+    /// Calls accepted without repairs.
+    pub ok_clean: u64,
+    /// Calls accepted with at least one repair.
+    pub ok_repaired: u64,
+    /// Calls rejected.
+    pub rejected: u64,
+    /// Records that are not calls, by reason.
+    pub bad_records: BTreeMap<BadRecord, u64>,
+    /// The first few line numbers (1-based) of bad records, by reason.
+    pub bad_lines: BTreeMap<BadRecord, Vec<u64>>,
+    /// Repairs of accepted calls, by rule name (every repair counts).
+    pub repairs: BTreeMap<&'static str, u64>,
+    /// Rejected calls, by code (a call counts once per distinct code).
+    pub rejections: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Counts one call's outcome.
+    pub fn add(&mut self, outcome: &Outcome) {
+        self.total += 1;
+        match outcome {
+            Outcome::Clean => self.ok_clean += 1,
+            Outcome::Repaired(rules) => {
+                self.ok_repaired += 1;
+                for rule in rules {
+                    *self.repairs.entry(rule.as_str()).or_default() += 1;
+                }
+            }
+            Outcome::Rejected(codes) => {
+                self.rejected += 1;
+                for code in codes {
+                    *self.rejections.entry(code.as_str()).or_default() += 1;
+                }
+            }
+        }
+    }
+
+    /// Counts one bad record found at `line` (1-based).
+    pub fn add_bad(&mut self, reason: BadRecord, line: u64) {
+        self.total += 1;
+        *self.bad_records.entry(reason).or_default() += 1;
+        let lines = self.bad_lines.entry(reason).or_default();
+        if lines.len() < BAD_LINES_KEPT {
+            lines.push(line);
+        }
+    }
+
+    /// Adds another tally's counts to this one; line numbers stay the smallest few.
+    pub fn merge(&mut self, other: &Tally) {
+        self.total += other.total;
+        self.ok_clean += other.ok_clean;
+        self.ok_repaired += other.ok_repaired;
+        self.rejected += other.rejected;
+        for (reason, n) in &other.bad_records {
+            *self.bad_records.entry(*reason).or_default() += n;
+        }
+        for (reason, lines) in &other.bad_lines {
+            let mine = self.bad_lines.entry(*reason).or_default();
+            mine.extend(lines);
+            mine.sort_unstable();
+            mine.truncate(BAD_LINES_KEPT);
+        }
+        for (rule, n) in &other.repairs {
+            *self.repairs.entry(rule).or_default() += n;
+        }
+        for (code, n) in &other.rejections {
+            *self.rejections.entry(code).or_default() += n;
+        }
+    }
+
+    /// Calls that reached the gate (accepted or rejected; bad records excluded).
+    pub fn calls(&self) -> u64 {
+        self.ok_clean + self.ok_repaired + self.rejected
+    }
+
+    /// Total bad records.
+    pub fn bad_total(&self) -> u64 {
+        self.bad_records.values().sum()
+    }
+
+    /// The counters as a JSON object (the shape of `toolargs replay --format json`).
+    pub fn to_json(&self) -> Map<String, Value> {
+        let counts = |m: &BTreeMap<&'static str, u64>| {
+            Value::Object(m.iter().map(|(k, v)| ((*k).to_owned(), json!(v))).collect())
+        };
+        let mut out = Map::new();
+        out.insert("total".into(), json!(self.total));
+        out.insert("ok_clean".into(), json!(self.ok_clean));
+        out.insert("ok_repaired".into(), json!(self.ok_repaired));
+        out.insert("rejected".into(), json!(self.rejected));
+        out.insert(
+            "bad_records".into(),
+            Value::Object(
+                self.bad_records
+                    .iter()
+                    .map(|(reason, n)| {
+                        let lines = self.bad_lines.get(reason).cloned().unwrap_or_default();
+                        (
+                            reason.as_str().to_owned(),
+                            json!({"count": n, "first_lines": lines}),
+                        )
+                    })
+                    .collect(),
+            ),
+        );
+        out.insert("repairs".into(), counts(&self.repairs));
+        out.insert("rejections".into(), counts(&self.rejections));
+        out
+    }
+}
+
+/// The values of the `--by` fields for one record (`null` when a record lacks a field).
+pub type GroupKey = Vec<Value>;
+
+/// The result of a replay: overall counters and, when grouping, counters per group.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// The grouping fields, in order.
+    pub by: Vec<String>,
+    /// Counters over every record.
+    pub overall: Tally,
+    /// Counters per group key, in key order (empty without grouping).
+    pub groups: BTreeMap<String, (GroupKey, Tally)>,
+}
+
+impl Report {
+    /// An empty report grouped by `by`.
+    pub fn new(by: Vec<String>) -> Report {
+        Report {
+            by,
+            ..Report::default()
+        }
+    }
+
+    /// The tally of the group `key`, created on first use.
+    pub fn group_mut(&mut self, key: GroupKey) -> &mut Tally {
+        // Keyed by the key's JSON text, which orders and compares any value deterministically.
+        let text = Value::Array(key.clone()).to_string();
+        &mut self
+            .groups
+            .entry(text)
+            .or_insert_with(|| (key, Tally::default()))
+            .1
+    }
+
+    /// Adds another report (same grouping) into this one.
+    pub fn merge(&mut self, other: &Report) {
+        self.overall.merge(&other.overall);
+        for (text, (key, tally)) in &other.groups {
+            self.groups
+                .entry(text.clone())
+                .or_insert_with(|| (key.clone(), Tally::default()))
+                .1
+                .merge(tally);
+        }
+    }
+
+    /// The report as one JSON object:
+    /// `{"total", "ok_clean", "ok_repaired", "rejected", "bad_records", "repairs",
+    /// "rejections", "groups": [{"key": {FIELD: VALUE}, ...same counters}]}`.
+    pub fn to_json(&self) -> Value {
+        let mut out = self.overall.to_json();
+        let groups: Vec<Value> = self
+            .groups
+            .values()
+            .map(|(key, tally)| {
+                let mut g = Map::new();
+                let key: Map<String, Value> =
+                    self.by.iter().cloned().zip(key.iter().cloned()).collect();
+                g.insert("key".into(), Value::Object(key));
+                g.extend(tally.to_json());
+                Value::Object(g)
+            })
+            .collect();
+        out.insert("groups".into(), Value::Array(groups));
+        Value::Object(out)
+    }
+}
