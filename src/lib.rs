@@ -31,10 +31,10 @@
 #![warn(missing_docs)]
 
 pub use toolargs_core::{
-    coerce, decode, dynamic, effect, node, options, parse_with, path, report, spec, tool,
-    ArgType, ArgumentError, Bound, Code, Cx, Effect, FieldSpec, Limits, LoadError, Node,
-    ParseOptions, Parsed, Path, Pattern, RawArgs, Rejection, Repair, Rule, Spec, ToolArgs,
-    UnknownPolicy,
+    coerce, decode, dialect, dynamic, effect, node, options, parse_with, path, replay, report,
+    spec, tool, ArgType, ArgumentError, Bound, Code, Cx, Dialect, Effect, FieldSpec, Limits,
+    LoadError, Node, ParseOptions, Parsed, Path, Pattern, RawArgs, Rejection, Repair, Rule, Spec,
+    ToolArgs, UnknownPolicy,
 };
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.

@@ -8,12 +8,14 @@
 //! - [`coerce`]: the coercers, one module per kind of value, the only place the policy lives,
 //! - [`report`]: [`Parsed`], [`Repair`], [`Rejection`], [`ArgumentError`] and the stable
 //!   [`Rule`] and [`Code`] names,
+//! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
 //! - [`ToolArgs`]: the trait the derive implements.
 #![warn(missing_docs)]
 
 pub mod coerce;
 pub mod cx;
 pub mod decode;
+pub mod dialect;
 pub mod dynamic;
 pub mod effect;
 pub(crate) mod json;
@@ -28,6 +30,7 @@ pub mod tool;
 pub use coerce::ArgType;
 pub use cx::Cx;
 pub use decode::RawArgs;
+pub use dialect::Dialect;
 pub use dynamic::{LoadError, Spec};
 pub use effect::Effect;
 pub use node::Node;

@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::decode::{with_payload, RawArgs};
+use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
 use crate::options::ParseOptions;
 use crate::path::Path;
@@ -53,6 +54,19 @@ pub trait ToolArgs: ArgType {
             }
         }
         schema
+    }
+
+    /// The tool's definition in a provider's dialect: name, description and
+    /// [`json_schema`](ToolArgs::json_schema) as that provider reads them (see
+    /// [`dialect::tool_definition`]).
+    fn tool_definition(dialect: Dialect) -> Value {
+        dialect::tool_definition(
+            dialect,
+            Self::NAME,
+            Self::DESCRIPTION,
+            Self::EFFECT,
+            &Self::json_schema(),
+        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! depends on a time zone the model did not state, so it is rejected (`ambiguous_datetime`).
 //! Converting an explicit offset to UTC keeps the instant, so it is not a repair.
 
-use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use chrono::{DateTime, Datelike, FixedOffset, SecondsFormat, Timelike, Utc};
 use serde_json::{json, Value};
 
 use super::date::split_date;
@@ -74,8 +74,8 @@ pub fn coerce_datetime(
     };
     match shape(s) {
         Shape::WithOffset => match DateTime::parse_from_rfc3339(s) {
-            Ok(value) => Some(value),
-            Err(_) => {
+            Ok(value) if is_real_second(&value) => Some(value),
+            _ => {
                 cx.error(
                     path,
                     Code::InvalidDatetime,
@@ -107,6 +107,13 @@ pub fn coerce_datetime(
             None
         }
     }
+}
+
+/// A leap second (`:60`) exists only at the end of a UTC day, as RFC 3339 and JSON Schema's
+/// `date-time` have it; chrono accepts one at the end of any minute.
+fn is_real_second(value: &DateTime<FixedOffset>) -> bool {
+    let utc = value.naive_utc().time();
+    utc.nanosecond() < 1_000_000_000 || (utc.hour(), utc.minute()) == (23, 59)
 }
 
 fn datetime_schema() -> Value {
@@ -143,7 +150,21 @@ impl ArgType for DateTime<Utc> {
         path: &Path<'_>,
         cx: &mut Cx,
     ) -> Option<Self> {
-        coerce_datetime(node, path, cx).map(|value| value.with_timezone(&Utc))
+        let value = coerce_datetime(node, path, cx)?.with_timezone(&Utc);
+        // In UTC, `0000-01-01T00:30:00+01:00` falls in year -1, which RFC 3339 cannot write:
+        // the canonical form would not read back.
+        if !(0..=9999).contains(&value.year()) {
+            cx.error(
+                path,
+                Code::InvalidDatetime,
+                format!(
+                    "expected a date-time within the years 0000 to 9999 in UTC, got {}",
+                    node.describe()
+                ),
+            );
+            return None;
+        }
+        Some(value)
     }
 
     fn canonical(&self) -> Value {

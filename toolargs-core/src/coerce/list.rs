@@ -25,7 +25,7 @@ impl<T: ArgType> ArgType for Vec<T> {
     }
 
     fn schema(spec: &FieldSpec<'_>) -> Value {
-        let mut schema = json!({"type": "array", "items": T::schema(spec)});
+        let mut schema = json!({"type": "array", "items": T::item_schema(spec)});
         put(&mut schema, "minItems", spec.min_items.map(Value::from));
         put(&mut schema, "maxItems", spec.max_items.map(Value::from));
         schema

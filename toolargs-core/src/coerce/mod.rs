@@ -42,6 +42,13 @@ pub trait ArgType: Sized {
     /// The JSON Schema of this type under the field's constraints.
     fn schema(spec: &FieldSpec<'_>) -> Value;
 
+    /// The JSON Schema of this type as a list item, where `null` is a value in its own right
+    /// (it reads as `None`, with no repair). Only `Option<T>` differs from [`ArgType::schema`]:
+    /// a field leaves `None` out, so there `null` is a repair and not part of the schema.
+    fn item_schema(spec: &FieldSpec<'_>) -> Value {
+        Self::schema(spec)
+    }
+
     /// The value of an absent or null field that declares no default, or `None` when such a
     /// field is required.
     fn when_absent() -> Option<Self> {

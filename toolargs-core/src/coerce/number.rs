@@ -84,10 +84,21 @@ pub fn is_plain_decimal(s: &str) -> bool {
     int_ok && frac_ok
 }
 
-fn number_schema(spec: &FieldSpec<'_>) -> Value {
+/// The JSON Schema of a number field; the type's range is stated when narrower than `f64`'s,
+/// as for integers.
+fn number_schema(spec: &FieldSpec<'_>, type_max: f64) -> Value {
+    let narrow = type_max < f64::MAX;
+    let low = match spec.min {
+        Some(min) if !narrow || min.as_f64() > -type_max => Some(min.to_value()),
+        _ => narrow.then(|| Value::from(-type_max)),
+    };
+    let high = match spec.max {
+        Some(max) if !narrow || max.as_f64() < type_max => Some(max.to_value()),
+        _ => narrow.then(|| Value::from(type_max)),
+    };
     let mut schema = json!({"type": "number"});
-    put(&mut schema, "minimum", spec.min.map(|b| b.to_value()));
-    put(&mut schema, "maximum", spec.max.map(|b| b.to_value()));
+    put(&mut schema, "minimum", low);
+    put(&mut schema, "maximum", high);
     schema
 }
 
@@ -101,7 +112,7 @@ impl ArgType for f64 {
     }
 
     fn schema(spec: &FieldSpec<'_>) -> Value {
-        number_schema(spec)
+        number_schema(spec, f64::MAX)
     }
 }
 
@@ -118,7 +129,7 @@ impl ArgType for f32 {
     }
 
     fn schema(spec: &FieldSpec<'_>) -> Value {
-        number_schema(spec)
+        number_schema(spec, f64::from(f32::MAX))
     }
 }
 

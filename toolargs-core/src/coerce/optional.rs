@@ -27,7 +27,31 @@ impl<T: ArgType> ArgType for Option<T> {
         T::schema(spec)
     }
 
+    fn item_schema(spec: &FieldSpec<'_>) -> Value {
+        nullable(T::schema(spec))
+    }
+
     fn when_absent() -> Option<Self> {
         Some(None)
     }
+}
+
+/// Lets a schema also accept `null`: `"null"` joins its `type` (`"string"` becomes
+/// `["string", "null"]`) and, for an `enum`, its values.
+pub fn nullable(mut schema: Value) -> Value {
+    let Some(map) = schema.as_object_mut() else {
+        return schema;
+    };
+    let null = Value::from("null");
+    match map.get_mut("type") {
+        Some(Value::Array(types)) if !types.contains(&null) => types.push(null),
+        Some(single @ Value::String(_)) => *single = Value::Array(vec![single.take(), null]),
+        _ => {}
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum") {
+        if !values.contains(&Value::Null) {
+            values.push(Value::Null);
+        }
+    }
+    schema
 }

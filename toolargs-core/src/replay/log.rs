@@ -1,6 +1,7 @@
 //! Reading JSON Lines logs of tool calls: one record per line,
 //! `{"tool": NAME, "arguments": STRING_OR_OBJECT, ...}`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::sync::mpsc::sync_channel;
@@ -12,6 +13,7 @@ use super::tally::Report;
 use super::Gate;
 use crate::decode::RawArgs;
 use crate::dynamic::LoadError;
+use crate::node::Node;
 use crate::options::ParseOptions;
 
 /// Why a log line was not a call. Bad records are counted, never fatal.
@@ -123,9 +125,9 @@ impl ToolSet {
     }
 }
 
-/// Lines handed to a worker at once: large enough to amortise the channel, small enough to
-/// keep memory flat.
-const CHUNK_LINES: usize = 2048;
+/// Bytes handed to a worker at once: large enough to amortise the channel, small enough to
+/// keep memory flat (at most two blocks per worker are in flight).
+const BLOCK_BYTES: usize = 256 << 10;
 
 /// Replays logs against a tool set, grouping by record fields.
 pub struct Replayer<'t> {
@@ -160,29 +162,47 @@ impl<'t> Replayer<'t> {
         if text.trim().is_empty() {
             return;
         }
-        let record: Value = match serde_json::from_str(text) {
-            Ok(record) => record,
-            Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
-        };
-        let Value::Object(fields) = &record else {
+        // toolargs' own reader borrows from the line; a line it refuses (a duplicate key,
+        // say) is read again by serde_json, which keeps the last value as most loggers' readers do.
+        let fallback: Value;
+        let node =
+            match crate::json::parse_document(text, crate::options::Limits::DEFAULT.max_depth) {
+                Ok(node) => node,
+                Err(_) => match serde_json::from_str::<Value>(text) {
+                    Ok(value) => {
+                        fallback = value;
+                        match Node::from_value(&fallback, usize::MAX) {
+                            Ok(node) => node,
+                            Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
+                        }
+                    }
+                    Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
+                },
+            };
+        let Node::Object(fields) = &node else {
             return report.overall.add_bad(BadRecord::NotObject, line);
         };
+        let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
         let key: Vec<Value> = self
             .by
             .iter()
-            .map(|f| fields.get(f).cloned().unwrap_or(Value::Null))
+            .map(|f| field(f).map_or(Value::Null, Node::to_value))
             .collect();
-        let tool = match fields.get("tool") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(name)) => Some(name.as_str()),
+        let tool = match field("tool") {
+            None | Some(Node::Null) => None,
+            Some(Node::String(name)) => Some(name.as_ref()),
             Some(_) => Some(""),
         };
-        let outcome = match (fields.get("arguments"), self.tools.gate(tool)) {
+        let outcome = match (field("arguments"), self.tools.gate(tool)) {
             (None, _) => Err(BadRecord::MissingArguments),
             (_, Err(reason)) => Err(reason),
-            (Some(arguments), Ok(gate)) => {
-                Ok(gate.outcome(&RawArgs::from(arguments), &self.options))
+            (Some(Node::String(text)), Ok(gate)) => {
+                Ok(gate.outcome(&RawArgs::Text(Cow::Borrowed(text.as_ref())), &self.options))
             }
+            (Some(arguments), Ok(gate)) => Ok(gate.outcome(
+                &RawArgs::Value(Cow::Owned(arguments.to_value())),
+                &self.options,
+            )),
         };
         let grouped = !self.by.is_empty();
         match outcome {
@@ -211,7 +231,7 @@ impl<'t> Replayer<'t> {
         mut progress: impl FnMut(u64),
     ) -> io::Result<Report> {
         let workers = workers.max(1);
-        let (send, receive) = sync_channel::<(u64, Vec<String>)>(workers * 2);
+        let (send, receive) = sync_channel::<(u64, Vec<u8>)>(workers * 2);
         let receive = Mutex::new(receive);
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
@@ -219,46 +239,22 @@ impl<'t> Replayer<'t> {
                     scope.spawn(|| {
                         let mut report = self.empty_report();
                         loop {
-                            // Hold the lock only to take a chunk, not while working on it.
+                            // Hold the lock only to take a block, not while working on it.
                             let next = match receive.lock() {
                                 Ok(guard) => guard.recv(),
                                 Err(_) => break,
                             };
-                            let Ok((first, lines)) = next else { break };
-                            for (offset, line) in lines.iter().enumerate() {
-                                self.record(first + offset as u64, line, &mut report);
-                            }
+                            let Ok((first, block)) = next else { break };
+                            self.record_block(first, &block, &mut report);
                         }
                         report
                     })
                 })
                 .collect();
-
-            let read_result = (|| -> io::Result<()> {
-                let mut line_no = 1u64;
-                let mut bytes = 0u64;
-                loop {
-                    let mut chunk = Vec::with_capacity(CHUNK_LINES);
-                    let first = line_no;
-                    while chunk.len() < CHUNK_LINES {
-                        let mut line = String::new();
-                        let n = read_line_lossy(&mut input, &mut line)?;
-                        if n == 0 {
-                            break;
-                        }
-                        bytes += n as u64;
-                        chunk.push(line);
-                        line_no += 1;
-                    }
-                    if chunk.is_empty() {
-                        return Ok(());
-                    }
-                    progress(bytes);
-                    if send.send((first, chunk)).is_err() {
-                        return Ok(());
-                    }
-                }
-            })();
+            let read_result = read_blocks(&mut input, |first, block, bytes| {
+                progress(bytes);
+                send.send((first, block)).is_ok()
+            });
             drop(send);
             let mut total = self.empty_report();
             for handle in handles {
@@ -270,18 +266,57 @@ impl<'t> Replayer<'t> {
             read_result.map(|()| total)
         })
     }
+
+    /// Counts every line of a block that starts at line `first`.
+    fn record_block(&self, first: u64, block: &[u8], report: &mut Report) {
+        for (offset, raw) in block.split(|b| *b == b'\n').enumerate() {
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let line = first + offset as u64;
+            match std::str::from_utf8(raw) {
+                Ok(text) => self.record(line, text, report),
+                Err(_) => report.overall.add_bad(BadRecord::NotJson, line),
+            }
+        }
+    }
 }
 
-/// Reads one line; invalid UTF-8 becomes U+FFFD (the line is then simply not JSON).
-fn read_line_lossy<R: BufRead>(input: &mut R, line: &mut String) -> io::Result<usize> {
-    let mut raw = Vec::new();
-    let n = input.read_until(b'\n', &mut raw)?;
-    while raw.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
-        raw.pop();
+/// Reads `input` in blocks of whole lines (about [`BLOCK_BYTES`] each, without the final
+/// newline) and hands each to `send` with the number of its first line and the bytes read so
+/// far. Stops early when `send` returns false.
+fn read_blocks<R: BufRead>(
+    input: &mut R,
+    mut send: impl FnMut(u64, Vec<u8>, u64) -> bool,
+) -> io::Result<()> {
+    let mut first_line = 1u64;
+    let mut bytes = 0u64;
+    loop {
+        let mut block = Vec::with_capacity(BLOCK_BYTES + 4096);
+        let mut at_end = false;
+        while block.len() < BLOCK_BYTES {
+            let buffer = input.fill_buf()?;
+            if buffer.is_empty() {
+                at_end = true;
+                break;
+            }
+            let n = buffer.len();
+            block.extend_from_slice(buffer);
+            input.consume(n);
+        }
+        // Finish the line the block stopped in, so that no line is split between workers.
+        if !at_end && input.read_until(b'\n', &mut block)? == 0 {
+            at_end = true;
+        }
+        if block.is_empty() {
+            return Ok(());
+        }
+        bytes += block.len() as u64;
+        if block.last() == Some(&b'\n') {
+            block.pop();
+        }
+        let lines = block.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+        if !send(first_line, block, bytes) || at_end {
+            return Ok(());
+        }
+        first_line += lines;
     }
-    *line = match String::from_utf8(raw) {
-        Ok(text) => text,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    };
-    Ok(n)
 }

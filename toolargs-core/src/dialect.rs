@@ -1,0 +1,361 @@
+//! Tool definitions in each provider's dialect, made from the plain JSON Schema of the arguments.
+//!
+//! Every dialect is a transformation of [`ToolArgs::json_schema`](crate::ToolArgs::json_schema);
+//! which keywords it keeps is decided in one table, [`Dialect::keeps`]. A keyword a provider
+//! cannot take is dropped from what the model is shown, never from what the parser enforces,
+//! and where it can be said in words (a date's shape, a length, a default) it is added to the
+//! field's description:
+//!
+//! | dialect | cannot express (the parser still enforces it, with the code shown) |
+//! |---|---|
+//! | [`Dialect::JsonSchema`], [`Dialect::Anthropic`], [`Dialect::Mcp`], OpenAI with `strict: false` | nothing |
+//! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `default` (`null` stands for it) |
+//! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `default` |
+//!
+//! OpenAI's strict mode requires every property, so an optional or defaulted field is typed
+//! `["T", "null"]` there and the model sends `null` to leave it out. Parse such calls with
+//! [`Dialect::parse_options`] (it sets [`ParseOptions::null_as_absent`]), and a call that conforms
+//! to the schema the model was shown parses with zero repairs in every dialect, unless it breaks
+//! a rule the dialect cannot express.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolargs_core::{dialect::tool_definition, Dialect, Effect};
+//!
+//! // What `#[derive(ToolArgs)]` writes for `order_id: String` with `min_len = 1`, and
+//! // `verbose: Option<bool>`; `GetOrder::tool_definition(dialect)` makes this call.
+//! let schema = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "order_id": {"type": "string", "minLength": 1},
+//!         "verbose": {"type": "boolean"},
+//!     },
+//!     "required": ["order_id"],
+//!     "additionalProperties": false,
+//! });
+//! let strict = Dialect::OpenAiChat { strict: true };
+//! let tool = tool_definition(strict, "get_order", Some("Look up an order."), Effect::ReadOnly, &schema);
+//! assert_eq!(tool["function"]["parameters"], json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "order_id": {"type": "string", "description": "At least 1 character."},
+//!         "verbose": {"type": ["boolean", "null"]},
+//!     },
+//!     "required": ["order_id", "verbose"],
+//!     "additionalProperties": false,
+//! }));
+//! assert!(strict.parse_options().null_as_absent);
+//! ```
+
+use serde_json::{Map, Value};
+
+use crate::coerce::optional::nullable;
+use crate::effect::Effect;
+use crate::options::ParseOptions;
+
+/// A provider's tool-definition format.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// `{name, description, parameters}`, with `parameters` the plain JSON Schema 2020-12
+    /// exactly as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns it.
+    JsonSchema,
+    /// An OpenAI Chat Completions tool:
+    /// `{"type": "function", "function": {name, description, parameters, strict}}`.
+    OpenAiChat {
+        /// Structured Outputs: the model's arguments are constrained to the schema, which
+        /// must then be in strict mode's subset.
+        strict: bool,
+    },
+    /// An OpenAI Responses API tool: `{"type": "function", name, description, parameters, strict}`.
+    /// `strict` is always written, since the Responses API turns it on when it is left out.
+    OpenAiResponses {
+        /// As for [`Dialect::OpenAiChat`].
+        strict: bool,
+    },
+    /// An Anthropic Messages API tool: `{name, description, input_schema}`.
+    Anthropic,
+    /// A Gemini function declaration: `{name, description, parameters}`, with `parameters` in
+    /// the OpenAPI 3.0 subset Gemini reads (`nullable` instead of type arrays, no
+    /// `additionalProperties`, only the `date-time` format). A tool without arguments has no
+    /// `parameters`, since Gemini refuses an object without properties.
+    Gemini,
+    /// An MCP tool: `{name, description, inputSchema, annotations}`, the annotations from
+    /// [`Effect::mcp_annotations`].
+    Mcp,
+}
+
+/// The plain schema's keywords but the root's `$schema` and `title`: all the coercers emit.
+const PLAIN: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "default",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+];
+
+/// OpenAI strict mode's subset: no `default`, no string lengths.
+const OPENAI_STRICT: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "format",
+    "pattern",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+];
+
+/// Gemini's OpenAPI 3.0 subset, as far as the plain schema uses it.
+const GEMINI: &[&str] = &[
+    "type",
+    "nullable",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+];
+
+impl Dialect {
+    /// Every dialect, each OpenAI one with and without `strict`.
+    pub const ALL: [Dialect; 8] = [
+        Dialect::JsonSchema,
+        Dialect::OpenAiChat { strict: false },
+        Dialect::OpenAiChat { strict: true },
+        Dialect::OpenAiResponses { strict: false },
+        Dialect::OpenAiResponses { strict: true },
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::Mcp,
+    ];
+
+    /// Whether the dialect keeps `keyword` (with its `value`) anywhere in the schema: the one
+    /// place that decides what each provider is shown. `$schema` and `title`, which only the
+    /// root carries, are kept by [`Dialect::JsonSchema`] alone.
+    pub fn keeps(self, keyword: &str, value: &Value) -> bool {
+        match self {
+            Dialect::JsonSchema => true,
+            Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true } => {
+                OPENAI_STRICT.contains(&keyword)
+            }
+            // Gemini refuses every string format but `enum` and `date-time`.
+            Dialect::Gemini if keyword == "format" => value == "date-time",
+            Dialect::Gemini => GEMINI.contains(&keyword),
+            _ => PLAIN.contains(&keyword),
+        }
+    }
+
+    /// True for OpenAI's strict mode: every property required, optional ones nullable.
+    pub const fn is_strict(self) -> bool {
+        matches!(
+            self,
+            Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true }
+        )
+    }
+
+    /// The options to parse calls made against this dialect's schema with: strict mode sends
+    /// `null` for every field it leaves out, which is then no repair
+    /// ([`ParseOptions::null_as_absent`]).
+    pub const fn parse_options(self) -> ParseOptions {
+        ParseOptions {
+            null_as_absent: self.is_strict(),
+            ..ParseOptions::DEFAULT
+        }
+    }
+
+    /// The arguments' schema as this dialect shows it: `schema` is the plain JSON Schema of
+    /// [`ToolArgs::json_schema`](crate::ToolArgs::json_schema), filtered by [`Dialect::keeps`]
+    /// and reshaped for strict mode or OpenAPI. Besides `$schema` and `title`, every dialect but
+    /// [`Dialect::JsonSchema`] drops a root `description` that repeats the tool's.
+    pub fn parameters(self, schema: &Value, description: Option<&str>) -> Value {
+        if self == Dialect::JsonSchema {
+            return schema.clone();
+        }
+        let mut out = self.convert(schema);
+        if let Some(map) = out.as_object_mut() {
+            if description.is_some()
+                && map.get("description").and_then(Value::as_str) == description
+            {
+                map.remove("description");
+            }
+        }
+        out
+    }
+
+    /// What the keywords this dialect drops from `schema` told the model, in words for its
+    /// description. The parser enforces a dropped constraint either way; telling it keeps the
+    /// model from learning it by rejection.
+    fn notes(self, schema: &Map<String, Value>) -> Vec<String> {
+        let characters = |n: &Value| match n.as_u64() {
+            Some(1) => "1 character".to_owned(),
+            _ => format!("{n} characters"),
+        };
+        ["format", "minLength", "maxLength", "default"]
+            .into_iter()
+            .filter_map(|key| {
+                let value = schema.get(key).filter(|v| !self.keeps(key, v))?;
+                match key {
+                    "format" if value == "date" => Some("A date written YYYY-MM-DD.".to_owned()),
+                    "minLength" => Some(format!("At least {}.", characters(value))),
+                    "maxLength" => Some(format!("At most {}.", characters(value))),
+                    "default" => Some(format!("Default: {value}.")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    fn convert(self, schema: &Value) -> Value {
+        let Some(map) = schema.as_object() else {
+            return schema.clone();
+        };
+        let mut out = Map::new();
+        for (key, value) in map {
+            if !self.keeps(key, value) {
+                continue;
+            }
+            let value = match (key.as_str(), value) {
+                ("properties", Value::Object(props)) => Value::Object(
+                    props
+                        .iter()
+                        .map(|(name, s)| (name.clone(), self.convert(s)))
+                        .collect(),
+                ),
+                ("items", items) => self.convert(items),
+                _ => value.clone(),
+            };
+            out.insert(key.clone(), value);
+        }
+        let notes = self.notes(map);
+        if !notes.is_empty() {
+            let mut text = notes.join(" ");
+            if let Some(Value::String(d)) = out.get("description") {
+                text = format!("{d} {text}");
+            }
+            out.insert("description".to_owned(), Value::from(text));
+        }
+        if self.is_strict() {
+            require_all(&mut out);
+        }
+        if self == Dialect::Gemini {
+            null_as_nullable(&mut out);
+        }
+        Value::Object(out)
+    }
+}
+
+/// Strict mode: every property is required, one that was optional accepts `null` instead, and
+/// no other key is allowed.
+fn require_all(schema: &mut Map<String, Value>) {
+    let required = schema.get("required").cloned().unwrap_or_default();
+    let Some(Value::Object(props)) = schema.get_mut("properties") else {
+        return;
+    };
+    let mut all = Vec::with_capacity(props.len());
+    for (name, prop) in props.iter_mut() {
+        let name = Value::from(name.as_str());
+        if !required.as_array().is_some_and(|r| r.contains(&name)) {
+            *prop = nullable(prop.take());
+        }
+        all.push(name);
+    }
+    schema.insert("required".to_owned(), Value::Array(all));
+    schema.insert("additionalProperties".to_owned(), Value::Bool(false));
+}
+
+/// OpenAPI 3.0: `"type": ["T", "null"]` becomes `"type": "T", "nullable": true`, and `null`
+/// leaves an `enum`.
+fn null_as_nullable(schema: &mut Map<String, Value>) {
+    let null = Value::from("null");
+    let Some(Value::Array(types)) = schema.get_mut("type") else {
+        return;
+    };
+    let had_null = types.contains(&null);
+    types.retain(|t| *t != null);
+    if types.len() == 1 {
+        let single = types.remove(0);
+        schema.insert("type".to_owned(), single);
+    }
+    if had_null {
+        schema.insert("nullable".to_owned(), Value::Bool(true));
+        if let Some(Value::Array(values)) = schema.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    }
+}
+
+/// The definition of a tool in `dialect`: its name, description and the arguments' plain
+/// JSON Schema (`schema`, as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns
+/// it) transformed by [`Dialect::parameters`]; MCP adds the annotations of `effect`.
+/// `description` is left out when there is none.
+pub fn tool_definition(
+    dialect: Dialect,
+    name: &str,
+    description: Option<&str>,
+    effect: Effect,
+    schema: &Value,
+) -> Value {
+    let parameters = dialect.parameters(schema, description);
+    let mut def = Map::new();
+    def.insert("name".to_owned(), Value::from(name));
+    if let Some(d) = description {
+        def.insert("description".to_owned(), Value::from(d));
+    }
+    match dialect {
+        Dialect::Anthropic => {
+            def.insert("input_schema".to_owned(), parameters);
+        }
+        Dialect::Mcp => {
+            def.insert("inputSchema".to_owned(), parameters);
+            def.insert("annotations".to_owned(), effect.mcp_annotations());
+        }
+        Dialect::Gemini
+            if parameters
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_none_or(Map::is_empty) => {}
+        _ => {
+            def.insert("parameters".to_owned(), parameters);
+        }
+    }
+    match dialect {
+        Dialect::OpenAiChat { strict } => {
+            def.insert("strict".to_owned(), Value::Bool(strict));
+            let mut tool = Map::new();
+            tool.insert("type".to_owned(), Value::from("function"));
+            tool.insert("function".to_owned(), Value::Object(def));
+            Value::Object(tool)
+        }
+        Dialect::OpenAiResponses { strict } => {
+            def.insert("strict".to_owned(), Value::Bool(strict));
+            def.insert("type".to_owned(), Value::from("function"));
+            Value::Object(def)
+        }
+        _ => Value::Object(def),
+    }
+}
