@@ -32,9 +32,9 @@
 
 pub use toolargs_core::{
     coerce, decode, dialect, dynamic, effect, node, options, parse_with, path, replay, report,
-    spec, tool, ArgType, ArgumentError, Bound, Code, Cx, Dialect, Effect, FieldSpec, Limits,
-    LoadError, Node, ParseOptions, Parsed, Path, Pattern, RawArgs, Rejection, Repair, Rule, Spec,
-    ToolArgs, UnknownPolicy,
+    spec, tool, toolbox, ArgType, ArgumentError, Bound, Code, Cx, Dialect, Effect, FieldSpec,
+    Limits, LoadError, Node, ParseOptions, Parsed, Path, Pattern, RawArgs, Rejection, Repair, Rule,
+    Spec, ToolArgs, UnknownPolicy,
 };
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.

@@ -26,6 +26,7 @@ pub mod replay;
 pub mod report;
 pub mod spec;
 pub mod tool;
+pub mod toolbox;
 
 pub use coerce::ArgType;
 pub use cx::Cx;

@@ -1,0 +1,544 @@
+//! A small dispatcher for the agent loop: register tools with handlers, dispatch a model's call
+//! by name, and get back what to do next.
+//!
+//! ```
+//! # use toolargs_core as toolargs;
+//! use toolargs::toolbox::{Dispatch, Session, ToolCall, Toolbox};
+//! # use toolargs::{ArgType, Cx, Effect, FieldSpec, Node, Path, ToolArgs, UnknownPolicy};
+//! # struct Ping;
+//! # impl ArgType for Ping {
+//! #     fn coerce(n: &Node<'_>, _: &FieldSpec<'_>, p: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+//! #         toolargs::coerce::object::object_members(n, p, cx).map(|_| Ping)
+//! #     }
+//! #     fn canonical(&self) -> serde_json::Value { serde_json::json!({}) }
+//! #     fn schema(_: &FieldSpec<'_>) -> serde_json::Value { serde_json::json!({"type": "object"}) }
+//! # }
+//! # impl ToolArgs for Ping {
+//! #     const NAME: &'static str = "ping";
+//! #     const DESCRIPTION: Option<&'static str> = None;
+//! #     const EFFECT: Effect = Effect::ReadOnly;
+//! #     const UNKNOWN: UnknownPolicy = UnknownPolicy::Strip;
+//! #     const OBJECT: bool = true;
+//! # }
+//! let mut tools = Toolbox::new();
+//! tools.register(|_: Ping| Ok(serde_json::json!("pong")));
+//! let mut session = Session::new();
+//! match tools.dispatch(&mut session, ToolCall::new("call_1", "ping", "{}")) {
+//!     Dispatch::Ran { output, .. } => assert_eq!(output, "pong"),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+mod budget;
+pub mod observe;
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::{json, Value};
+
+pub use budget::{Budget, Session};
+pub use observe::AuditRecord;
+
+use crate::decode::RawArgs;
+use crate::dialect::Dialect;
+use crate::effect::Effect;
+use crate::options::ParseOptions;
+use crate::report::{Rejection, Repair};
+use crate::tool::{parse_with, ToolArgs};
+
+/// What a handler returns: its output as JSON, or an error.
+pub type ToolResult = Result<Value, Box<dyn std::error::Error + Send + Sync>>;
+
+type BoxFuture = Pin<Box<dyn Future<Output = ToolResult> + Send>>;
+type Erased = Box<dyn Any + Send>;
+type ParseFn = dyn Fn(&RawArgs<'_>, &ParseOptions) -> Result<(Erased, Value, Vec<Repair>), Rejection>
+    + Send
+    + Sync;
+
+enum Handler {
+    Sync(Box<dyn Fn(Erased) -> ToolResult + Send + Sync>),
+    Async(Box<dyn Fn(Erased) -> BoxFuture + Send + Sync>),
+}
+
+struct Entry {
+    effect: Effect,
+    definition: fn(Dialect) -> Value,
+    parse: Box<ParseFn>,
+    handler: Handler,
+}
+
+/// One call from the model.
+#[derive(Clone, Debug)]
+pub struct ToolCall<'a> {
+    /// The id of the logical call: a corrected retry must reuse it, so that the budget can
+    /// count attempts (a provider's tool-call id changes with every attempt, so callers usually
+    /// key by the tool name within a turn).
+    pub id: String,
+    /// The tool name.
+    pub name: String,
+    /// The arguments as the model sent them.
+    pub arguments: RawArgs<'a>,
+}
+
+impl<'a> ToolCall<'a> {
+    /// A call with the given id, tool name and arguments.
+    pub fn new(
+        id: impl Into<String>,
+        name: impl Into<String>,
+        arguments: impl Into<RawArgs<'a>>,
+    ) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+        }
+    }
+}
+
+/// What the dispatcher decided.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Dispatch {
+    /// The tool ran.
+    Ran {
+        /// Its output.
+        output: Value,
+        /// The repairs its arguments needed.
+        repairs: Vec<Repair>,
+        /// The attempt that succeeded, from 1.
+        attempt: u32,
+    },
+    /// The arguments were rejected; send `message` back to the model as the tool result.
+    Rejected {
+        /// The model-facing error JSON (`Rejection::for_model`).
+        message: String,
+        /// This attempt's number, from 1.
+        attempt: u32,
+        /// Every error.
+        rejection: Rejection,
+    },
+    /// The budget is spent: stop looping and escalate (a human, a fallback, a failed task).
+    Exhausted {
+        /// Why, for a log line.
+        reason: String,
+        /// The last rejection, when the arguments were the problem.
+        rejection: Option<Rejection>,
+    },
+    /// The tool ran and failed on its own terms.
+    Failed {
+        /// The handler's error message.
+        error: String,
+        /// The attempt, from 1.
+        attempt: u32,
+    },
+    /// No tool has this name; send `message` back to the model.
+    UnknownTool {
+        /// The model-facing message, naming the tools that exist.
+        message: String,
+    },
+}
+
+impl Dispatch {
+    /// What to send back to the model as the tool result, when the loop goes on.
+    pub fn tool_result(&self) -> Option<String> {
+        match self {
+            Dispatch::Ran { output, .. } => Some(output.to_string()),
+            Dispatch::Rejected { message, .. } | Dispatch::UnknownTool { message } => {
+                Some(message.clone())
+            }
+            Dispatch::Failed { error, .. } => {
+                Some(json!({"ok": false, "tool_error": error}).to_string())
+            }
+            Dispatch::Exhausted { .. } => None,
+        }
+    }
+}
+
+type Redact = Box<dyn Fn(&mut Value) + Send + Sync>;
+type Audit = Box<dyn Fn(&AuditRecord) + Send + Sync>;
+
+/// Registered tools, a retry budget, and the observability hooks.
+#[derive(Default)]
+pub struct Toolbox {
+    tools: BTreeMap<&'static str, Entry>,
+    budget: Budget,
+    options: ParseOptions,
+    redact: Option<Redact>,
+    audit: Option<Audit>,
+}
+
+impl fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("tools", &self.tools.keys().collect::<Vec<_>>())
+            .field("budget", &self.budget)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The outcome of the argument step of a dispatch.
+struct Ready<'t> {
+    entry: &'t Entry,
+    args: Erased,
+    canonical: Value,
+    repairs: Vec<Repair>,
+    attempt: u32,
+    raw: Value,
+}
+
+impl Toolbox {
+    /// An empty toolbox with the default [`Budget`].
+    pub fn new() -> Toolbox {
+        Toolbox::default()
+    }
+
+    /// Sets the retry budget.
+    pub fn with_budget(mut self, budget: Budget) -> Toolbox {
+        self.budget = budget;
+        self
+    }
+
+    /// Sets the parse options used for every call.
+    pub fn with_options(mut self, options: ParseOptions) -> Toolbox {
+        self.options = options;
+        self
+    }
+
+    /// A hook that redacts values (in place) before they reach an audit record: the raw and
+    /// repaired arguments and every repair's `before` and `after`.
+    pub fn with_redaction(
+        mut self,
+        redact: impl Fn(&mut Value) + Send + Sync + 'static,
+    ) -> Toolbox {
+        self.redact = Some(Box::new(redact));
+        self
+    }
+
+    /// A hook that receives one [`AuditRecord`] per attempt.
+    pub fn with_audit(mut self, audit: impl Fn(&AuditRecord) + Send + Sync + 'static) -> Toolbox {
+        self.audit = Some(Box::new(audit));
+        self
+    }
+
+    /// Registers tool `T` with a synchronous handler.
+    pub fn register<T, F>(&mut self, handler: F) -> &mut Self
+    where
+        T: ToolArgs + Send + 'static,
+        F: Fn(T) -> ToolResult + Send + Sync + 'static,
+    {
+        let run = move |args: Erased| match args.downcast::<T>() {
+            Ok(args) => handler(*args),
+            Err(_) => Err("arguments of another type".into()),
+        };
+        self.insert::<T>(Handler::Sync(Box::new(run)))
+    }
+
+    /// Registers tool `T` with an asynchronous handler (run by [`Toolbox::dispatch_async`]).
+    pub fn register_async<T, F, Fut>(&mut self, handler: F) -> &mut Self
+    where
+        T: ToolArgs + Send + 'static,
+        F: Fn(T) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ToolResult> + Send + 'static,
+    {
+        let run = move |args: Erased| -> BoxFuture {
+            match args.downcast::<T>() {
+                Ok(args) => Box::pin(handler(*args)),
+                Err(_) => Box::pin(async { Err("arguments of another type".into()) }),
+            }
+        };
+        self.insert::<T>(Handler::Async(Box::new(run)))
+    }
+
+    fn insert<T: ToolArgs + Send + 'static>(&mut self, handler: Handler) -> &mut Self {
+        let parse = |raw: &RawArgs<'_>, options: &ParseOptions| {
+            parse_with::<T>(raw, options).map(|p| {
+                let canonical = p.args.to_json();
+                (Box::new(p.args) as Erased, canonical, p.repairs)
+            })
+        };
+        self.tools.insert(
+            T::NAME,
+            Entry {
+                effect: T::EFFECT,
+                definition: T::tool_definition,
+                parse: Box::new(parse),
+                handler,
+            },
+        );
+        self
+    }
+
+    /// The names of the registered tools.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.tools.keys().copied()
+    }
+
+    /// The effect of a registered tool.
+    pub fn effect(&self, name: &str) -> Option<Effect> {
+        self.tools.get(name).map(|e| e.effect)
+    }
+
+    /// Every tool's definition in a provider's dialect, to send with the request.
+    pub fn definitions(&self, dialect: Dialect) -> Vec<Value> {
+        self.tools
+            .values()
+            .map(|e| (e.definition)(dialect))
+            .collect()
+    }
+
+    /// Dispatches one call to a synchronous handler.
+    pub fn dispatch(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
+        let ready = match self.prepare(session, &call) {
+            Ok(ready) => ready,
+            Err(done) => return done,
+        };
+        let result = match &ready.entry.handler {
+            Handler::Sync(run) => run(ready.args),
+            Handler::Async(_) => {
+                Err(format!("`{}` has an async handler; use dispatch_async", call.name).into())
+            }
+        };
+        self.finish(
+            session,
+            &call,
+            ready.canonical,
+            ready.repairs,
+            ready.attempt,
+            ready.raw,
+            result,
+        )
+    }
+
+    /// Dispatches one call, awaiting an asynchronous handler (synchronous ones run inline).
+    pub async fn dispatch_async(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
+        let ready = match self.prepare(session, &call) {
+            Ok(ready) => ready,
+            Err(done) => return done,
+        };
+        let result = match &ready.entry.handler {
+            Handler::Sync(run) => run(ready.args),
+            Handler::Async(run) => run(ready.args).await,
+        };
+        self.finish(
+            session,
+            &call,
+            ready.canonical,
+            ready.repairs,
+            ready.attempt,
+            ready.raw,
+            result,
+        )
+    }
+
+    /// Looks the tool up, checks the budget and parses the arguments.
+    fn prepare<'t>(
+        &'t self,
+        session: &mut Session,
+        call: &ToolCall<'_>,
+    ) -> Result<Ready<'t>, Dispatch> {
+        let attempt = session.begin(&call.id);
+        let raw = raw_value(&call.arguments);
+        let Some(entry) = self.tools.get(call.name.as_str()) else {
+            session.spend(1);
+            let names: Vec<&str> = self.names().collect();
+            self.record(
+                &call.name,
+                &call.id,
+                attempt,
+                raw,
+                None,
+                Vec::new(),
+                Vec::new(),
+                "unknown_tool",
+            );
+            return Err(self.over_budget(session, &call.id, attempt, None).unwrap_or_else(|| Dispatch::UnknownTool {
+                message: json!({"ok": false, "errors": [{"error": "unknown_tool", "path": "$",
+                    "message": format!("there is no tool named {:?}; tools: {}", call.name, names.join(", "))}]})
+                .to_string(),
+            }));
+        };
+        if session.spent() >= self.budget.per_session {
+            return Err(self.exhaust(
+                session,
+                call,
+                format!(
+                    "the session used its {} repairs and retries",
+                    self.budget.per_session
+                ),
+                None,
+            ));
+        }
+        match (entry.parse)(&call.arguments, &self.options) {
+            Ok((args, canonical, repairs)) => {
+                observe::repaired(&call.name, &repairs);
+                session.spend(repairs.len() as u32);
+                Ok(Ready {
+                    entry,
+                    args,
+                    canonical,
+                    repairs,
+                    attempt,
+                    raw,
+                })
+            }
+            Err(rejection) => {
+                observe::rejected(&call.name, &rejection);
+                session.spend(1);
+                let exhausted = self.over_budget(session, &call.id, attempt, Some(&rejection));
+                let outcome = if exhausted.is_some() {
+                    "exhausted"
+                } else {
+                    "rejected"
+                };
+                let errors = rejection.errors().to_vec();
+                self.record(
+                    &call.name,
+                    &call.id,
+                    attempt,
+                    raw,
+                    None,
+                    Vec::new(),
+                    errors,
+                    outcome,
+                );
+                observe::outcome(&call.name, outcome);
+                if let Some(done) = exhausted {
+                    return Err(done);
+                }
+                Err(Dispatch::Rejected {
+                    message: rejection.for_model(),
+                    attempt,
+                    rejection,
+                })
+            }
+        }
+    }
+
+    /// `Exhausted` when this attempt used the call's last correction.
+    fn over_budget(
+        &self,
+        session: &mut Session,
+        call_id: &str,
+        attempt: u32,
+        rejection: Option<&Rejection>,
+    ) -> Option<Dispatch> {
+        if attempt <= self.budget.corrections_per_call {
+            return None;
+        }
+        session.settle(call_id);
+        let reason = format!(
+            "call {call_id:?} was still wrong after {} corrections",
+            self.budget.corrections_per_call
+        );
+        tracing::error!(target: "toolargs", call_id, attempt, "retry budget exhausted");
+        Some(Dispatch::Exhausted {
+            reason,
+            rejection: rejection.cloned(),
+        })
+    }
+
+    fn exhaust(
+        &self,
+        session: &mut Session,
+        call: &ToolCall<'_>,
+        reason: String,
+        rejection: Option<Rejection>,
+    ) -> Dispatch {
+        session.settle(&call.id);
+        tracing::error!(target: "toolargs", tool = call.name.as_str(), reason = reason.as_str(), "retry budget exhausted");
+        observe::outcome(&call.name, "exhausted");
+        Dispatch::Exhausted { reason, rejection }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        session: &mut Session,
+        call: &ToolCall<'_>,
+        canonical: Value,
+        repairs: Vec<Repair>,
+        attempt: u32,
+        raw: Value,
+        result: ToolResult,
+    ) -> Dispatch {
+        session.settle(&call.id);
+        let outcome = match (&result, repairs.is_empty()) {
+            (Err(_), _) => "failed",
+            (Ok(_), true) => "clean",
+            (Ok(_), false) => "repaired",
+        };
+        observe::outcome(&call.name, outcome);
+        self.record(
+            &call.name,
+            &call.id,
+            attempt,
+            raw,
+            Some(canonical),
+            repairs.clone(),
+            Vec::new(),
+            outcome,
+        );
+        match result {
+            Ok(output) => Dispatch::Ran {
+                output,
+                repairs,
+                attempt,
+            },
+            Err(error) => Dispatch::Failed {
+                error: error.to_string(),
+                attempt,
+            },
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        tool: &str,
+        call_id: &str,
+        attempt: u32,
+        mut raw: Value,
+        mut repaired: Option<Value>,
+        mut repairs: Vec<Repair>,
+        errors: Vec<crate::report::ArgumentError>,
+        outcome: &'static str,
+    ) {
+        let Some(audit) = &self.audit else { return };
+        if let Some(redact) = &self.redact {
+            redact(&mut raw);
+            if let Some(value) = repaired.as_mut() {
+                redact(value);
+            }
+            for r in &mut repairs {
+                redact(&mut r.before);
+                redact(&mut r.after);
+            }
+        }
+        audit(&AuditRecord {
+            tool: tool.to_owned(),
+            call_id: call_id.to_owned(),
+            attempt,
+            raw,
+            repaired,
+            repairs,
+            errors,
+            outcome,
+        });
+    }
+}
+
+/// The arguments as a JSON value for the audit record; text that is not JSON stays a string.
+fn raw_value(raw: &RawArgs<'_>) -> Value {
+    match raw {
+        RawArgs::Text(text) => {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()))
+        }
+        RawArgs::Bytes(bytes) => serde_json::from_slice(bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned())),
+        RawArgs::Value(value) => value.as_ref().clone(),
+    }
+}

@@ -1,0 +1,63 @@
+//! Observability with the ecosystem's tools: `tracing` events and `metrics` counters for every
+//! repair and rejection, and an audit record per call.
+//!
+//! Events and counters carry the tool, the path and the rule or code, never raw values: raw
+//! arguments can hold personal data, so they only reach the audit record, through a redaction
+//! hook.
+
+use serde_json::Value;
+
+use crate::report::{ArgumentError, Rejection, Repair};
+
+/// Name of the counter of repairs, labelled `tool` and `rule`.
+pub const REPAIRS_TOTAL: &str = "toolargs_repairs_total";
+/// Name of the counter of rejected calls' errors, labelled `tool` and `code`.
+pub const REJECTIONS_TOTAL: &str = "toolargs_rejections_total";
+/// Name of the counter of calls by outcome, labelled `tool` and `outcome`
+/// (`clean`, `repaired`, `rejected`, `exhausted`, `failed`).
+pub const CALLS_TOTAL: &str = "toolargs_calls_total";
+
+/// Emits one `tracing` event and one counter increment per repair of an accepted call.
+pub fn repaired(tool: &str, repairs: &[Repair]) {
+    for r in repairs {
+        tracing::info!(target: "toolargs", tool, path = %r.path, rule = r.rule.as_str(), "argument repaired");
+        metrics::counter!(REPAIRS_TOTAL, "tool" => tool.to_owned(), "rule" => r.rule.as_str())
+            .increment(1);
+    }
+}
+
+/// Emits one `tracing` event and one counter increment per error of a rejected call.
+pub fn rejected(tool: &str, rejection: &Rejection) {
+    for e in rejection.errors() {
+        tracing::warn!(target: "toolargs", tool, path = %e.path, code = e.code.as_str(), "argument rejected");
+        metrics::counter!(REJECTIONS_TOTAL, "tool" => tool.to_owned(), "code" => e.code.as_str())
+            .increment(1);
+    }
+}
+
+/// Counts one call by its outcome.
+pub fn outcome(tool: &str, outcome: &'static str) {
+    metrics::counter!(CALLS_TOTAL, "tool" => tool.to_owned(), "outcome" => outcome).increment(1);
+}
+
+/// What happened to one call, for an audit trail. Raw and repaired arguments pass through the
+/// toolbox's redaction hook before a record is handed out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditRecord {
+    /// The tool called.
+    pub tool: String,
+    /// The caller's id for the logical call (retries share it).
+    pub call_id: String,
+    /// Which attempt this was, from 1.
+    pub attempt: u32,
+    /// The arguments as received (JSON text that does not parse is kept as a string).
+    pub raw: Value,
+    /// The canonical arguments after repairs, when accepted.
+    pub repaired: Option<Value>,
+    /// The repairs applied (their `before`/`after` values redacted too).
+    pub repairs: Vec<Repair>,
+    /// The errors of a rejected attempt.
+    pub errors: Vec<ArgumentError>,
+    /// `clean`, `repaired`, `rejected`, `exhausted`, `failed` or `unknown_tool`.
+    pub outcome: &'static str,
+}
