@@ -469,33 +469,14 @@ fn nodes<'s>(
 /// Replacements for a node: wrong kinds, repairable spellings, values just past each bound,
 /// unknown and missing keys.
 fn edits(schema: &Value, value: &Value) -> Vec<Edit> {
-    let mut edits: Vec<Edit> = [
-        json!(null),
-        json!(true),
-        json!(0),
-        json!(-1),
-        json!(1.5),
-        json!(1e20),
-        json!(""),
-        json!(" "),
-        json!("x"),
-        json!("1999"),
-        json!("19.99"),
-        json!("TRUE"),
-        json!("a, b"),
-        json!([]),
-        json!({}),
-        json!(["x"]),
-        json!([null]),
-        json!("2026-02-30"),
-        json!("03/04/2026"),
-        json!("2026-03-04T10:00:00"),
-        json!("2026-03-04T10:00:60Z"),
-        json!("2026-03-04T10:00:00+24:00"),
-    ]
-    .into_iter()
-    .map(Edit::Set)
-    .collect();
+    let junk = r#"[null, true, 0, -1, 1.5, 1e20, "", " ", "x", "1999", "19.99", "TRUE", "a, b",
+        [], {}, ["x"], [null], "2026-02-30", "03/04/2026", "2026-03-04T10:00:00",
+        "2026-03-04T10:00:60Z", "2026-03-04T10:00:00+24:00"]"#;
+    let mut edits: Vec<Edit> = serde_json::from_str::<Vec<Value>>(junk)
+        .unwrap()
+        .into_iter()
+        .map(Edit::Set)
+        .collect();
     let integer = schema["type"] == "integer";
     for (key, step) in [("minimum", -1), ("maximum", 1)] {
         let Some(Value::Number(bound)) = schema.get(key) else {
@@ -826,23 +807,10 @@ fn definitions() -> Vec<(Dialect, &'static str, Value, Value)> {
 
 #[test]
 fn gemini_schemas_stay_in_the_openapi_subset() {
-    const OPENAPI: &[&str] = &[
-        "type",
-        "nullable",
-        "description",
-        "properties",
-        "required",
-        "items",
-        "enum",
-        "format",
-        "pattern",
-        "minLength",
-        "maxLength",
-        "minimum",
-        "maximum",
-        "minItems",
-        "maxItems",
-    ];
+    const OPENAPI: &str = concat!(
+        "type nullable description properties required items enum format pattern ",
+        "minLength maxLength minimum maximum minItems maxItems"
+    );
     for (dialect, name, definition, _) in definitions() {
         if dialect != Dialect::Gemini {
             continue;
@@ -851,7 +819,7 @@ fn gemini_schemas_stay_in_the_openapi_subset() {
         assert_eq!(keys, ["description", "name", "parameters"], "{name}");
         each_schema(&definition["parameters"], &mut |schema| {
             for (key, value) in schema {
-                assert!(OPENAPI.contains(&key.as_str()), "{name}: {key}");
+                assert!(OPENAPI.split(' ').any(|k| k == key), "{name}: {key}");
                 if key == "format" {
                     assert_eq!(value, "date-time", "{name}");
                 }
@@ -873,21 +841,10 @@ fn gemini_schemas_stay_in_the_openapi_subset() {
 
 #[test]
 fn strict_schemas_follow_strict_mode() {
-    const STRICT: &[&str] = &[
-        "type",
-        "description",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "enum",
-        "format",
-        "pattern",
-        "minimum",
-        "maximum",
-        "minItems",
-        "maxItems",
-    ];
+    const STRICT: &str = concat!(
+        "type description properties required additionalProperties items enum format ",
+        "pattern minimum maximum minItems maxItems"
+    );
     for (dialect, name, definition, plain) in definitions() {
         if !dialect.is_strict() {
             continue;
@@ -895,7 +852,7 @@ fn strict_schemas_follow_strict_mode() {
         let parameters = parameters_of(dialect, &definition);
         each_schema(&parameters, &mut |schema| {
             for key in schema.keys() {
-                assert!(STRICT.contains(&key.as_str()), "{name}: {key}");
+                assert!(STRICT.split(' ').any(|k| k == key), "{name}: {key}");
             }
             let Some(Value::Object(props)) = schema.get("properties") else {
                 return;
@@ -1011,27 +968,22 @@ fn a_tool_without_arguments_has_no_gemini_parameters() {
     );
 }
 
-/// The refund tool's properties as every permissive dialect shows them.
-fn refund_properties() -> Value {
-    json!({
-        "order_id": {"type": "string", "description": "The order to refund.",
-                     "pattern": "^(?:ord_[A-Za-z0-9]{8})$"},
-        "amount_cents": {"type": "integer", "description": "Amount in cents.",
-                         "minimum": 1, "maximum": 50000},
-        "notify_customer": {"type": "boolean", "description": "Email the customer about the refund.",
-                            "default": false},
-        "reason": {"type": "string", "description": "Why the order is refunded.",
-                   "enum": ["damaged", "late", "duplicate", "other"]},
-        "tags": {"type": "array", "items": {"type": "string"}, "default": []},
-        "effective_date": {"type": "string", "format": "date"},
-    })
-}
-
 #[test]
 fn refund_definitions_in_every_dialect() {
     let plain = json!({
         "type": "object",
-        "properties": refund_properties(),
+        "properties": {
+            "order_id": {"type": "string", "description": "The order to refund.",
+                         "pattern": "^(?:ord_[A-Za-z0-9]{8})$"},
+            "amount_cents": {"type": "integer", "description": "Amount in cents.",
+                             "minimum": 1, "maximum": 50000},
+            "notify_customer": {"type": "boolean", "description": "Email the customer about the refund.",
+                                "default": false},
+            "reason": {"type": "string", "description": "Why the order is refunded.",
+                       "enum": ["damaged", "late", "duplicate", "other"]},
+            "tags": {"type": "array", "items": {"type": "string"}, "default": []},
+            "effective_date": {"type": "string", "format": "date"},
+        },
         "required": ["order_id", "amount_cents", "reason"],
         "additionalProperties": false,
     });

@@ -85,60 +85,32 @@ pub enum Dialect {
     Mcp,
 }
 
-/// The plain schema's keywords but the root's `$schema` and `title`: all the coercers emit.
-const PLAIN: &[&str] = &[
-    "type",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "default",
-    "format",
-    "pattern",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
-    "minItems",
-    "maxItems",
-];
+const KEEP: bool = true;
+const DROP: bool = false;
 
-/// OpenAI strict mode's subset: no `default`, no string lengths.
-const OPENAI_STRICT: &[&str] = &[
-    "type",
-    "description",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "format",
-    "pattern",
-    "minimum",
-    "maximum",
-    "minItems",
-    "maxItems",
-];
-
-/// Gemini's OpenAPI 3.0 subset, as far as the plain schema uses it.
-const GEMINI: &[&str] = &[
-    "type",
-    "nullable",
-    "description",
-    "properties",
-    "required",
-    "items",
-    "enum",
-    "format",
-    "pattern",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
-    "minItems",
-    "maxItems",
+/// What each dialect keeps of a schema, by keyword: (keyword, the JSON Schema dialects
+/// (Anthropic, MCP, OpenAI without `strict`), OpenAI with `strict`, Gemini). A keyword not
+/// listed (the root's `$schema` and `title`) is kept by [`Dialect::JsonSchema`] alone, which
+/// keeps everything.
+#[rustfmt::skip]
+const KEYWORDS: &[(&str, bool, bool, bool)] = &[
+    ("type",                 KEEP, KEEP, KEEP),
+    ("description",          KEEP, KEEP, KEEP),
+    ("properties",           KEEP, KEEP, KEEP),
+    ("required",             KEEP, KEEP, KEEP),
+    ("additionalProperties", KEEP, KEEP, DROP),
+    ("items",                KEEP, KEEP, KEEP),
+    ("enum",                 KEEP, KEEP, KEEP),
+    ("default",              KEEP, DROP, DROP),
+    ("format",               KEEP, KEEP, KEEP), // Gemini: `date-time` only
+    ("pattern",              KEEP, KEEP, KEEP),
+    ("minLength",            KEEP, DROP, KEEP),
+    ("maxLength",            KEEP, DROP, KEEP),
+    ("minimum",              KEEP, KEEP, KEEP),
+    ("maximum",              KEEP, KEEP, KEEP),
+    ("minItems",             KEEP, KEEP, KEEP),
+    ("maxItems",             KEEP, KEEP, KEEP),
+    ("nullable",             DROP, DROP, KEEP), // OpenAPI's spelling of a type array with null
 ];
 
 impl Dialect {
@@ -155,18 +127,18 @@ impl Dialect {
     ];
 
     /// Whether the dialect keeps `keyword` (with its `value`) anywhere in the schema: the one
-    /// place that decides what each provider is shown. `$schema` and `title`, which only the
-    /// root carries, are kept by [`Dialect::JsonSchema`] alone.
+    /// place, with its table, that decides what each provider is shown.
     pub fn keeps(self, keyword: &str, value: &Value) -> bool {
+        let Some(&(_, plain, strict, gemini)) = KEYWORDS.iter().find(|row| row.0 == keyword) else {
+            return self == Dialect::JsonSchema;
+        };
         match self {
             Dialect::JsonSchema => true,
-            Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true } => {
-                OPENAI_STRICT.contains(&keyword)
-            }
             // Gemini refuses every string format but `enum` and `date-time`.
             Dialect::Gemini if keyword == "format" => value == "date-time",
-            Dialect::Gemini => GEMINI.contains(&keyword),
-            _ => PLAIN.contains(&keyword),
+            Dialect::Gemini => gemini,
+            d if d.is_strict() => strict,
+            _ => plain,
         }
     }
 
