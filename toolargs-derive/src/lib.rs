@@ -1,10 +1,10 @@
 //! `#[derive(ToolArgs)]`: the struct (or fieldless enum) is the tool's contract.
 //!
 //! The macro works in three steps, each its own module, in the shape of serde_derive and
-//! thiserror: [`ast`] reads the item and its attributes into a model while collecting every
-//! error, [`check`] validates the model as a whole (bounds against types, regexes, name
-//! collisions), and [`expand`] writes code for a valid model only. On any error the errors are
-//! emitted together with [`fallback`] impls, so the user sees the real problem instead of a
+//! thiserror: `ast` reads the item and its attributes into a model while collecting every
+//! error, `check` validates the model as a whole (bounds against types, regexes, name
+//! collisions), and `expand` writes code for a valid model only. On any error the errors are
+//! emitted together with `fallback` impls, so the user sees the real problem instead of a
 //! cascade of "trait not implemented".
 
 mod ast;

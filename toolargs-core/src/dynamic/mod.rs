@@ -155,6 +155,26 @@ impl Spec {
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
+        self.run(raw, options, walk::Output::Build)
+    }
+
+    /// Judges a call without writing its canonical arguments: the repairs it needs, or its
+    /// rejection. Cheaper than [`Spec::parse_with`] when only the verdict counts (replay).
+    pub fn check_with(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Vec<crate::report::Repair>, Rejection> {
+        self.run(raw, options, walk::Output::Discard)
+            .map(|p| p.repairs)
+    }
+
+    fn run(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+        output: walk::Output,
+    ) -> Result<Parsed<Value>, Rejection> {
         let expect_object = matches!(self.root.kind, ShapeKind::Object(_));
         let mut envelope = Vec::new();
         let outcome = with_payload(
@@ -166,7 +186,7 @@ impl Spec {
                 let unknown = options.unknown.unwrap_or_else(|| self.unknown_policy());
                 let mut cx = Cx::with_repairs(unknown, std::mem::take(repairs));
                 cx.set_null_as_absent(options.null_as_absent);
-                let value = walk::coerce(&self.root, node, &Path::ROOT, &mut cx);
+                let value = walk::walk(&self.root, node, &Path::ROOT, &mut cx, output);
                 cx.finish(value)
             },
         );

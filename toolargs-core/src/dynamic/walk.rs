@@ -17,12 +17,31 @@ use crate::path::Path;
 /// JSON Schema integers have no width; the widest range any supported Rust type reads.
 const INTEGER_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
 
+/// Whether a walk writes the canonical JSON, or only judges (objects then come back as `null`,
+/// which spares building maps nobody reads).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Output {
+    Build,
+    Discard,
+}
+
 /// Reads `node` as `shape`, returning its canonical JSON.
 pub(crate) fn coerce(
     shape: &Shape,
     node: &Node<'_>,
     path: &Path<'_>,
     cx: &mut Cx,
+) -> Option<Value> {
+    walk(shape, node, path, cx, Output::Build)
+}
+
+/// Reads `node` as `shape`; with [`Output::Discard`] objects are judged but not built.
+pub(crate) fn walk(
+    shape: &Shape,
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    output: Output,
 ) -> Option<Value> {
     if shape.nullable && matches!(node, Node::Null) {
         return Some(Value::Null);
@@ -43,11 +62,11 @@ pub(crate) fn coerce(
         ShapeKind::Literal(values) => coerce_literal(node, values, path, cx),
         ShapeKind::Array(item) => {
             coerce_list(node, &spec, path, cx, item.scalar_to_list(), |n, at, cx| {
-                coerce(item, n, at, cx)
+                walk(item, n, at, cx, output)
             })
             .map(Value::Array)
         }
-        ShapeKind::Object(object) => coerce_object(object, node, path, cx),
+        ShapeKind::Object(object) => coerce_object(object, node, path, cx, output),
     }
 }
 
@@ -56,6 +75,7 @@ fn coerce_object(
     node: &Node<'_>,
     path: &Path<'_>,
     cx: &mut Cx,
+    output: Output,
 ) -> Option<Value> {
     let members = object_members(node, path, cx)?;
     let mut slots: Vec<Option<&Node<'_>>> = vec![None; object.fields.len()];
@@ -72,11 +92,15 @@ fn coerce_object(
                 unknown_member(key, value, &known, path, cx);
             }
             Additional::Any => {
-                out.insert(key.as_ref().to_owned(), value.to_value());
+                if output == Output::Build {
+                    out.insert(key.as_ref().to_owned(), value.to_value());
+                }
             }
-            Additional::Schema(shape) => match coerce(shape, value, &path.key(key), cx) {
+            Additional::Schema(shape) => match walk(shape, value, &path.key(key), cx, output) {
                 Some(v) => {
-                    out.insert(key.as_ref().to_owned(), v);
+                    if output == Output::Build {
+                        out.insert(key.as_ref().to_owned(), v);
+                    }
                 }
                 None => ok = false,
             },
@@ -97,16 +121,21 @@ fn coerce_object(
                     None => None,
                 },
                 |v| v.clone().unwrap_or(Value::Null),
-                |n, cx| coerce(&field.shape, n, &at, cx).map(Some),
+                |n, cx| walk(&field.shape, n, &at, cx, output).map(Some),
             )
         };
         match value {
             Some(Some(v)) => {
-                out.insert(field.name.clone(), v);
+                if output == Output::Build {
+                    out.insert(field.name.clone(), v);
+                }
             }
             Some(None) => {}
             None => ok = false,
         }
     }
-    ok.then_some(Value::Object(out))
+    match output {
+        Output::Build => ok.then_some(Value::Object(out)),
+        Output::Discard => ok.then_some(Value::Null),
+    }
 }

@@ -3,7 +3,7 @@
 //! Unit tests prove the policy; replay shows how it meets real traffic: how many calls were
 //! clean, how many needed which repair, which rejections dominate, grouped by any field of the
 //! log (model, prompt version). A [`Gate`] is anything that parses one call: a derived type
-//! ([`Typed`]) or a loaded [`Spec`](crate::Spec). [`Replayer`] reads JSON Lines logs, in
+//! ([`Typed`]) or a loaded [`Spec`]. [`Replayer`] reads JSON Lines logs, in
 //! parallel and in constant memory, into a [`Report`].
 
 mod log;
@@ -69,6 +69,10 @@ impl Gate for Spec {
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
         self.parse_with(raw, options)
+    }
+
+    fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
+        Outcome::from_result(self.check_with(raw, options))
     }
 }
 
