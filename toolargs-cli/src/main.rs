@@ -15,6 +15,10 @@ use serde_json::{json, Value};
 use toolargs_core::replay::{Replayer, ToolSet};
 use toolargs_core::{ParseOptions, RawArgs};
 
+// Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "toolargs",
