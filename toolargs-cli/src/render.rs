@@ -64,6 +64,30 @@ fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
     ]
 }
 
+/// The per-group table: a header row, then one row per group (key values, calls, the three
+/// outcome rates, bad records); `None` without grouping.
+fn group_rows(report: &Report) -> Option<Vec<Vec<String>>> {
+    if report.groups.is_empty() {
+        return None;
+    }
+    let mut head: Vec<String> = report.by.clone();
+    head.extend(["calls", "clean", "repaired", "rejected", "bad"].map(String::from));
+    let mut rows = vec![head];
+    for (key, g) in report.groups.values() {
+        let mut row: Vec<String> = key.iter().map(key_text).collect();
+        let calls = g.calls();
+        row.extend([
+            calls.to_string(),
+            pct(g.ok_clean, calls),
+            pct(g.ok_repaired, calls),
+            pct(g.rejected, calls),
+            g.bad_total().to_string(),
+        ]);
+        rows.push(row);
+    }
+    Some(rows)
+}
+
 /// Aligned plain text.
 pub fn table(report: &Report) -> String {
     let t = &report.overall;
@@ -88,25 +112,8 @@ pub fn table(report: &Report) -> String {
             let _ = writeln!(out, "  {label:<width$}  {n:>10}  {rate:>8}");
         }
     }
-    if !report.groups.is_empty() {
+    if let Some(rows) = group_rows(report) {
         let _ = writeln!(out, "\nby {}", report.by.join(", "));
-        let mut rows = vec![{
-            let mut head: Vec<String> = report.by.clone();
-            head.extend(["calls", "clean", "repaired", "rejected", "bad"].map(String::from));
-            head
-        }];
-        for (key, g) in report.groups.values() {
-            let mut row: Vec<String> = key.iter().map(key_text).collect();
-            let calls = g.calls();
-            row.extend([
-                calls.to_string(),
-                pct(g.ok_clean, calls),
-                pct(g.ok_repaired, calls),
-                pct(g.rejected, calls),
-                g.bad_total().to_string(),
-            ]);
-            rows.push(row);
-        }
         let widths: Vec<usize> = (0..rows[0].len())
             .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
             .collect();
@@ -151,26 +158,24 @@ pub fn markdown(report: &Report) -> String {
             let _ = writeln!(out, "| `{}` | {n} | {rate} |", md_escape(&label));
         }
     }
-    if !report.groups.is_empty() {
-        let head: Vec<String> = report.by.iter().map(|b| md_escape(b)).collect();
-        let _ = writeln!(
-            out,
-            "\n| {} | calls | clean | repaired | rejected | bad |\n|{}---:|---:|---:|---:|---:|",
-            head.join(" | "),
-            "---|".repeat(report.by.len())
-        );
-        for (key, g) in report.groups.values() {
-            let keys: Vec<String> = key.iter().map(|k| md_escape(&key_text(k))).collect();
-            let calls = g.calls();
+    if let Some(rows) = group_rows(report) {
+        let numbers = rows[0].len() - report.by.len();
+        for (i, row) in rows.iter().enumerate() {
+            let cells: Vec<String> = row.iter().map(|c| md_escape(c)).collect();
             let _ = writeln!(
                 out,
-                "| {} | {calls} | {} | {} | {} | {} |",
-                keys.join(" | "),
-                pct(g.ok_clean, calls),
-                pct(g.ok_repaired, calls),
-                pct(g.rejected, calls),
-                g.bad_total()
+                "{}| {} |",
+                if i == 0 { "\n" } else { "" },
+                cells.join(" | ")
             );
+            if i == 0 {
+                let _ = writeln!(
+                    out,
+                    "|{}{}",
+                    "---|".repeat(report.by.len()),
+                    "---:|".repeat(numbers)
+                );
+            }
         }
     }
     out
@@ -240,6 +245,22 @@ pub fn html(report: &Report) -> String {
                 "<tr><td><code>{}</code></td><td>{n}</td><td>{rate}</td></tr>",
                 html_escape(&label)
             );
+        }
+        body.push_str("</table>");
+    }
+    if let Some(rows) = group_rows(report) {
+        let _ = write!(
+            body,
+            "<table><caption>by {}</caption>",
+            html_escape(&report.by.join(", "))
+        );
+        for (i, row) in rows.iter().enumerate() {
+            let tag = if i == 0 { "th" } else { "td" };
+            body.push_str("<tr>");
+            for cell in row {
+                let _ = write!(body, "<{tag}>{}</{tag}>", html_escape(cell));
+            }
+            body.push_str("</tr>");
         }
         body.push_str("</table>");
     }
