@@ -37,6 +37,8 @@ pub use toolargs_core::{
     Spec, ToolArgs, UnknownPolicy,
 };
 
+pub use toolargs_core::semantic;
+
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.
 ///
 /// See the README's attribute reference for the `#[toolargs(...)]` and `#[arg(...)]` keys.
@@ -52,6 +54,7 @@ pub mod __private {
     pub use toolargs_core::coerce::object::{
         field, object_members, object_schema, unknown_member, Property,
     };
+    pub use toolargs_core::semantic::{Kind as SemanticKind, Semantics, Source};
     pub use toolargs_core::{
         ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
     };

@@ -9,6 +9,8 @@
 //! - [`report`]: [`Parsed`], [`Repair`], [`Rejection`], [`ArgumentError`] and the stable
 //!   [`Rule`] and [`Code`] names,
 //! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
+//! - [`semantic`]: the semantic gate, which checks that a corrected call still means what the
+//!   original meant, and decides by the tool's effect whether it runs,
 //! - [`ToolArgs`]: the trait the derive implements.
 #![warn(missing_docs)]
 
@@ -24,6 +26,7 @@ pub mod options;
 pub mod path;
 pub mod replay;
 pub mod report;
+pub mod semantic;
 pub mod spec;
 pub mod tool;
 pub mod toolbox;

@@ -10,6 +10,7 @@ use crate::effect::Effect;
 use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{Parsed, Rejection};
+use crate::semantic::Semantics;
 use crate::spec::{FieldSpec, UnknownPolicy};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
@@ -54,6 +55,13 @@ pub trait ToolArgs: ArgType {
             }
         }
         schema
+    }
+
+    /// What the struct declares about the meaning of its fields (`#[arg(semantic = ...)]`,
+    /// `#[arg(critical)]`, `#[arg(alias = ...)]` on enum variants), read by the semantic gate.
+    /// Empty unless declared.
+    fn semantics() -> Semantics {
+        Semantics::new()
     }
 
     /// The tool's definition in a provider's dialect: name, description and

@@ -35,6 +35,7 @@ pub struct Field<'a> {
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: At<String>,
+    pub synonyms: Vec<syn::LitStr>,
 }
 
 impl<'a> Container<'a> {
@@ -107,6 +108,7 @@ impl<'a> Container<'a> {
                     variants.push(Variant {
                         ident: &v.ident,
                         json_name,
+                        synonyms: vattrs.synonyms,
                     });
                 }
                 Body::Enum(variants)

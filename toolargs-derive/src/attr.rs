@@ -21,8 +21,15 @@ pub const FIELD_KEYS: &[&str] = &[
     "default",
     "rename",
     "description",
+    "semantic",
+    "currency",
+    "minor_units",
+    "unit",
+    "family",
+    "entity",
+    "critical",
 ];
-pub const VARIANT_KEYS: &[&str] = &["rename"];
+pub const VARIANT_KEYS: &[&str] = &["rename", "synonym"];
 
 /// A numeric literal from `min`/`max`.
 #[derive(Clone, Copy, Debug)]
@@ -84,11 +91,26 @@ pub struct FieldAttrs {
     pub default: Option<DefaultAttr>,
     pub rename: Option<LitStr>,
     pub description: Option<LitStr>,
+    /// `semantic = "money"`: the canonical kind.
+    pub semantic: Option<Spanned<String>>,
+    /// `currency = "field"` or `currency = "USD"`.
+    pub currency: Option<LitStr>,
+    pub minor_units: Option<Span>,
+    /// `unit = "field"` or `unit = "hours"`.
+    pub unit: Option<LitStr>,
+    /// `family = "volume"`, with `semantic = "quantity"`.
+    pub family: Option<LitStr>,
+    /// `entity = "person"`, with `semantic = "entity"`.
+    pub entity: Option<LitStr>,
+    pub critical: Option<Span>,
 }
 
 #[derive(Default)]
 pub struct VariantAttrs {
     pub rename: Option<LitStr>,
+    /// `synonym = "..."`, any number of times: other names with the same meaning, read by the
+    /// semantic gate (the parser still accepts only the value's name).
+    pub synonyms: Vec<LitStr>,
 }
 
 /// Runs `each` on every key of the attributes named `names`, collecting parse errors.
@@ -404,6 +426,34 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs
                 let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.description, v, key, span);
             }
+            "semantic" => {
+                let v = word(cx, meta, key)?;
+                set(cx, &mut out.semantic, v, key, span);
+            }
+            "currency" => {
+                let v = lit_str(cx, meta, key)?;
+                set(cx, &mut out.currency, v, key, span);
+            }
+            "minor_units" => {
+                flag(cx, meta, key)?;
+                set(cx, &mut out.minor_units, Some(span), key, span);
+            }
+            "unit" => {
+                let v = lit_str(cx, meta, key)?;
+                set(cx, &mut out.unit, v, key, span);
+            }
+            "family" => {
+                let v = lit_str(cx, meta, key)?;
+                set(cx, &mut out.family, v, key, span);
+            }
+            "entity" => {
+                let v = lit_str(cx, meta, key)?;
+                set(cx, &mut out.entity, v, key, span);
+            }
+            "critical" => {
+                flag(cx, meta, key)?;
+                set(cx, &mut out.critical, Some(span), key, span);
+            }
             _ => unknown_key(cx, meta, key, FIELD_KEYS, "field")?,
         }
         Ok(())
@@ -419,6 +469,12 @@ pub fn variant_attrs(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             "rename" => {
                 let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.rename, v, key, span);
+            }
+            // Repeatable: a value can have several synonyms.
+            "synonym" => {
+                if let Some(v) = lit_str(cx, meta, key)? {
+                    out.synonyms.push(v);
+                }
             }
             _ => unknown_key(cx, meta, key, VARIANT_KEYS, "variant")?,
         }

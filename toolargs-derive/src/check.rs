@@ -10,6 +10,8 @@ use crate::attr::{self, DefaultAttr, Number};
 use crate::ctxt::Ctxt;
 use crate::ecma;
 use crate::ty::{self, Kind};
+use toolargs_core::semantic::units::builtin_family;
+use toolargs_core::semantic::Currency;
 
 pub const EFFECTS: &[&str] = &["read_only", "additive", "destructive", "external"];
 pub const UNKNOWN_POLICIES: &[&str] = &["reject", "strip"];
@@ -22,8 +24,12 @@ pub fn check(cx: &Ctxt, c: &Container) {
                 check_field(cx, field);
             }
             check_field_names(cx, fields);
+            check_semantics(cx, c, fields);
         }
-        Body::Enum(variants) => check_variants(cx, c, variants),
+        Body::Enum(variants) => {
+            check_variants(cx, c, variants);
+            check_synonyms(cx, variants);
+        }
     }
 }
 
@@ -411,6 +417,361 @@ fn check_variants(cx: &Ctxt, c: &Container, variants: &[Variant]) {
                 )
             };
             cx.error_at(v.json_name.span, message);
+        }
+    }
+}
+
+/// Canonical kinds, then the built-in unit families (each a quantity kind of its own).
+pub const SEMANTIC_KINDS: &[&str] = &[
+    "money",
+    "date",
+    "datetime",
+    "entity",
+    "quantity",
+    "duration",
+    "length",
+    "mass",
+    "data_size",
+];
+
+/// What a `currency = "..."` or `unit = "..."` names.
+pub enum Named<'f> {
+    /// A sibling field, by JSON name.
+    Field(&'f Field<'f>),
+    /// A fixed currency code or unit.
+    Fixed,
+    /// Both a field and a value: the declaration cannot say which.
+    Both(&'f Field<'f>),
+    Neither,
+}
+
+/// The unit family of a quantity kind: the kind itself for a built-in family, the `family`
+/// key for `quantity`.
+pub fn family_of(f: &Field) -> Option<String> {
+    match f.attrs.semantic.as_ref()?.value.as_str() {
+        "quantity" => f.attrs.family.as_ref().map(|l| l.value()),
+        builtin @ ("duration" | "length" | "mass" | "data_size") => Some(builtin.to_owned()),
+        _ => None,
+    }
+}
+
+/// Reads `currency = "v"` or `unit = "v"` on `f`: a sibling (by JSON or Rust name) or a value.
+pub fn named<'f>(fields: &'f [Field<'f>], f: &Field, value: &str, key: &str) -> Named<'f> {
+    let sibling = fields
+        .iter()
+        .find(|s| !std::ptr::eq(*s, f) && (s.json_name.value == value || s.ident == value));
+    let fixed = match key {
+        "currency" => Currency::from_code(value).is_some(),
+        _ => match family_of(f).and_then(|name| builtin_family(&name)) {
+            Some(family) => !family.units_named(value).is_empty(),
+            // A family added at run time: its units are checked when the gate runs.
+            None => sibling.is_none(),
+        },
+    };
+    match (sibling, fixed) {
+        (Some(s), false) => Named::Field(s),
+        (Some(s), true) => Named::Both(s),
+        (None, true) => Named::Fixed,
+        (None, false) => Named::Neither,
+    }
+}
+
+/// `#[arg(semantic = ..., currency = ..., unit = ..., critical)]`: the kind exists, its keys
+/// belong to it, its field's type can hold it, and the currency or unit it names exists.
+pub fn check_semantics(cx: &Ctxt, c: &Container, fields: &[Field]) {
+    for f in fields {
+        let a = &f.attrs;
+        let field = &f.json_name.value;
+        let kind = a.semantic.as_ref().map(|s| s.value.as_str());
+        if let Some(semantic) = &a.semantic {
+            if !SEMANTIC_KINDS.contains(&semantic.value.as_str()) {
+                let hint = SEMANTIC_KINDS
+                    .iter()
+                    .map(|k| (strsim::jaro_winkler(&semantic.value, k), *k))
+                    .filter(|(score, _)| *score >= 0.8)
+                    .max_by(|x, y| x.0.total_cmp(&y.0))
+                    .map(|(_, k)| format!("did you mean \"{k}\"? "))
+                    .unwrap_or_default();
+                cx.error_at(
+                    semantic.span,
+                    format!(
+                        "semantic = \"{}\" is not a kind; {hint}write one of {}",
+                        semantic.value,
+                        SEMANTIC_KINDS.join(", ")
+                    ),
+                );
+                continue;
+            }
+        }
+        let quantity = family_of(f).is_some() || kind == Some("quantity");
+        let owners: [(&str, Option<proc_macro2::Span>, bool, &str); 5] = [
+            (
+                "currency",
+                a.currency.as_ref().map(|l| l.span()),
+                kind == Some("money"),
+                "`semantic = \"money\"`",
+            ),
+            (
+                "minor_units",
+                a.minor_units,
+                kind == Some("money"),
+                "`semantic = \"money\"`",
+            ),
+            (
+                "unit",
+                a.unit.as_ref().map(|l| l.span()),
+                quantity,
+                "a quantity kind (`duration`, `length`, `mass`, `data_size`, `quantity`)",
+            ),
+            (
+                "family",
+                a.family.as_ref().map(|l| l.span()),
+                kind == Some("quantity"),
+                "`semantic = \"quantity\"`",
+            ),
+            (
+                "entity",
+                a.entity.as_ref().map(|l| l.span()),
+                kind == Some("entity"),
+                "`semantic = \"entity\"`",
+            ),
+        ];
+        for (key, span, fits, owner) in owners {
+            let Some(span) = span else { continue };
+            if fits {
+                continue;
+            }
+            let message = match (kind, key) {
+                (Some(builtin), "family") if quantity => format!(
+                    "`semantic = \"{builtin}\"` already names the unit family; remove `family`"
+                ),
+                (Some(other), _) => format!(
+                    "`{key}` does not apply to `semantic = \"{other}\"` on `{field}`; it belongs to {owner}"
+                ),
+                (None, _) => format!(
+                    "`{key}` belongs to {owner}, and `{field}` declares no `semantic` kind; add one or remove `{key}`"
+                ),
+            };
+            cx.error_at(span, message);
+        }
+        let Some(semantic) = &a.semantic else {
+            continue;
+        };
+        match kind {
+            Some("money") if a.currency.is_none() => cx.error_at(
+                semantic.span,
+                format!("`semantic = \"money\"` on `{field}` needs its currency: `currency = \"<field>\"` names the field that holds it, `currency = \"USD\"` fixes it"),
+            ),
+            Some("quantity") if a.family.is_none() => cx.error_at(
+                semantic.span,
+                format!("`semantic = \"quantity\"` on `{field}` needs `family = \"...\"`, the unit family (or use a built-in one: `semantic = \"duration\"`, \"length\", \"mass\", \"data_size\")"),
+            ),
+            _ => {}
+        }
+        if quantity && a.unit.is_none() {
+            cx.error_at(
+                semantic.span,
+                format!("`semantic = \"{}\"` on `{field}` needs its unit: `unit = \"<field>\"` names the field that holds it, `unit = \"hours\"` fixes it", semantic.value),
+            );
+        }
+        if let Some(family) = &a.family {
+            let name = family.value();
+            let ok = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+            if !ok {
+                cx.error_at(
+                    family.span(),
+                    format!("family = \"{name}\" is not a family name; write lower-case letters, digits and `_`"),
+                );
+            }
+        }
+        if let Some(entity) = &a.entity {
+            if entity.value().trim().is_empty() {
+                cx.error_at(
+                    entity.span(),
+                    "`entity` is blank; name the kind of entity, e.g. `entity = \"person\"`",
+                );
+            }
+        }
+        check_semantic_type(cx, f, semantic.span, kind.unwrap_or_default(), quantity);
+        for (key, lit) in [("currency", &a.currency), ("unit", &a.unit)] {
+            let Some(lit) = lit else { continue };
+            check_source(cx, c, fields, f, lit, key);
+        }
+    }
+}
+
+fn check_semantic_type(cx: &Ctxt, f: &Field, span: proc_macro2::Span, kind: &str, quantity: bool) {
+    let Some(field_kind) = &f.kind else { return };
+    let leaf = field_kind.leaf();
+    let field = &f.json_name.value;
+    let ty = ty::show(f.ty);
+    let (fits, needs) = match kind {
+        "money" => (
+            matches!(leaf, Kind::Int { .. } | Kind::Float | Kind::String),
+            "a number or a decimal string",
+        ),
+        "date" => (
+            matches!(leaf, Kind::Date | Kind::String),
+            "a NaiveDate or a String",
+        ),
+        "datetime" => (
+            matches!(leaf, Kind::DateTime | Kind::String),
+            "a DateTime or a String",
+        ),
+        "entity" => (
+            matches!(leaf, Kind::String | Kind::Int { .. }),
+            "a String or an integer id",
+        ),
+        _ if quantity => (
+            matches!(leaf, Kind::Int { .. } | Kind::Float | Kind::String),
+            "a number or a string",
+        ),
+        _ => (true, ""),
+    };
+    if !fits {
+        cx.error_at(
+            span,
+            format!("`semantic = \"{kind}\"` needs {needs}, and `{field}` is `{ty}`"),
+        );
+    }
+    if let (Some(minor), Kind::Float) = (f.attrs.minor_units, leaf) {
+        cx.error_at(
+            minor,
+            format!("minor units are whole numbers, and `{field}` is `{ty}`; use an integer type, or remove `minor_units` for an amount in major units"),
+        );
+    }
+}
+
+fn check_source(
+    cx: &Ctxt,
+    c: &Container,
+    fields: &[Field],
+    f: &Field,
+    lit: &syn::LitStr,
+    key: &str,
+) {
+    let value = lit.value();
+    let field = &f.json_name.value;
+    if f.json_name.value == value || f.ident == value.as_str() {
+        cx.error_at(
+            lit.span(),
+            format!("`{key} = \"{value}\"` names `{field}` itself; name the field that holds the {key}, or a fixed {key}"),
+        );
+        return;
+    }
+    match named(fields, f, &value, key) {
+        Named::Field(sibling) => {
+            let ok = sibling
+                .kind
+                .as_ref()
+                .is_none_or(|k| matches!(k.leaf(), Kind::String | Kind::Derived));
+            if !ok {
+                cx.error_at(
+                    lit.span(),
+                    format!(
+                        "the {key} field `{}` is `{}`; it must hold text (a String or a derived enum)",
+                        sibling.json_name.value,
+                        ty::show(sibling.ty)
+                    ),
+                );
+            }
+        }
+        Named::Fixed => {}
+        Named::Both(sibling) => cx.error_at(
+            lit.span(),
+            format!(
+                "`{key} = \"{value}\"` names both the field `{}` and a {key}; rename the field so the declaration has one reading",
+                sibling.ident
+            ),
+        ),
+        Named::Neither => {
+            let siblings: Vec<&str> = fields
+                .iter()
+                .filter(|s| !std::ptr::eq(*s, f))
+                .map(|s| s.json_name.value.as_str())
+                .collect();
+            let hint = siblings
+                .iter()
+                .map(|s| (strsim::jaro_winkler(&value, s), *s))
+                .filter(|(score, _)| *score >= 0.8)
+                .max_by(|x, y| x.0.total_cmp(&y.0))
+                .map(|(_, s)| format!("; did you mean the field \"{s}\"?"))
+                .unwrap_or_default();
+            let message = if key == "currency" {
+                let upper = value.to_ascii_uppercase();
+                let code_hint = if Currency::from_code(&upper).is_some() {
+                    format!("; ISO 4217 codes are upper case: \"{upper}\"")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "`currency = \"{value}\"` names no field of `{}` and no ISO 4217 currency{hint}{code_hint}",
+                    c.ident
+                )
+            } else {
+                let family = family_of(f).unwrap_or_default();
+                let units = builtin_family(&family)
+                    .map(|fam| {
+                        fam.units()
+                            .iter()
+                            .map(|u| u.name().to_owned())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "`unit = \"{value}\"` names no field of `{}` and no unit of {family} (units: {units}){hint}",
+                    c.ident
+                )
+            };
+            cx.error_at(lit.span(), message);
+        }
+    }
+}
+
+/// Synonyms of enum values: not blank, not a value's own name, and one meaning each.
+pub fn check_synonyms(cx: &Ctxt, variants: &[Variant]) {
+    let mut seen: HashMap<String, &Variant> = HashMap::new();
+    for v in variants {
+        for synonym in &v.synonyms {
+            let text = synonym.value();
+            if text.trim().is_empty() {
+                cx.error_at(
+                    synonym.span(),
+                    format!("a blank synonym for `{}`; write a name", v.ident),
+                );
+                continue;
+            }
+            if let Some(named) = variants
+                .iter()
+                .find(|w| w.json_name.value.eq_ignore_ascii_case(&text))
+            {
+                cx.error_at(
+                    synonym.span(),
+                    format!(
+                        "synonym \"{text}\" is the name of `{}` (values match case-insensitively); remove it",
+                        named.ident
+                    ),
+                );
+                continue;
+            }
+            if let Some(first) = seen.insert(text.to_ascii_lowercase(), v) {
+                let message = if std::ptr::eq(first, v) {
+                    format!(
+                        "synonym \"{text}\" is given twice to `{}`; give it once",
+                        v.ident
+                    )
+                } else {
+                    format!(
+                        "synonym \"{text}\" is given to both `{}` and `{}`; a synonym must have one meaning",
+                        first.ident, v.ident
+                    )
+                };
+                cx.error_at(synonym.span(), message);
+            }
         }
     }
 }

@@ -7,7 +7,8 @@ use syn::{Expr, ExprLit, Lit};
 
 use crate::ast::{Body, Container, Field, Variant};
 use crate::attr::{DefaultAttr, Number};
-use crate::ty::Kind;
+use crate::check::{family_of, named, Named};
+use crate::ty::{self, Kind};
 
 pub fn expand(c: &Container) -> TokenStream {
     let body = match &c.body {
@@ -29,6 +30,10 @@ pub fn expand(c: &Container) -> TokenStream {
         None => quote!(__ta::Effect::default_unknown_policy(#effect)),
     };
     let object = matches!(c.body, Body::Struct(_));
+    let semantics = match &c.body {
+        Body::Struct(fields) => struct_semantics(fields),
+        Body::Enum(variants) => enum_semantics(variants),
+    };
     quote! {
         const _: () = {
             use ::toolargs::__private as __ta;
@@ -39,6 +44,7 @@ pub fn expand(c: &Container) -> TokenStream {
                 const EFFECT: __ta::Effect = #effect;
                 const UNKNOWN: __ta::UnknownPolicy = #unknown;
                 const OBJECT: bool = #object;
+                #semantics
             }
         };
     }
@@ -278,6 +284,94 @@ fn expand_enum(c: &Container, variants: &[Variant]) -> TokenStream {
                 #description
                 schema
             }
+        }
+    }
+}
+
+/// `ToolArgs::semantics` for a struct: the declared kinds, critical fields, and the
+/// declarations of nested derived types. Nothing when there is nothing to declare.
+fn struct_semantics(fields: &[Field]) -> TokenStream {
+    let mut steps = Vec::new();
+    for f in fields {
+        let name = f.json_name.value.as_str();
+        let a = &f.attrs;
+        let source = |lit: &Option<syn::LitStr>, key: &str| {
+            let value = lit.as_ref().map(syn::LitStr::value).unwrap_or_default();
+            match named(fields, f, &value, key) {
+                Named::Field(sibling) => {
+                    let sibling = sibling.json_name.value.as_str();
+                    quote!(__ta::Source::Field(::std::string::String::from(#sibling)))
+                }
+                _ => quote!(__ta::Source::Fixed(::std::string::String::from(#value))),
+            }
+        };
+        if let Some(semantic) = &a.semantic {
+            let kind = match semantic.value.as_str() {
+                "money" => {
+                    let currency = source(&a.currency, "currency");
+                    let minor = a.minor_units.is_some();
+                    quote!(__ta::SemanticKind::Money { currency: #currency, minor_units: #minor })
+                }
+                "date" => quote!(__ta::SemanticKind::Date),
+                "datetime" => quote!(__ta::SemanticKind::DateTime),
+                "entity" => {
+                    let entity = a
+                        .entity
+                        .as_ref()
+                        .map_or_else(|| name.to_owned(), |e| e.value());
+                    quote!(__ta::SemanticKind::Entity { kind: ::std::string::String::from(#entity) })
+                }
+                _ => {
+                    let family = family_of(f).unwrap_or_default();
+                    let unit = source(&a.unit, "unit");
+                    quote!(__ta::SemanticKind::Quantity {
+                        family: ::std::string::String::from(#family),
+                        unit: #unit,
+                    })
+                }
+            };
+            steps.push(quote!(let s = s.declare(#name, #kind);));
+        }
+        if a.critical.is_some() {
+            steps.push(quote!(let s = s.critical(#name);));
+        }
+        if matches!(f.kind.as_ref().map(Kind::leaf), Some(Kind::Derived)) {
+            let leaf = ty::leaf_type(f.ty);
+            steps.push(quote!(let s = s.nested(#name, <#leaf as __ta::ToolArgs>::semantics());));
+        }
+    }
+    if steps.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn semantics() -> __ta::Semantics {
+            let s = __ta::Semantics::new();
+            #(#steps)*
+            s
+        }
+    }
+}
+
+/// `ToolArgs::semantics` for an enum: its synonyms.
+fn enum_semantics(variants: &[Variant]) -> TokenStream {
+    let pairs: Vec<TokenStream> = variants
+        .iter()
+        .flat_map(|v| {
+            let value = v.json_name.value.as_str();
+            v.synonyms.iter().map(move |synonym| {
+                let synonym = synonym.value();
+                quote!(let s = s.alias(#synonym, #value);)
+            })
+        })
+        .collect();
+    if pairs.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn semantics() -> __ta::Semantics {
+            let s = __ta::Semantics::new();
+            #(#pairs)*
+            s
         }
     }
 }

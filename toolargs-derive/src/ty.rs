@@ -96,6 +96,30 @@ pub fn show(ty: &Type) -> String {
     out
 }
 
+/// The type below any `Option` and `Vec` layers: `Line` in `Option<Vec<Line>>`.
+pub fn leaf_type(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => leaf_type(&g.elem),
+        Type::Paren(p) => leaf_type(&p.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return ty;
+            };
+            let wrapper = last.ident == "Option" || last.ident == "Vec";
+            match &last.arguments {
+                PathArguments::AngleBracketed(a) if wrapper && a.args.len() == 1 => {
+                    match a.args.first() {
+                        Some(GenericArgument::Type(inner)) => leaf_type(inner),
+                        _ => ty,
+                    }
+                }
+                _ => ty,
+            }
+        }
+        _ => ty,
+    }
+}
+
 /// Classifies `ty`, or returns the message for an unsupported type.
 pub fn classify(ty: &Type) -> Result<Kind, String> {
     let shown = show(ty);

@@ -1,0 +1,134 @@
+//! Fingerprints: a stable SHA-256 of a call's tool name and canonical arguments, so a retried
+//! call that means the same thing is recognised as the same action (an idempotency key),
+//! whatever its byte layout: key order, whitespace, `1500` or `1500.0`.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use super::decimal::Decimal;
+use super::sha256::sha256;
+
+/// A SHA-256 over `{"arguments": ARGS, "tool": NAME}` written as canonical JSON: keys sorted
+/// by code point, no whitespace, numbers as their exact shortest decimal (`1500.0` is `1500`,
+/// `-0` is `0`), strings escaped as `serde_json` writes them. Strings are compared as sent:
+/// Unicode normalization is not applied.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fingerprint([u8; 32]);
+
+impl Fingerprint {
+    /// The fingerprint of a call to `tool` with `arguments`.
+    pub fn of(tool: &str, arguments: &Value) -> Fingerprint {
+        let mut text = String::from("{\"arguments\":");
+        write_canonical(arguments, &mut text);
+        text.push_str(",\"tool\":");
+        write_canonical(&Value::from(tool), &mut text);
+        text.push('}');
+        Fingerprint(sha256(text.as_bytes()))
+    }
+
+    /// The 32 bytes of the digest.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The digest as 64 lower-case hex digits.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl fmt::Debug for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Fingerprint({})", self.to_hex())
+    }
+}
+
+/// `value` as canonical JSON text: sorted keys, no whitespace, normalized numbers.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match Decimal::from_number(n) {
+            Some(d) => out.push_str(&d.to_string()),
+            // Beyond exact decimals (1e300): the float's shortest exponent form, which is
+            // still one text per value.
+            None => out.push_str(&format!("{:e}", n.as_f64().unwrap_or(0.0))),
+        },
+        Value::String(s) => out.push_str(&Value::from(s.as_str()).to_string()),
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::from(key.as_str()).to_string());
+                out.push(':');
+                write_canonical(item, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn layout_does_not_matter() {
+        let a: Value =
+            serde_json::from_str(r#"{"b": 1500, "a": {"y": [1, 2.50], "x": "s"}}"#).unwrap();
+        let b: Value =
+            serde_json::from_str("{\n  \"a\":{\"x\":\"s\",\"y\":[1.0,2.5]},\n  \"b\":1500.0\n}")
+                .unwrap();
+        assert_eq!(
+            canonical_json(&a),
+            r#"{"a":{"x":"s","y":[1,2.5]},"b":1500}"#
+        );
+        assert_eq!(Fingerprint::of("t", &a), Fingerprint::of("t", &b));
+        assert_eq!(canonical_json(&json!(-0.0)), "0");
+        assert_eq!(canonical_json(&json!(1e300)), "1e300");
+    }
+
+    #[test]
+    fn meaning_does() {
+        let a = json!({"amount": 1500});
+        assert_ne!(Fingerprint::of("t", &a), Fingerprint::of("u", &a));
+        assert_ne!(
+            Fingerprint::of("t", &a),
+            Fingerprint::of("t", &json!({"amount": 1501}))
+        );
+        assert_ne!(
+            Fingerprint::of("t", &a),
+            Fingerprint::of("t", &json!({"amount": "1500"}))
+        );
+        assert_eq!(Fingerprint::of("t", &a).to_hex().len(), 64);
+    }
+}
