@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use serde_json::Value;
+
 /// Limits on retries. A rejected call costs a round trip that replays the whole history, so
 /// cost grows with every round: a model that cannot fix its call after a clear message rarely
 /// fixes it on attempt five.
@@ -27,6 +29,7 @@ impl Default for Budget {
 #[derive(Clone, Debug, Default)]
 pub struct Session {
     attempts: HashMap<String, u32>,
+    originals: HashMap<String, Value>,
     spent: u32,
 }
 
@@ -56,6 +59,17 @@ impl Session {
     /// The call is settled (ran or escalated): a later call with the same id starts afresh.
     pub(crate) fn settle(&mut self, call_id: &str) {
         self.attempts.remove(call_id);
+        self.originals.remove(call_id);
+    }
+
+    /// Keeps the arguments of a call's first attempt, which corrections are compared with.
+    pub(crate) fn keep_original(&mut self, call_id: &str, raw: &Value) {
+        self.originals.insert(call_id.to_owned(), raw.clone());
+    }
+
+    /// The arguments of the call's first attempt, as received.
+    pub fn original(&self, call_id: &str) -> Option<&Value> {
+        self.originals.get(call_id)
     }
 
     pub(crate) fn spend(&mut self, amount: u32) {

@@ -48,6 +48,7 @@ use crate::dialect::Dialect;
 use crate::effect::Effect;
 use crate::options::ParseOptions;
 use crate::report::{Rejection, Repair};
+use crate::semantic::{Decision, Profile, Review, SemanticGate};
 use crate::tool::{parse_with, ToolArgs};
 
 /// What a handler returns: its output as JSON, or an error.
@@ -67,6 +68,7 @@ enum Handler {
 struct Entry {
     effect: Effect,
     definition: fn(Dialect) -> Value,
+    profile: fn() -> Profile,
     parse: Box<ParseFn>,
     handler: Handler,
 }
@@ -140,6 +142,41 @@ pub enum Dispatch {
         /// The model-facing message, naming the tools that exist.
         message: String,
     },
+    /// The corrected call may mean something else than the original, and the tool writes,
+    /// deletes, pays or notifies: a human or a policy hook decides. Run it with
+    /// [`Toolbox::run_confirmed`], or drop it.
+    Confirm {
+        /// The semantic gate's findings, with a prompt for the person asked.
+        review: Review,
+        /// The call, parsed and held until someone decides.
+        pending: Pending,
+    },
+    /// A field marked critical changed meaning in the correction: the call does not run.
+    Refused {
+        /// The semantic gate's findings.
+        review: Review,
+    },
+}
+
+/// A parsed call held for confirmation.
+pub struct Pending {
+    tool: String,
+    call_id: String,
+    args: Erased,
+    canonical: Value,
+    repairs: Vec<Repair>,
+    attempt: u32,
+    raw: Value,
+}
+
+impl fmt::Debug for Pending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pending")
+            .field("tool", &self.tool)
+            .field("call_id", &self.call_id)
+            .field("arguments", &self.canonical)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Dispatch {
@@ -153,7 +190,8 @@ impl Dispatch {
             Dispatch::Failed { error, .. } => {
                 Some(json!({"ok": false, "tool_error": error}).to_string())
             }
-            Dispatch::Exhausted { .. } => None,
+            Dispatch::Refused { review } => Some(review.for_model()),
+            Dispatch::Exhausted { .. } | Dispatch::Confirm { .. } => None,
         }
     }
 }
@@ -169,6 +207,7 @@ pub struct Toolbox {
     options: ParseOptions,
     redact: Option<Redact>,
     audit: Option<Audit>,
+    semantic: Option<SemanticGate<'static>>,
 }
 
 impl fmt::Debug for Toolbox {
@@ -224,6 +263,15 @@ impl Toolbox {
         self
     }
 
+    /// Runs the semantic gate on every corrected call (a repaired one, or a retry after a
+    /// rejection) before it executes, comparing it with the call's first attempt: calls that
+    /// may mean something else come back as [`Dispatch::Confirm`] or [`Dispatch::Refused`]
+    /// according to the tool's effect and its critical fields.
+    pub fn with_semantic_gate(mut self, gate: SemanticGate<'static>) -> Toolbox {
+        self.semantic = Some(gate);
+        self
+    }
+
     /// Registers tool `T` with a synchronous handler.
     pub fn register<T, F>(&mut self, handler: F) -> &mut Self
     where
@@ -265,6 +313,7 @@ impl Toolbox {
             Entry {
                 effect: T::EFFECT,
                 definition: T::tool_definition,
+                profile: Profile::of::<T>,
                 parse: Box::new(parse),
                 handler,
             },
@@ -342,6 +391,9 @@ impl Toolbox {
     ) -> Result<Ready<'t>, Dispatch> {
         let attempt = session.begin(&call.id);
         let raw = raw_value(&call.arguments);
+        if attempt == 1 {
+            session.keep_original(&call.id, &raw);
+        }
         let Some(entry) = self.tools.get(call.name.as_str()) else {
             session.spend(1);
             let names: Vec<&str> = self.names().collect();
@@ -376,14 +428,15 @@ impl Toolbox {
             Ok((args, canonical, repairs)) => {
                 observe::repaired(&call.name, &repairs);
                 session.spend(repairs.len() as u32);
-                Ok(Ready {
+                let ready = Ready {
                     entry,
                     args,
                     canonical,
                     repairs,
                     attempt,
                     raw,
-                })
+                };
+                self.review(session, call, ready)
             }
             Err(rejection) => {
                 observe::rejected(&call.name, &rejection);
@@ -416,6 +469,112 @@ impl Toolbox {
                 })
             }
         }
+    }
+
+    /// Sends a corrected call through the semantic gate, if there is one.
+    fn review<'t>(
+        &'t self,
+        session: &mut Session,
+        call: &ToolCall<'_>,
+        ready: Ready<'t>,
+    ) -> Result<Ready<'t>, Dispatch> {
+        let Some(gate) = &self.semantic else {
+            return Ok(ready);
+        };
+        let corrected = ready.attempt > 1 || !ready.repairs.is_empty();
+        if !corrected {
+            return Ok(ready);
+        }
+        let original = session
+            .original(&call.id)
+            .cloned()
+            .unwrap_or_else(|| ready.raw.clone());
+        let review = gate.compare(&(ready.entry.profile)(), &original, &ready.canonical);
+        tracing::info!(target: "toolargs", tool = call.name.as_str(), decision = review.decision.as_str(), "corrected call reviewed");
+        match review.decision {
+            Decision::Proceed | Decision::ProceedAndReport => Ok(ready),
+            Decision::Confirm => {
+                session.settle(&call.id);
+                observe::outcome(&call.name, "confirm");
+                Err(Dispatch::Confirm {
+                    review,
+                    pending: Pending {
+                        tool: call.name.clone(),
+                        call_id: call.id.clone(),
+                        args: ready.args,
+                        canonical: ready.canonical,
+                        repairs: ready.repairs,
+                        attempt: ready.attempt,
+                        raw: ready.raw,
+                    },
+                })
+            }
+            Decision::Reject => {
+                session.settle(&call.id);
+                observe::outcome(&call.name, "refused");
+                Err(Dispatch::Refused { review })
+            }
+        }
+    }
+
+    /// Runs a call held by [`Dispatch::Confirm`] once someone approved it (synchronous handlers).
+    pub fn run_confirmed(&self, session: &mut Session, pending: Pending) -> Dispatch {
+        let Some(entry) = self.tools.get(pending.tool.as_str()) else {
+            return Dispatch::Failed {
+                error: format!("no tool named {:?}", pending.tool),
+                attempt: pending.attempt,
+            };
+        };
+        let call = ToolCall::new(
+            pending.call_id,
+            pending.tool,
+            RawArgs::Value(std::borrow::Cow::Owned(Value::Null)),
+        );
+        let result = match &entry.handler {
+            Handler::Sync(run) => run(pending.args),
+            Handler::Async(_) => Err(format!(
+                "`{}` has an async handler; use run_confirmed_async",
+                call.name
+            )
+            .into()),
+        };
+        self.finish(
+            session,
+            &call,
+            pending.canonical,
+            pending.repairs,
+            pending.attempt,
+            pending.raw,
+            result,
+        )
+    }
+
+    /// Runs a call held by [`Dispatch::Confirm`] once someone approved it.
+    pub async fn run_confirmed_async(&self, session: &mut Session, pending: Pending) -> Dispatch {
+        let Some(entry) = self.tools.get(pending.tool.as_str()) else {
+            return Dispatch::Failed {
+                error: format!("no tool named {:?}", pending.tool),
+                attempt: pending.attempt,
+            };
+        };
+        let call = ToolCall::new(
+            pending.call_id,
+            pending.tool,
+            RawArgs::Value(std::borrow::Cow::Owned(Value::Null)),
+        );
+        let result = match &entry.handler {
+            Handler::Sync(run) => run(pending.args),
+            Handler::Async(run) => run(pending.args).await,
+        };
+        self.finish(
+            session,
+            &call,
+            pending.canonical,
+            pending.repairs,
+            pending.attempt,
+            pending.raw,
+            result,
+        )
     }
 
     /// `Exhausted` when this attempt used the call's last correction.

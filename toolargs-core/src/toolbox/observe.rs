@@ -14,7 +14,7 @@ pub const REPAIRS_TOTAL: &str = "toolargs_repairs_total";
 /// Name of the counter of rejected calls' errors, labelled `tool` and `code`.
 pub const REJECTIONS_TOTAL: &str = "toolargs_rejections_total";
 /// Name of the counter of calls by outcome, labelled `tool` and `outcome`
-/// (`clean`, `repaired`, `rejected`, `exhausted`, `failed`).
+/// (`clean`, `repaired`, `rejected`, `exhausted`, `failed`, `confirm`, `refused`).
 pub const CALLS_TOTAL: &str = "toolargs_calls_total";
 
 /// Emits one `tracing` event and one counter increment per repair of an accepted call.
