@@ -118,6 +118,18 @@ mod tests {
     }
 
     #[test]
+    fn the_digest_is_pinned() {
+        // Changing the canonical form changes every stored idempotency key: this must not move.
+        let args: Value =
+            serde_json::from_str(r#"{"note": "café", "currency": "USD", "amount_cents": 1500.0}"#)
+                .unwrap();
+        assert_eq!(
+            Fingerprint::of("issue_refund", &args).to_hex(),
+            "01860b50fb4984b784802461a91253c653f58d862513b2e52e2b5df809d5d5c2"
+        );
+    }
+
+    #[test]
     fn meaning_does() {
         let a = json!({"amount": 1500});
         assert_ne!(Fingerprint::of("t", &a), Fingerprint::of("u", &a));
