@@ -343,7 +343,7 @@ impl Toolbox {
     pub fn dispatch(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
         let ready = match self.prepare(session, &call) {
             Ok(ready) => ready,
-            Err(done) => return done,
+            Err(done) => return *done,
         };
         let result = match &ready.entry.handler {
             Handler::Sync(run) => run(ready.args),
@@ -366,7 +366,7 @@ impl Toolbox {
     pub async fn dispatch_async(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
         let ready = match self.prepare(session, &call) {
             Ok(ready) => ready,
-            Err(done) => return done,
+            Err(done) => return *done,
         };
         let result = match &ready.entry.handler {
             Handler::Sync(run) => run(ready.args),
@@ -388,7 +388,7 @@ impl Toolbox {
         &'t self,
         session: &mut Session,
         call: &ToolCall<'_>,
-    ) -> Result<Ready<'t>, Dispatch> {
+    ) -> Result<Ready<'t>, Box<Dispatch>> {
         let attempt = session.begin(&call.id);
         let raw = raw_value(&call.arguments);
         if attempt == 1 {
@@ -407,14 +407,14 @@ impl Toolbox {
                 Vec::new(),
                 "unknown_tool",
             );
-            return Err(self.over_budget(session, &call.id, attempt, None).unwrap_or_else(|| Dispatch::UnknownTool {
+            return Err(Box::new(self.over_budget(session, &call.id, attempt, None).unwrap_or_else(|| Dispatch::UnknownTool {
                 message: json!({"ok": false, "errors": [{"error": "unknown_tool", "path": "$",
                     "message": format!("there is no tool named {:?}; tools: {}", call.name, names.join(", "))}]})
                 .to_string(),
-            }));
+            })));
         };
         if session.spent() >= self.budget.per_session {
-            return Err(self.exhaust(
+            return Err(Box::new(self.exhaust(
                 session,
                 call,
                 format!(
@@ -422,7 +422,7 @@ impl Toolbox {
                     self.budget.per_session
                 ),
                 None,
-            ));
+            )));
         }
         match (entry.parse)(&call.arguments, &self.options) {
             Ok((args, canonical, repairs)) => {
@@ -460,13 +460,13 @@ impl Toolbox {
                 );
                 observe::outcome(&call.name, outcome);
                 if let Some(done) = exhausted {
-                    return Err(done);
+                    return Err(Box::new(done));
                 }
-                Err(Dispatch::Rejected {
+                Err(Box::new(Dispatch::Rejected {
                     message: rejection.for_model(),
                     attempt,
                     rejection,
-                })
+                }))
             }
         }
     }
@@ -477,7 +477,7 @@ impl Toolbox {
         session: &mut Session,
         call: &ToolCall<'_>,
         ready: Ready<'t>,
-    ) -> Result<Ready<'t>, Dispatch> {
+    ) -> Result<Ready<'t>, Box<Dispatch>> {
         let Some(gate) = &self.semantic else {
             return Ok(ready);
         };
@@ -496,7 +496,7 @@ impl Toolbox {
             Decision::Confirm => {
                 session.settle(&call.id);
                 observe::outcome(&call.name, "confirm");
-                Err(Dispatch::Confirm {
+                Err(Box::new(Dispatch::Confirm {
                     review,
                     pending: Pending {
                         tool: call.name.clone(),
@@ -507,12 +507,12 @@ impl Toolbox {
                         attempt: ready.attempt,
                         raw: ready.raw,
                     },
-                })
+                }))
             }
             Decision::Reject => {
                 session.settle(&call.id);
                 observe::outcome(&call.name, "refused");
-                Err(Dispatch::Refused { review })
+                Err(Box::new(Dispatch::Refused { review }))
             }
         }
     }
