@@ -319,34 +319,75 @@ struct FindOrders {
 #[test]
 fn corrected_calls_pass_the_semantic_gate_before_they_run() {
     let mut tools = Toolbox::new().with_semantic_gate(toolargs::semantic::SemanticGate::new());
-    tools.register(|args: CreateInvoice| Ok(json!({"billed": args.amount, "currency": args.currency})));
+    tools.register(|args: CreateInvoice| {
+        Ok(json!({"billed": args.amount, "currency": args.currency}))
+    });
     tools.register(|args: FindOrders| Ok(json!({"day": args.day.to_string()})));
     let mut session = Session::new();
 
     // A retry that changed the currency: the amount means something else, and money moves.
-    let first = tools.dispatch(&mut session, ToolCall::new("inv", "create_invoice", r#"{"amount":100,"currency":"usd"}"#));
+    let first = tools.dispatch(
+        &mut session,
+        ToolCall::new(
+            "inv",
+            "create_invoice",
+            r#"{"amount":100,"currency":"usd"}"#,
+        ),
+    );
     assert!(matches!(first, Dispatch::Rejected { .. }), "{first:?}");
-    let pending = match tools.dispatch(&mut session, ToolCall::new("inv", "create_invoice", r#"{"amount":100,"currency":"CAD"}"#)) {
+    let pending = match tools.dispatch(
+        &mut session,
+        ToolCall::new(
+            "inv",
+            "create_invoice",
+            r#"{"amount":100,"currency":"CAD"}"#,
+        ),
+    ) {
         Dispatch::Confirm { review, pending } => {
             assert_eq!(review.decision.as_str(), "confirm");
-            assert!(review.concerns().any(|f| f.path.contains("amount")), "{review:?}");
+            assert!(
+                review.concerns().any(|f| f.path.contains("amount")),
+                "{review:?}"
+            );
             pending
         }
         other => panic!("{other:?}"),
     };
     // Someone approved it: it runs as parsed.
     match tools.run_confirmed(&mut session, pending) {
-        Dispatch::Ran { output, .. } => assert_eq!(output, json!({"billed": 100.0, "currency": "CAD"})),
+        Dispatch::Ran { output, .. } => {
+            assert_eq!(output, json!({"billed": 100.0, "currency": "CAD"}))
+        }
         other => panic!("{other:?}"),
     }
 
     // A correction that keeps the meaning runs without asking.
-    tools.dispatch(&mut session, ToolCall::new("inv2", "create_invoice", r#"{"amount":"100.0","currency":"usd"}"#));
-    let d = tools.dispatch(&mut session, ToolCall::new("inv2", "create_invoice", r#"{"amount":100,"currency":"USD"}"#));
+    tools.dispatch(
+        &mut session,
+        ToolCall::new(
+            "inv2",
+            "create_invoice",
+            r#"{"amount":"100.0","currency":"usd"}"#,
+        ),
+    );
+    let d = tools.dispatch(
+        &mut session,
+        ToolCall::new(
+            "inv2",
+            "create_invoice",
+            r#"{"amount":100,"currency":"USD"}"#,
+        ),
+    );
     assert!(matches!(d, Dispatch::Ran { .. }), "{d:?}");
 
     // A read-only tool runs even when the corrected day differs from an ambiguous original.
-    tools.dispatch(&mut session, ToolCall::new("find", "find_orders", r#"{"day":"04/03/2026"}"#));
-    let d = tools.dispatch(&mut session, ToolCall::new("find", "find_orders", r#"{"day":"2026-03-04"}"#));
+    tools.dispatch(
+        &mut session,
+        ToolCall::new("find", "find_orders", r#"{"day":"04/03/2026"}"#),
+    );
+    let d = tools.dispatch(
+        &mut session,
+        ToolCall::new("find", "find_orders", r#"{"day":"2026-03-04"}"#),
+    );
     assert!(matches!(d, Dispatch::Ran { .. }), "{d:?}");
 }
