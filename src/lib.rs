@@ -44,6 +44,19 @@ pub use toolargs_core::semantic;
 /// See the README's attribute reference for the `#[toolargs(...)]` and `#[arg(...)]` keys.
 pub use toolargs_derive::ToolArgs;
 
+#[cfg(feature = "async-openai")]
+#[path = "adapters/async_openai.rs"]
+pub mod async_openai;
+#[cfg(any(feature = "rmcp", feature = "rig"))]
+#[path = "adapters/gate.rs"]
+mod gate;
+#[cfg(feature = "rig")]
+#[path = "adapters/rig.rs"]
+pub mod rig;
+#[cfg(feature = "rmcp")]
+#[path = "adapters/rmcp.rs"]
+pub mod rmcp;
+
 /// Paths used by code that `#[derive(ToolArgs)]` generates. Not a public API.
 #[doc(hidden)]
 pub mod __private {

@@ -1,0 +1,28 @@
+//! The gate as a serde `Deserialize`: what the rmcp and rig wrappers share.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+use crate::{ArgumentError, Code, Parsed, Rejection, ToolArgs};
+
+/// Runs the gate on whatever `deserializer` holds, and never fails as a deserializer: a
+/// rejection is a value, so a framework that deserializes arguments with serde hands it to the
+/// tool instead of replacing it with the text of one serde error.
+///
+/// The arguments are taken as raw JSON text where the deserializer has it (`serde_json` reading
+/// text keeps a key sent twice, which the gate then rejects as `duplicate_key`); a decoded
+/// `serde_json::Value` is written back to text first.
+pub(crate) fn deserialize<'de, T, D>(deserializer: D) -> Result<Parsed<T>, Rejection>
+where
+    T: ToolArgs,
+    D: Deserializer<'de>,
+{
+    match Box::<RawValue>::deserialize(deserializer) {
+        Ok(raw) => T::parse(raw.get()),
+        Err(error) => Err(Rejection::single(ArgumentError {
+            path: "$".to_owned(),
+            code: Code::InvalidJson,
+            message: format!("the arguments could not be read as JSON: {error}"),
+        })),
+    }
+}

@@ -1,0 +1,199 @@
+//! Tools for [rig](https://docs.rs/rig-core) agents: a derived type as a rig tool's arguments
+//! and its schema.
+//!
+//! rig deserializes a tool's arguments with serde and answers a failure with the text of that
+//! one serde error. [`Args<T>`] runs the gate inside `Deserialize` and never fails, so the tool
+//! receives the parsed arguments with their repairs, or the [`Rejection`];
+//! [`Args::parsed`] turns a rejection into a rig [`ToolExecutionError`] of kind `invalid_args`
+//! whose model-visible output is [`Rejection::for_model`], every error at once.
+//!
+//! ```
+//! use rig::tool::{ErasedTool, Tool, ToolContext, ToolExecutionError};
+//! use toolargs::rig::Args;
+//! use toolargs::ToolArgs;
+//!
+//! /// Refund part of an order.
+//! #[derive(ToolArgs, Debug)]
+//! #[toolargs(name = "issue_refund", effect = "external")]
+//! struct IssueRefund {
+//!     #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
+//!     order_id: String,
+//!     #[arg(min = 1, max = 50000)]
+//!     amount_cents: i64,
+//! }
+//!
+//! struct Refunds;
+//!
+//! impl Tool for Refunds {
+//!     const NAME: &'static str = IssueRefund::NAME;
+//!     type Args = Args<IssueRefund>;
+//!     type Output = String;
+//!     type Error = ToolExecutionError;
+//!
+//!     fn description(&self) -> String {
+//!         toolargs::rig::description::<IssueRefund>()
+//!     }
+//!
+//!     fn parameters(&self) -> serde_json::Value {
+//!         toolargs::rig::parameters::<IssueRefund>()
+//!     }
+//!
+//!     async fn call(&self, _: &mut ToolContext, args: Args<IssueRefund>) -> Result<String, ToolExecutionError> {
+//!         let parsed = args.parsed()?; // a rejection goes back to the model, every error listed
+//!         Ok(format!("refunded {} cents", parsed.args.amount_cents))
+//!     }
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let mut context = ToolContext::default();
+//! let result = Refunds.execute(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999"}"#.into(), &mut context).await;
+//! assert_eq!(result.output().as_text(), Some("refunded 1999 cents"));
+//!
+//! let result = Refunds.execute(r#"{"order_id":"ord_A1b2C3d4","amount":1999}"#.into(), &mut context).await;
+//! assert!(result.is_error());
+//! assert!(result.output().as_text().unwrap().starts_with(r#"{"ok":false,"errors":[{"error":"unknown_field""#));
+//! # });
+//! ```
+//!
+//! Without a type of its own, [`dynamic_tool`] makes a rig [`DynamicTool`] from a derived type
+//! and an async handler of the parsed arguments.
+
+use std::fmt;
+use std::future::Future;
+
+use ::rig::completion::ToolDefinition;
+use ::rig::message::ToolName;
+use ::rig::tool::{DynamicTool, IntoToolOutput, ToolExecutionError, ToolOutput};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use crate::{Dialect, Parsed, Rejection, ToolArgs};
+
+/// Tool arguments that went through the gate: a rig tool's `type Args = Args<T>`.
+///
+/// Its `Deserialize` runs [`ToolArgs::parse`] on the arguments as the model wrote them and
+/// never fails, so rig always calls the tool. Reading the model's text, the gate also sees a
+/// key sent twice (`duplicate_key`).
+pub struct Args<T>(pub Result<Parsed<T>, Rejection>);
+
+impl<T> Args<T> {
+    /// The outcome of the gate: the arguments with their repairs, or the rejection.
+    pub fn into_inner(self) -> Result<Parsed<T>, Rejection> {
+        self.0
+    }
+
+    /// The parsed arguments, or the rejection as a rig error for the model
+    /// ([`rejection_error`]). Made for `?` in a tool whose `Error` is [`ToolExecutionError`].
+    pub fn parsed(self) -> Result<Parsed<T>, ToolExecutionError> {
+        self.0.map_err(|rejection| rejection_error(&rejection))
+    }
+
+    /// The rejection, if the arguments were rejected.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        self.0.as_ref().err()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Args<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Args").field(&self.0).finish()
+    }
+}
+
+impl<T: Clone> Clone for Args<T> {
+    fn clone(&self) -> Self {
+        Args(self.0.clone())
+    }
+}
+
+impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Args(super::gate::deserialize(deserializer)))
+    }
+}
+
+/// A rejection as a rig error: kind `invalid_args`, [`Rejection::for_model`] as what the model
+/// reads, the [`Rejection`]'s display as the message for operators, and the rejection itself as
+/// the source (`error.downcast_ref::<Rejection>()` gives every error back).
+pub fn rejection_error(rejection: &Rejection) -> ToolExecutionError {
+    ToolExecutionError::invalid_args(rejection.to_string())
+        .with_model_output(ToolOutput::text(rejection.for_model()))
+        .with_source(rejection.clone())
+}
+
+/// The tool's description for rig (the doc comment of `T`, empty when it has none).
+pub fn description<T: ToolArgs>() -> String {
+    T::DESCRIPTION.unwrap_or_default().to_owned()
+}
+
+/// The arguments' JSON Schema as rig passes it to every provider: the schema of
+/// [`ToolArgs::json_schema`] without the root's `$schema`, `title` and a `description` that
+/// repeats the tool's (rig's providers adapt it further, for instance to OpenAI's strict mode
+/// when asked to).
+pub fn parameters<T: ToolArgs>() -> Value {
+    Dialect::Anthropic.parameters(&T::json_schema(), T::DESCRIPTION)
+}
+
+/// rig's [`ToolDefinition`] of `T`: its name, description and [`parameters`].
+pub fn definition<T: ToolArgs>() -> ToolDefinition {
+    ToolDefinition::new(tool_name::<T>(), description::<T>(), parameters::<T>())
+}
+
+/// rig's [`ToolDefinition`] of `T` with the schema in a provider's dialect
+/// ([`Dialect::parameters`]), for a provider rig hands the schema to unchanged.
+pub fn definition_in<T: ToolArgs>(dialect: Dialect) -> ToolDefinition {
+    let parameters = dialect.parameters(&T::json_schema(), T::DESCRIPTION);
+    ToolDefinition::new(tool_name::<T>(), description::<T>(), parameters)
+}
+
+/// A rig [`DynamicTool`] named, described and typed by `T`, whose `handler` receives the
+/// parsed arguments; a rejected call never reaches it and returns [`rejection_error`].
+///
+/// rig hands a dynamic tool its arguments already decoded, so a key sent twice arrives with
+/// its last value; a [`Tool`](::rig::tool::Tool) with `type Args = Args<T>` reads the model's
+/// text and rejects it (`duplicate_key`).
+///
+/// ```
+/// use rig::tool::ToolExecutionError;
+/// use toolargs::ToolArgs;
+///
+/// /// Look an order up.
+/// #[derive(ToolArgs)]
+/// #[toolargs(name = "get_order", effect = "read_only")]
+/// struct GetOrder {
+///     order_id: String,
+/// }
+///
+/// let tool = toolargs::rig::dynamic_tool(|call: toolargs::Parsed<GetOrder>| async move {
+///     Ok::<_, ToolExecutionError>(format!("order {} is shipped", call.args.order_id))
+/// });
+/// assert_eq!(tool.name().as_str(), "get_order");
+/// assert_eq!(tool.definition(), toolargs::rig::definition::<GetOrder>());
+/// ```
+pub fn dynamic_tool<T, F, Fut, O>(handler: F) -> DynamicTool
+where
+    T: ToolArgs + Send + 'static,
+    F: Fn(Parsed<T>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolExecutionError>> + Send + 'static,
+    O: IntoToolOutput,
+{
+    DynamicTool::new(
+        tool_name::<T>(),
+        description::<T>(),
+        parameters::<T>(),
+        move |arguments: Value| {
+            let call = T::parse(arguments).map(&handler);
+            Box::pin(async move {
+                match call {
+                    Ok(running) => running.await?.into_tool_output(),
+                    Err(rejection) => Err(rejection_error(&rejection)),
+                }
+            })
+        },
+    )
+}
+
+fn tool_name<T: ToolArgs>() -> ToolName {
+    const { assert!(!T::NAME.is_empty(), "a tool name cannot be empty") };
+    ToolName::new(T::NAME).expect("the name was checked not to be empty")
+}

@@ -1,0 +1,192 @@
+//! MCP servers built with [rmcp](https://docs.rs/rmcp): a derived type as the parameters of a
+//! `#[tool]` method, its schema as the tool's `inputSchema`, its effect as the tool's
+//! annotations, and a rejection as a tool result with `isError: true` listing every error.
+//!
+//! rmcp deserializes a tool's arguments with serde and answers a failure with the text of
+//! that one serde error. [`Checked<T>`] instead runs the gate inside `Deserialize` and never
+//! fails: the handler receives the parsed arguments with their repairs, or the [`Rejection`],
+//! and [`Checked::parsed`] turns a rejection into the `isError` result that carries
+//! [`Rejection::for_model`], so the model sees every error of its call at once.
+//!
+//! ```
+//! use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+//! use rmcp::model::{CallToolResult, ServerCapabilities, ServerConfig};
+//! use rmcp::{tool, tool_handler, tool_router, ServerHandler};
+//! use toolargs::rmcp::Checked;
+//! use toolargs::ToolArgs;
+//!
+//! /// Refund part of an order.
+//! #[derive(ToolArgs, Debug)]
+//! #[toolargs(name = "issue_refund", effect = "external")]
+//! struct IssueRefund {
+//!     #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
+//!     order_id: String,
+//!     #[arg(min = 1, max = 50000)]
+//!     amount_cents: i64,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Refunds {
+//!     tool_router: ToolRouter<Self>,
+//! }
+//!
+//! #[tool_router]
+//! impl Refunds {
+//!     fn new() -> Self {
+//!         let mut tool_router = Self::tool_router();
+//!         // annotations (readOnlyHint, destructiveHint, ...) from the effect
+//!         assert!(toolargs::rmcp::annotate::<IssueRefund, _>(&mut tool_router));
+//!         Refunds { tool_router }
+//!     }
+//!
+//!     /// Refund part of an order.
+//!     #[tool(name = "issue_refund")]
+//!     async fn issue_refund(
+//!         &self,
+//!         Parameters(call): Parameters<Checked<IssueRefund>>,
+//!     ) -> Result<String, CallToolResult> {
+//!         let parsed = call.parsed()?; // a rejection is an `isError` result listing every error
+//!         Ok(format!("refunded {} cents", parsed.args.amount_cents))
+//!     }
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Refunds {
+//!     fn get_info(&self) -> ServerConfig {
+//!         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+//!     }
+//! }
+//!
+//! let server = Refunds::new();
+//! let tool = server.tool_router.get("issue_refund").unwrap();
+//! assert_eq!(tool.annotations, Some(toolargs::rmcp::annotations(IssueRefund::EFFECT)));
+//! assert_eq!(tool.input_schema["required"], serde_json::json!(["order_id", "amount_cents"]));
+//! ```
+//!
+//! A server that lists its tools by hand takes the whole definition from [`tool`].
+
+use std::borrow::Cow;
+use std::fmt;
+
+use ::rmcp::handler::server::router::tool::ToolRouter;
+use ::rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use ::rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
+
+/// Tool arguments that went through the gate: use `Parameters<Checked<T>>` in a `#[tool]`
+/// method where `Parameters<T>` would take a serde type.
+///
+/// Its `Deserialize` runs [`ToolArgs::parse`] and never fails, so rmcp always calls the
+/// handler; its `JsonSchema` is [`ToolArgs::json_schema`], so the `inputSchema` rmcp publishes
+/// is the one the parser enforces.
+pub struct Checked<T>(pub Result<Parsed<T>, Rejection>);
+
+impl<T> Checked<T> {
+    /// The outcome of the gate: the arguments with their repairs, or the rejection.
+    pub fn into_inner(self) -> Result<Parsed<T>, Rejection> {
+        self.0
+    }
+
+    /// The parsed arguments, or the rejection as the tool result to return
+    /// ([`error_result`]: `isError: true`, every error). Made for `?` in a `#[tool]` method
+    /// that returns `Result<_, CallToolResult>`.
+    // The error is rmcp's own result type, which is what a `#[tool]` method returns.
+    #[allow(clippy::result_large_err)]
+    pub fn parsed(self) -> Result<Parsed<T>, CallToolResult> {
+        self.0.map_err(|rejection| error_result(&rejection))
+    }
+
+    /// The rejection, if the arguments were rejected.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        self.0.as_ref().err()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Checked<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Checked").field(&self.0).finish()
+    }
+}
+
+impl<T: Clone> Clone for Checked<T> {
+    fn clone(&self) -> Self {
+        Checked(self.0.clone())
+    }
+}
+
+impl<'de, T: ToolArgs> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Checked(super::gate::deserialize(deserializer)))
+    }
+}
+
+impl<T: ToolArgs> JsonSchema for Checked<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        Cow::Borrowed(T::NAME)
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        Cow::Owned(format!("toolargs::Checked<{}>", std::any::type_name::<T>()))
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        Schema::try_from(T::json_schema()).unwrap_or_default()
+    }
+}
+
+/// The tool result for a rejected call: `isError: true` and one text block holding
+/// [`Rejection::for_model`] (`{"ok":false,"errors":[...]}`, every error with its code and path).
+pub fn error_result(rejection: &Rejection) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(rejection.for_model())])
+}
+
+/// The MCP tool annotations of an effect ([`Effect::mcp_annotations`]) as rmcp's type.
+pub fn annotations(effect: Effect) -> ToolAnnotations {
+    let hints = effect.mcp_annotations();
+    let hint = |key: &str| hints.get(key).and_then(Value::as_bool);
+    ToolAnnotations::from_raw(
+        None,
+        hint("readOnlyHint"),
+        hint("destructiveHint"),
+        hint("idempotentHint"),
+        hint("openWorldHint"),
+    )
+}
+
+/// The whole MCP tool definition of `T` as rmcp's [`Tool`]: the same name, description,
+/// `inputSchema` and annotations as `T::tool_definition(Dialect::Mcp)`.
+pub fn tool<T: ToolArgs>() -> Tool {
+    let schema = match Dialect::Mcp.parameters(&T::json_schema(), T::DESCRIPTION) {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    };
+    Tool::new_with_raw(T::NAME, T::DESCRIPTION.map(Cow::Borrowed), schema)
+        .with_annotations(annotations(T::EFFECT))
+}
+
+/// Completes the route named [`T::NAME`](ToolArgs::NAME) in a router (one built by
+/// `#[tool_router]`, for instance) from `T`: the annotations of its effect (keeping an
+/// annotation `title`), and `T`'s description when the route has none.
+///
+/// Returns false, changing nothing, when the router has no tool of that name (a `#[tool]`
+/// method named otherwise needs `#[tool(name = "...")]`).
+#[must_use = "false means no route is named after the tool"]
+pub fn annotate<T: ToolArgs, S>(router: &mut ToolRouter<S>) -> bool {
+    let Some(route) = router.map.get_mut(T::NAME) else {
+        return false;
+    };
+    let mut hints = annotations(T::EFFECT);
+    hints.title = route.attr.annotations.take().and_then(|a| a.title);
+    route.attr.annotations = Some(hints);
+    if route.attr.description.as_deref().is_none_or(str::is_empty) {
+        route.attr.description = T::DESCRIPTION.map(Cow::Borrowed);
+    }
+    true
+}

@@ -1,0 +1,159 @@
+//! The rig adapter: a rig tool typed by a derived type, run through rig's own argument
+//! decoding (`ErasedTool::execute`, what rig's dispatch calls), and a `DynamicTool`.
+
+use rig::tool::{ErasedTool, Tool, ToolContext, ToolErrorKind, ToolExecutionError, ToolResult};
+use serde_json::{json, Value};
+use toolargs::rig::Args;
+use toolargs::{Dialect, Parsed, Rejection, ToolArgs};
+
+/// Refund part of an order.
+#[derive(ToolArgs, Debug)]
+#[toolargs(name = "issue_refund", effect = "external")]
+struct IssueRefund {
+    /// The order to refund.
+    #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
+    order_id: String,
+    /// Amount in cents.
+    #[arg(min = 1, max = 50000)]
+    amount_cents: i64,
+    #[arg(default)]
+    notify_customer: bool,
+}
+
+struct Refunds;
+
+impl Tool for Refunds {
+    const NAME: &'static str = IssueRefund::NAME;
+    type Args = Args<IssueRefund>;
+    type Output = Value;
+    type Error = ToolExecutionError;
+
+    fn description(&self) -> String {
+        toolargs::rig::description::<IssueRefund>()
+    }
+
+    fn parameters(&self) -> Value {
+        toolargs::rig::parameters::<IssueRefund>()
+    }
+
+    async fn call(
+        &self,
+        _: &mut ToolContext,
+        args: Args<IssueRefund>,
+    ) -> Result<Value, ToolExecutionError> {
+        let parsed = args.parsed()?;
+        let rules: Vec<&str> = parsed.repairs.iter().map(|r| r.rule.as_str()).collect();
+        Ok(json!({"refunded": parsed.args.amount_cents, "repairs": rules}))
+    }
+}
+
+fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+fn execute(arguments: &str) -> ToolResult {
+    block_on(Refunds.execute(arguments.to_owned(), &mut ToolContext::default()))
+}
+
+#[test]
+fn a_clean_call_runs_the_tool() {
+    let result = execute(r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999}"#);
+    assert!(!result.is_error());
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 1999, "repairs": []}))
+    );
+}
+
+#[test]
+fn a_repairable_call_runs_the_tool_with_its_repairs() {
+    let result =
+        execute(r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999","notify_customer":null}"#);
+    assert!(!result.is_error());
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 1999, "repairs": ["numeric_string_to_int", "null_to_absent"]}))
+    );
+}
+
+#[test]
+fn a_bad_call_answers_the_model_with_every_error() {
+    let arguments = r#"{"order_id":"ORD-1","amount":1999,"notify_customer":"yes"}"#;
+    let result = execute(arguments);
+    assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+    let expected = IssueRefund::parse(arguments).unwrap_err();
+    assert_eq!(expected.errors().len(), 4);
+    assert_eq!(
+        result.output().as_text(),
+        Some(expected.for_model().as_str())
+    );
+
+    let error = result.error().expect("an error");
+    assert_eq!(error.downcast_ref::<Rejection>(), Some(&expected));
+    assert_eq!(error.message(), expected.to_string());
+}
+
+#[test]
+fn the_gate_reads_the_model_text_so_a_key_sent_twice_is_rejected() {
+    let result = execute(r#"{"order_id":"ord_A1b2C3d4","amount_cents":1,"amount_cents":50000}"#);
+    let rejection = result.error().unwrap().downcast_ref::<Rejection>().unwrap();
+    assert_eq!(rejection.errors()[0].code, "duplicate_key");
+    assert_eq!(rejection.errors()[0].path, "$.amount_cents");
+}
+
+#[test]
+fn double_encoded_arguments_are_repaired() {
+    let inner = r#"{"order_id":"ord_A1b2C3d4","amount_cents":5}"#;
+    let result = execute(&Value::from(inner).to_string());
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 5, "repairs": ["unwrap_double_encoded"]}))
+    );
+}
+
+#[test]
+fn the_definition_is_the_schema_the_parser_enforces() {
+    let definition = toolargs::rig::definition::<IssueRefund>();
+    let anthropic = IssueRefund::tool_definition(Dialect::Anthropic);
+    assert_eq!(definition.name.as_str(), "issue_refund");
+    assert_eq!(definition.description, "Refund part of an order.");
+    assert_eq!(definition.parameters, anthropic["input_schema"]);
+    assert_eq!(rig::tool::tool_definition(&Refunds), definition);
+
+    let strict = toolargs::rig::definition_in::<IssueRefund>(Dialect::OpenAiChat { strict: true });
+    assert_eq!(
+        strict.parameters,
+        IssueRefund::tool_definition(Dialect::OpenAiChat { strict: true })["function"]
+            ["parameters"]
+    );
+}
+
+#[test]
+fn a_dynamic_tool_runs_the_handler_only_on_accepted_calls() {
+    let tool = toolargs::rig::dynamic_tool(|call: Parsed<IssueRefund>| async move {
+        Ok::<_, ToolExecutionError>(format!(
+            "refunded {} cents with {} repairs",
+            call.args.amount_cents,
+            call.repairs.len()
+        ))
+    });
+    assert_eq!(
+        tool.definition(),
+        toolargs::rig::definition::<IssueRefund>()
+    );
+
+    let output =
+        block_on(tool.execute(json!({"order_id": "ord_A1b2C3d4", "amount_cents": "7"}))).unwrap();
+    assert_eq!(output.as_text(), Some("refunded 7 cents with 1 repairs"));
+
+    let bad = json!({"order_id": "ord_A1b2C3d4", "amount_cents": 0});
+    let error = block_on(tool.execute(bad.clone())).unwrap_err();
+    assert_eq!(error.kind(), ToolErrorKind::InvalidArgs);
+    assert_eq!(
+        error.model_feedback(),
+        Some(IssueRefund::parse(&bad).unwrap_err().for_model().as_str())
+    );
+}
