@@ -219,16 +219,6 @@ impl fmt::Debug for Toolbox {
     }
 }
 
-/// The outcome of the argument step of a dispatch.
-struct Ready<'t> {
-    entry: &'t Entry,
-    args: Erased,
-    canonical: Value,
-    repairs: Vec<Repair>,
-    attempt: u32,
-    raw: Value,
-}
-
 impl Toolbox {
     /// An empty toolbox with the default [`Budget`].
     pub fn new() -> Toolbox {
@@ -341,54 +331,26 @@ impl Toolbox {
 
     /// Dispatches one call to a synchronous handler.
     pub fn dispatch(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
-        let ready = match self.prepare(session, &call) {
-            Ok(ready) => ready,
-            Err(done) => return *done,
-        };
-        let result = match &ready.entry.handler {
-            Handler::Sync(run) => run(ready.args),
-            Handler::Async(_) => {
-                Err(format!("`{}` has an async handler; use dispatch_async", call.name).into())
-            }
-        };
-        self.finish(
-            session,
-            &call,
-            ready.canonical,
-            ready.repairs,
-            ready.attempt,
-            ready.raw,
-            result,
-        )
+        match self.prepare(session, &call) {
+            Ok(pending) => self.run_confirmed(session, pending),
+            Err(done) => *done,
+        }
     }
 
     /// Dispatches one call, awaiting an asynchronous handler (synchronous ones run inline).
     pub async fn dispatch_async(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
-        let ready = match self.prepare(session, &call) {
-            Ok(ready) => ready,
-            Err(done) => return *done,
-        };
-        let result = match &ready.entry.handler {
-            Handler::Sync(run) => run(ready.args),
-            Handler::Async(run) => run(ready.args).await,
-        };
-        self.finish(
-            session,
-            &call,
-            ready.canonical,
-            ready.repairs,
-            ready.attempt,
-            ready.raw,
-            result,
-        )
+        match self.prepare(session, &call) {
+            Ok(pending) => self.run_confirmed_async(session, pending).await,
+            Err(done) => *done,
+        }
     }
 
     /// Looks the tool up, checks the budget and parses the arguments.
-    fn prepare<'t>(
-        &'t self,
+    fn prepare(
+        &self,
         session: &mut Session,
         call: &ToolCall<'_>,
-    ) -> Result<Ready<'t>, Box<Dispatch>> {
+    ) -> Result<Pending, Box<Dispatch>> {
         let attempt = session.begin(&call.id);
         let raw = raw_value(&call.arguments);
         if attempt == 1 {
@@ -428,15 +390,16 @@ impl Toolbox {
             Ok((args, canonical, repairs)) => {
                 observe::repaired(&call.name, &repairs);
                 session.spend(repairs.len() as u32);
-                let ready = Ready {
-                    entry,
+                let pending = Pending {
+                    tool: call.name.clone(),
+                    call_id: call.id.clone(),
                     args,
                     canonical,
                     repairs,
                     attempt,
                     raw,
                 };
-                self.review(session, call, ready)
+                self.review(session, pending)
             }
             Err(rejection) => {
                 observe::rejected(&call.name, &rejection);
@@ -472,46 +435,28 @@ impl Toolbox {
     }
 
     /// Sends a corrected call through the semantic gate, if there is one.
-    fn review<'t>(
-        &'t self,
-        session: &mut Session,
-        call: &ToolCall<'_>,
-        ready: Ready<'t>,
-    ) -> Result<Ready<'t>, Box<Dispatch>> {
-        let Some(gate) = &self.semantic else {
-            return Ok(ready);
+    fn review(&self, session: &mut Session, pending: Pending) -> Result<Pending, Box<Dispatch>> {
+        let (Some(gate), Some(entry)) = (&self.semantic, self.tools.get(pending.tool.as_str()))
+        else {
+            return Ok(pending);
         };
-        let corrected = ready.attempt > 1 || !ready.repairs.is_empty();
+        let corrected = pending.attempt > 1 || !pending.repairs.is_empty();
         if !corrected {
-            return Ok(ready);
+            return Ok(pending);
         }
-        let original = session
-            .original(&call.id)
-            .cloned()
-            .unwrap_or_else(|| ready.raw.clone());
-        let review = gate.compare(&(ready.entry.profile)(), &original, &ready.canonical);
-        tracing::info!(target: "toolargs", tool = call.name.as_str(), decision = review.decision.as_str(), "corrected call reviewed");
+        let original = session.original(&pending.call_id).unwrap_or(&pending.raw);
+        let review = gate.compare(&(entry.profile)(), original, &pending.canonical);
+        tracing::info!(target: "toolargs", tool = pending.tool.as_str(), decision = review.decision.as_str(), "corrected call reviewed");
         match review.decision {
-            Decision::Proceed | Decision::ProceedAndReport => Ok(ready),
+            Decision::Proceed | Decision::ProceedAndReport => Ok(pending),
             Decision::Confirm => {
-                session.settle(&call.id);
-                observe::outcome(&call.name, "confirm");
-                Err(Box::new(Dispatch::Confirm {
-                    review,
-                    pending: Pending {
-                        tool: call.name.clone(),
-                        call_id: call.id.clone(),
-                        args: ready.args,
-                        canonical: ready.canonical,
-                        repairs: ready.repairs,
-                        attempt: ready.attempt,
-                        raw: ready.raw,
-                    },
-                }))
+                session.settle(&pending.call_id);
+                observe::outcome(&pending.tool, "confirm");
+                Err(Box::new(Dispatch::Confirm { review, pending }))
             }
             Decision::Reject => {
-                session.settle(&call.id);
-                observe::outcome(&call.name, "refused");
+                session.settle(&pending.call_id);
+                observe::outcome(&pending.tool, "refused");
                 Err(Box::new(Dispatch::Refused { review }))
             }
         }
@@ -519,28 +464,19 @@ impl Toolbox {
 
     /// Runs a call held by [`Dispatch::Confirm`] once someone approved it (synchronous handlers).
     pub fn run_confirmed(&self, session: &mut Session, pending: Pending) -> Dispatch {
-        let Some(entry) = self.tools.get(pending.tool.as_str()) else {
-            return Dispatch::Failed {
-                error: format!("no tool named {:?}", pending.tool),
-                attempt: pending.attempt,
-            };
-        };
-        let call = ToolCall::new(
-            pending.call_id,
-            pending.tool,
-            RawArgs::Value(std::borrow::Cow::Owned(Value::Null)),
-        );
-        let result = match &entry.handler {
-            Handler::Sync(run) => run(pending.args),
-            Handler::Async(_) => Err(format!(
-                "`{}` has an async handler; use run_confirmed_async",
-                call.name
+        let result = match self.tools.get(pending.tool.as_str()).map(|e| &e.handler) {
+            Some(Handler::Sync(run)) => run(pending.args),
+            Some(Handler::Async(_)) => Err(format!(
+                "`{}` has an async handler; use dispatch_async or run_confirmed_async",
+                pending.tool
             )
             .into()),
+            None => Err(format!("no tool named {:?}", pending.tool).into()),
         };
         self.finish(
             session,
-            &call,
+            &pending.tool,
+            &pending.call_id,
             pending.canonical,
             pending.repairs,
             pending.attempt,
@@ -551,24 +487,15 @@ impl Toolbox {
 
     /// Runs a call held by [`Dispatch::Confirm`] once someone approved it.
     pub async fn run_confirmed_async(&self, session: &mut Session, pending: Pending) -> Dispatch {
-        let Some(entry) = self.tools.get(pending.tool.as_str()) else {
-            return Dispatch::Failed {
-                error: format!("no tool named {:?}", pending.tool),
-                attempt: pending.attempt,
-            };
-        };
-        let call = ToolCall::new(
-            pending.call_id,
-            pending.tool,
-            RawArgs::Value(std::borrow::Cow::Owned(Value::Null)),
-        );
-        let result = match &entry.handler {
-            Handler::Sync(run) => run(pending.args),
-            Handler::Async(run) => run(pending.args).await,
+        let result = match self.tools.get(pending.tool.as_str()).map(|e| &e.handler) {
+            Some(Handler::Sync(run)) => run(pending.args),
+            Some(Handler::Async(run)) => run(pending.args).await,
+            None => Err(format!("no tool named {:?}", pending.tool).into()),
         };
         self.finish(
             session,
-            &call,
+            &pending.tool,
+            &pending.call_id,
             pending.canonical,
             pending.repairs,
             pending.attempt,
@@ -617,23 +544,24 @@ impl Toolbox {
     fn finish(
         &self,
         session: &mut Session,
-        call: &ToolCall<'_>,
+        tool: &str,
+        call_id: &str,
         canonical: Value,
         repairs: Vec<Repair>,
         attempt: u32,
         raw: Value,
         result: ToolResult,
     ) -> Dispatch {
-        session.settle(&call.id);
+        session.settle(call_id);
         let outcome = match (&result, repairs.is_empty()) {
             (Err(_), _) => "failed",
             (Ok(_), true) => "clean",
             (Ok(_), false) => "repaired",
         };
-        observe::outcome(&call.name, outcome);
+        observe::outcome(tool, outcome);
         self.record(
-            &call.name,
-            &call.id,
+            tool,
+            call_id,
             attempt,
             raw,
             Some(canonical),
