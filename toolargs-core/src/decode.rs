@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::json::parse_document;
+use crate::json::{read_text, read_value, Document};
 use crate::node::Node;
 use crate::options::Limits;
 use crate::path::Path;
@@ -93,23 +93,15 @@ pub(crate) fn with_payload<R>(
 ) -> Result<R, ArgumentError> {
     match raw {
         RawArgs::Text(text) => with_text(text, limits, expect_object, repairs, then),
-        RawArgs::Bytes(bytes) => match std::str::from_utf8(bytes) {
+        RawArgs::Bytes(bytes) => match check_size(limits, bytes.len())
+            .and_then(|()| std::str::from_utf8(bytes).map_err(|err| invalid_utf8(&err)))
+        {
             Ok(text) => with_text(text, limits, expect_object, repairs, then),
-            Err(err) => Err(root_error(
-                Code::InvalidJson,
-                format!(
-                    "the payload is not valid UTF-8 (bad byte at offset {})",
-                    err.valid_up_to()
-                ),
-            )),
+            Err(err) => Err(err),
         },
         RawArgs::Value(value) => match value.as_ref() {
             Value::String(text) => with_text(text, limits, expect_object, repairs, then),
-            value => {
-                let node = Node::from_value(value, limits.max_depth)
-                    .map_err(|_| root_error(Code::InvalidJson, "nesting is too deep".to_owned()))?;
-                finish(node, expect_object, repairs, then)
-            }
+            value => finish(read_value(value, limits)?, expect_object, repairs, then),
         },
     }
 }
@@ -134,31 +126,31 @@ fn with_text<R>(
         }
         None => text,
     };
-    let node = parse_document(body, limits.max_depth)?;
-    let Node::String(inner_text) = &node else {
-        return finish(node, expect_object, repairs, then);
+    let document = read_text(body, limits)?;
+    let Node::String(inner_text) = document.root() else {
+        return finish(document, expect_object, repairs, then);
     };
     if !expect_object {
-        return finish(node, expect_object, repairs, then);
+        return finish(document, expect_object, repairs, then);
     }
     // One level of double encoding: the payload is a JSON string holding a JSON object.
-    let inner = match parse_document(inner_text, limits.max_depth) {
+    let inner = match read_text(inner_text, limits) {
         Ok(inner) => inner,
         Err(err) if err.code == Code::InvalidJson => {
             return Err(root_error(
                 Code::NotObject,
                 format!(
                     "expected a JSON object, got {} that is not JSON",
-                    node.describe()
+                    document.root().describe()
                 ),
             ))
         }
         Err(err) => return Err(err),
     };
-    if !matches!(inner, Node::Object(_)) {
-        let what = match inner {
+    if !matches!(inner.root(), Node::Object(_)) {
+        let what = match inner.root() {
             Node::String(_) => "a JSON string encoded more than once".to_owned(),
-            ref other => format!("{} encoded as a string", other.describe()),
+            other => format!("{} encoded as a string", other.describe()),
         };
         return Err(root_error(
             Code::NotObject,
@@ -169,32 +161,33 @@ fn with_text<R>(
         path: "$".to_owned(),
         rule: Rule::UnwrapDoubleEncoded,
         before: Value::String(inner_text.as_ref().to_owned()),
-        after: inner.to_value(),
+        after: inner.root().to_value(),
     });
-    Ok(then(&inner, repairs))
+    Ok(then(inner.root(), repairs))
 }
 
 fn finish<R>(
-    node: Node<'_>,
+    document: Document<'_>,
     expect_object: bool,
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
+    let node = document.root();
     if expect_object && !matches!(node, Node::Object(_)) {
         return Err(root_error(
             Code::NotObject,
             format!("expected a JSON object, got {}", node.describe()),
         ));
     }
-    Ok(then(&node, repairs))
+    Ok(then(node, repairs))
 }
 
 fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
     if len > limits.max_payload_bytes {
         return Err(root_error(
-            Code::InvalidJson,
+            Code::TooLarge,
             format!(
-                "the payload is {len} bytes, more than the limit of {} bytes",
+                "the payload is {len} bytes, more than the limit of {} bytes; send less",
                 limits.max_payload_bytes
             ),
         ));
@@ -202,9 +195,19 @@ fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
     Ok(())
 }
 
+fn invalid_utf8(err: &std::str::Utf8Error) -> ArgumentError {
+    root_error(
+        Code::InvalidJson,
+        format!(
+            "the payload is not valid UTF-8 (bad byte at offset {})",
+            err.valid_up_to()
+        ),
+    )
+}
+
 fn root_error(code: Code, message: String) -> ArgumentError {
     ArgumentError {
-        path: Path::ROOT.to_string(),
+        path: Path::ROOT.render(),
         code,
         message,
     }

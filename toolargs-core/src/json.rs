@@ -2,41 +2,287 @@
 //!
 //! It exists, instead of `serde_json::Value`, for what the policy needs and `serde_json` hides:
 //! duplicate keys are an error at any depth (compared after unescaping, so `"a"` and `"\u0061"`
-//! collide), `NaN`/`Infinity` get their own code, number literals keep their text, and nesting
-//! is bounded so hostile input is a clean error rather than a stack overflow.
+//! collide), `NaN`/`Infinity` get their own code, number literals keep their text, and the
+//! [`Limits`] on hostile input (nesting, string length, items per array, keys per object) are
+//! enforced while scanning, so an oversized document is refused before it is built.
+//!
+//! The tree's arrays and objects are vectors taken from a small per-thread pool and given back
+//! when the [`Document`] is dropped, so a steady stream of calls reuses the same buffers: a clean
+//! call allocates only what its typed output holds.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 
+use serde_json::Value;
+
 use crate::node::{Node, Number};
+use crate::options::Limits;
 use crate::path::Path;
 use crate::report::{ArgumentError, Code};
 
 /// Objects with more members than this switch from a linear scan to a hash set for duplicates.
 const LINEAR_DUPLICATE_SCAN: usize = 16;
 
-/// Parses one JSON document (with optional surrounding whitespace) into a node.
+/// The members of an object node.
+type Members<'a> = Vec<(Cow<'a, str>, Node<'a>)>;
+
+/// Placeholders pushed before an item or a member is read into place. As constants they are
+/// copied from static data in whole words, which keeps the push cheap.
+const EMPTY_ITEM: Node<'static> = Node::Null;
+const EMPTY_MEMBER: (Cow<'static, str>, Node<'static>) = (Cow::Borrowed(""), Node::Null);
+
+/// Parses one JSON document (with optional surrounding whitespace) into a node, with the
+/// default limits except for the nesting depth.
 pub(crate) fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
+    let limits = Limits {
+        max_depth,
+        ..Limits::DEFAULT
+    };
+    read_text(text, &limits).map(Document::into_root)
+}
+
+/// Parses one JSON document (with optional surrounding whitespace) under `limits`.
+///
+/// The size of the text is not checked here (the caller decides what the payload is). A string
+/// at the root is not held to `max_string_bytes`: it is the payload itself, bounded by its size.
+pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, ArgumentError> {
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        depth_left: max_depth,
+        depth_left: limits.max_depth,
+        limits: *limits,
+        error: None,
     };
     reader.skip_whitespace();
-    let node = reader.value(&Path::ROOT)?;
+    let mut root = Node::Null;
+    if let Err(Fail) = reader.value(&Path::ROOT, &mut root) {
+        return Err(reader.into_error());
+    }
     reader.skip_whitespace();
     if reader.pos != reader.bytes.len() {
-        return Err(reader.syntax("unexpected text after the JSON value"));
+        let _ = reader.syntax("unexpected text after the JSON value");
+        return Err(reader.into_error());
     }
-    Ok(node)
+    Ok(Document { root })
 }
+
+/// Borrows a decoded `serde_json` value as a document, under the same `limits` as text (except
+/// the payload size, which a decoded value no longer has).
+pub(crate) fn read_value<'a>(
+    value: &'a Value,
+    limits: &Limits,
+) -> Result<Document<'a>, ArgumentError> {
+    from_value(value, &Path::ROOT, limits.max_depth, limits).map(|root| Document { root })
+}
+
+fn from_value<'a>(
+    value: &'a Value,
+    path: &Path<'_>,
+    depth_left: usize,
+    limits: &Limits,
+) -> Result<Node<'a>, ArgumentError> {
+    Ok(match value {
+        Value::Null => Node::Null,
+        Value::Bool(b) => Node::Bool(*b),
+        Value::Number(n) => Node::Number(if let Some(v) = n.as_u64() {
+            Number::U64(v)
+        } else if let Some(v) = n.as_i64() {
+            Number::I64(v)
+        } else {
+            Number::F64(n.as_f64().unwrap_or(f64::NAN))
+        }),
+        Value::String(s) => {
+            if s.len() > limits.max_string_bytes && depth_left < limits.max_depth {
+                return Err(too_long(path, false, limits));
+            }
+            Node::String(Cow::Borrowed(s))
+        }
+        Value::Array(items) => {
+            let depth = depth_left.checked_sub(1).ok_or_else(|| too_deep(limits))?;
+            if items.len() > limits.max_items {
+                return Err(too_many_items(path, limits));
+            }
+            let mut out = pooled_items();
+            out.reserve(items.len());
+            for (index, item) in items.iter().enumerate() {
+                out.push(from_value(item, &path.index(index), depth, limits)?);
+            }
+            Node::Array(out)
+        }
+        Value::Object(map) => {
+            let depth = depth_left.checked_sub(1).ok_or_else(|| too_deep(limits))?;
+            if map.len() > limits.max_keys {
+                return Err(too_many_keys(path, limits));
+            }
+            let mut out = pooled_members();
+            out.reserve(map.len());
+            for (key, item) in map {
+                if key.len() > limits.max_string_bytes {
+                    return Err(too_long(path, true, limits));
+                }
+                let node = from_value(item, &path.key(key), depth, limits)?;
+                out.push((Cow::Borrowed(key.as_str()), node));
+            }
+            Node::Object(out)
+        }
+    })
+}
+
+/// A decoded payload. Its containers go back to this thread's pool when it is dropped.
+pub(crate) struct Document<'a> {
+    root: Node<'a>,
+}
+
+impl<'a> Document<'a> {
+    /// The root value.
+    pub(crate) fn root(&self) -> &Node<'a> {
+        &self.root
+    }
+
+    /// Takes the root out; its containers are then freed normally instead of reused.
+    pub(crate) fn into_root(mut self) -> Node<'a> {
+        std::mem::replace(&mut self.root, Node::Null)
+    }
+}
+
+impl Drop for Document<'_> {
+    fn drop(&mut self) {
+        let root = &mut self.root;
+        with_pool(|pool| pool.recycle(root));
+    }
+}
+
+/// At most this many empty vectors of each kind are kept per thread…
+const POOLED_VECTORS: usize = 32;
+/// …each with room for at most this many elements, so a hostile payload leaves nothing large.
+const POOLED_CAPACITY: usize = 256;
+
+/// Empty vectors kept for the next document on this thread. Their element types are the node
+/// types with the lifetime erased; a vector is only stored empty and only its lifetime changes
+/// on the way in and out ([`relabel_items`], [`relabel_members`]).
+struct Pool {
+    arrays: Vec<Vec<Node<'static>>>,
+    objects: Vec<Members<'static>>,
+}
+
+thread_local! {
+    static POOL: RefCell<Pool> = const {
+        RefCell::new(Pool {
+            arrays: Vec::new(),
+            objects: Vec::new(),
+        })
+    };
+}
+
+/// Runs `f` on this thread's pool; `None` while the thread is shutting down.
+fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> Option<R> {
+    POOL.try_with(|pool| pool.try_borrow_mut().ok().map(|mut pool| f(&mut pool)))
+        .ok()
+        .flatten()
+}
+
+/// An empty vector for an array's items, from the pool when it has one.
+fn pooled_items<'a>() -> Vec<Node<'a>> {
+    with_pool(|pool| pool.arrays.pop())
+        .flatten()
+        .map(relabel_items)
+        .unwrap_or_default()
+}
+
+/// An empty vector for an object's members, from the pool when it has one.
+fn pooled_members<'a>() -> Members<'a> {
+    with_pool(|pool| pool.objects.pop())
+        .flatten()
+        .map(relabel_members)
+        .unwrap_or_default()
+}
+
+impl Pool {
+    /// Takes the containers of `node` apart and keeps their vectors. They are stored so that
+    /// the next document, opening containers in the same order, gets the same vectors back:
+    /// children right to left, then the container itself.
+    fn recycle(&mut self, node: &mut Node<'_>) {
+        match node {
+            Node::Array(items) => self.recycle_items(std::mem::take(items)),
+            Node::Object(members) => self.recycle_members(std::mem::take(members)),
+            _ => {}
+        }
+    }
+
+    /// Frees what `node` owns: its containers go to the pool, an unescaped string is dropped.
+    /// What is left owns nothing, so the vector holding it can forget it.
+    fn release(&mut self, node: &mut Node<'_>) {
+        match node {
+            Node::Array(_) | Node::Object(_) => self.recycle(node),
+            Node::String(Cow::Owned(_)) => *node = Node::Null,
+            _ => {}
+        }
+    }
+
+    fn recycle_items(&mut self, mut items: Vec<Node<'_>>) {
+        for item in items.iter_mut().rev() {
+            self.release(item);
+        }
+        if self.arrays.len() < POOLED_VECTORS && items.capacity() <= POOLED_CAPACITY {
+            self.arrays.push(relabel_items(items));
+        }
+    }
+
+    fn recycle_members(&mut self, mut members: Members<'_>) {
+        for (key, value) in members.iter_mut().rev() {
+            self.release(value);
+            if let Cow::Owned(_) = key {
+                *key = Cow::Borrowed("");
+            }
+        }
+        if self.objects.len() < POOLED_VECTORS && members.capacity() <= POOLED_CAPACITY {
+            self.objects.push(relabel_members(members));
+        }
+    }
+}
+
+/// Gives a vector of items another lifetime, emptied. Items still in it are forgotten, not
+/// dropped: callers pass an empty vector, or one whose items own nothing.
+fn relabel_items<'b>(items: Vec<Node<'_>>) -> Vec<Node<'b>> {
+    let mut items = std::mem::ManuallyDrop::new(items);
+    let (ptr, capacity) = (items.as_mut_ptr(), items.capacity());
+    // SAFETY: `ptr` and `capacity` come from a vector of `Node<'_>`, which has the same size and
+    // alignment as `Node<'b>` (the types differ only in a lifetime), and that vector is not used
+    // again. The new vector has length 0, so no value is ever read as the other type.
+    unsafe { Vec::from_raw_parts(ptr.cast::<Node<'b>>(), 0, capacity) }
+}
+
+/// Gives a vector of members another lifetime, emptied, as [`relabel_items`] does.
+fn relabel_members<'b>(members: Members<'_>) -> Members<'b> {
+    let mut members = std::mem::ManuallyDrop::new(members);
+    let (ptr, capacity) = (members.as_mut_ptr(), members.capacity());
+    // SAFETY: as in `relabel_items`: one type up to a lifetime, an allocation not used again,
+    // and length 0.
+    unsafe { Vec::from_raw_parts(ptr.cast::<(Cow<'b, str>, Node<'b>)>(), 0, capacity) }
+}
+
+/// Writes `node` over a placeholder (`Node::Null` or an empty string): there is nothing to drop,
+/// and skipping the drop keeps the recursive drop code of `Node` off the hot path.
+fn fill<'a>(out: &mut Node<'a>, node: Node<'a>) {
+    debug_assert!(matches!(out, Node::Null | Node::String(Cow::Borrowed(""))));
+    std::mem::forget(std::mem::replace(out, node));
+}
+
+/// A failure inside the reader; the error itself is kept in [`Reader::error`], so results stay
+/// the size of a node.
+struct Fail;
+
+type Step<T> = Result<T, Fail>;
 
 struct Reader<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
     depth_left: usize,
+    limits: Limits,
+    error: Option<ArgumentError>,
 }
 
 impl<'a> Reader<'a> {
@@ -50,8 +296,21 @@ impl<'a> Reader<'a> {
         }
     }
 
+    fn fail(&mut self, error: ArgumentError) -> Fail {
+        self.error = Some(error);
+        Fail
+    }
+
+    fn into_error(self) -> ArgumentError {
+        self.error.unwrap_or_else(|| ArgumentError {
+            path: "$".to_owned(),
+            code: Code::InvalidJson,
+            message: "the payload could not be read".to_owned(),
+        })
+    }
+
     /// An `invalid_json` error at the current position, with line and column for the model.
-    fn syntax(&self, what: &str) -> ArgumentError {
+    fn syntax(&mut self, what: &str) -> Fail {
         let consumed = &self.text[..floor_char_boundary(self.text, self.pos)];
         let line = consumed.matches('\n').count() + 1;
         let column = consumed
@@ -59,33 +318,48 @@ impl<'a> Reader<'a> {
             .next()
             .map_or(0, |l| l.chars().count())
             + 1;
-        ArgumentError {
+        self.fail(ArgumentError {
             path: "$".to_owned(),
             code: Code::InvalidJson,
             message: format!("{what} at line {line} column {column}"),
-        }
+        })
     }
 
-    fn value(&mut self, path: &Path<'_>) -> Result<Node<'a>, ArgumentError> {
-        match self.peek() {
-            Some(b'{') => self.object(path),
-            Some(b'[') => self.array(path),
-            Some(b'"') => Ok(Node::String(self.string()?)),
-            Some(b't') => self.keyword("true", Node::Bool(true)),
-            Some(b'f') => self.keyword("false", Node::Bool(false)),
-            Some(b'n') => self.keyword("null", Node::Null),
-            Some(b'N') => self.non_finite("NaN", path),
-            Some(b'I') => self.non_finite("Infinity", path),
-            Some(b'-') if self.bytes.get(self.pos + 1) == Some(&b'I') => {
-                self.non_finite("-Infinity", path)
+    /// Reads one value into `out` (written in place: moving nodes through return values is
+    /// what a tree reader spends most of its time on otherwise).
+    fn value(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
+        let node = match self.peek() {
+            Some(b'{') => return self.object(path, out),
+            Some(b'[') => return self.array(path, out),
+            Some(b'"') => {
+                let max = if self.depth_left == self.limits.max_depth {
+                    usize::MAX
+                } else {
+                    self.limits.max_string_bytes
+                };
+                fill(out, Node::String(Cow::Borrowed("")));
+                if let Node::String(s) = out {
+                    self.string(max, path, false, s)?;
+                }
+                return Ok(());
             }
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(_) => Err(self.syntax("expected a JSON value")),
-            None => Err(self.syntax("unexpected end of input")),
-        }
+            Some(b't') => self.keyword("true", Node::Bool(true))?,
+            Some(b'f') => self.keyword("false", Node::Bool(false))?,
+            Some(b'n') => self.keyword("null", Node::Null)?,
+            Some(b'N') => return self.non_finite("NaN", path),
+            Some(b'I') => return self.non_finite("Infinity", path),
+            Some(b'-') if self.bytes.get(self.pos + 1) == Some(&b'I') => {
+                return self.non_finite("-Infinity", path)
+            }
+            Some(b'-' | b'0'..=b'9') => Node::Number(Number::Literal(self.number()?)),
+            Some(_) => return Err(self.syntax("expected a JSON value")),
+            None => return Err(self.syntax("unexpected end of input")),
+        };
+        fill(out, node);
+        Ok(())
     }
 
-    fn keyword(&mut self, word: &str, node: Node<'a>) -> Result<Node<'a>, ArgumentError> {
+    fn keyword(&mut self, word: &str, node: Node<'a>) -> Step<Node<'a>> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(node)
@@ -94,80 +368,103 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn non_finite(&mut self, word: &str, path: &Path<'_>) -> Result<Node<'a>, ArgumentError> {
+    fn non_finite(&mut self, word: &str, path: &Path<'_>) -> Step<()> {
         if self.bytes[self.pos..].starts_with(word.as_bytes()) {
-            Err(ArgumentError {
-                path: path.to_string(),
+            Err(self.fail(ArgumentError {
+                path: path.render(),
                 code: Code::NonFiniteNumber,
                 message: format!("{word} is not a JSON number; send a finite number"),
-            })
+            }))
         } else {
             Err(self.syntax("expected a JSON value"))
         }
     }
 
-    fn enter(&mut self) -> Result<(), ArgumentError> {
+    fn enter(&mut self) -> Step<()> {
         self.depth_left = match self.depth_left.checked_sub(1) {
             Some(left) => left,
-            None => return Err(self.syntax("nesting is too deep")),
+            None => return Err(self.fail(too_deep(&self.limits))),
         };
         self.pos += 1;
         Ok(())
     }
 
-    fn array(&mut self, path: &Path<'_>) -> Result<Node<'a>, ArgumentError> {
+    fn array(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
         self.enter()?;
-        let mut items = Vec::new();
         self.skip_whitespace();
         if self.peek() == Some(b']') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Node::Array(items));
+            fill(out, Node::Array(Vec::new()));
+            return Ok(());
         }
+        fill(out, Node::Array(pooled_items()));
+        let Node::Array(items) = out else {
+            return Err(Fail);
+        };
         loop {
+            let index = items.len();
+            if index == self.limits.max_items {
+                return Err(self.fail(too_many_items(path, &self.limits)));
+            }
             self.skip_whitespace();
-            let item = self.value(&path.index(items.len()))?;
-            items.push(item);
+            items.push(EMPTY_ITEM);
+            let Some(slot) = items.last_mut() else {
+                return Err(Fail);
+            };
+            self.value(&path.index(index), slot)?;
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
                 Some(b']') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    return Ok(Node::Array(items));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("expected ',' or ']'")),
             }
         }
     }
 
-    fn object(&mut self, path: &Path<'_>) -> Result<Node<'a>, ArgumentError> {
+    fn object(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
         self.enter()?;
-        let mut members: Vec<(Cow<'a, str>, Node<'a>)> = Vec::new();
-        let mut seen: Option<HashSet<Cow<'a, str>>> = None;
         self.skip_whitespace();
         if self.peek() == Some(b'}') {
             self.pos += 1;
             self.depth_left += 1;
-            return Ok(Node::Object(members));
+            fill(out, Node::Object(Vec::new()));
+            return Ok(());
         }
+        fill(out, Node::Object(pooled_members()));
+        let Node::Object(members) = out else {
+            return Err(Fail);
+        };
+        let mut seen: Option<HashSet<Cow<'a, str>>> = None;
         loop {
             self.skip_whitespace();
             if self.peek() != Some(b'"') {
                 return Err(self.syntax("expected a quoted object key"));
             }
-            let key = self.string()?;
+            if members.len() == self.limits.max_keys {
+                return Err(self.fail(too_many_keys(path, &self.limits)));
+            }
+            // The member is read in place: key first, then its value.
+            members.push(EMPTY_MEMBER);
+            let Some(((key, slot), earlier)) = members.split_last_mut() else {
+                return Err(Fail);
+            };
+            self.string(self.limits.max_string_bytes, path, true, key)?;
             let duplicate = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
-                None => members.iter().any(|(k, _)| *k == key),
+                None => earlier.iter().any(|(k, _)| k == key),
             };
             if duplicate {
-                return Err(ArgumentError {
-                    path: path.key(&key).to_string(),
+                return Err(self.fail(ArgumentError {
+                    path: path.key(key).render(),
                     code: Code::DuplicateKey,
                     message: "this key appears more than once in the object; send it once"
                         .to_owned(),
-                });
+                }));
             }
             self.skip_whitespace();
             if self.peek() != Some(b':') {
@@ -175,8 +472,7 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            let value = self.value(&path.key(&key))?;
-            members.push((key, value));
+            self.value(&path.key(key), slot)?;
             if seen.is_none() && members.len() > LINEAR_DUPLICATE_SCAN {
                 seen = Some(members.iter().map(|(k, _)| k.clone()).collect());
             }
@@ -186,57 +482,66 @@ impl<'a> Reader<'a> {
                 Some(b'}') => {
                     self.pos += 1;
                     self.depth_left += 1;
-                    return Ok(Node::Object(members));
+                    return Ok(());
                 }
                 _ => return Err(self.syntax("expected ',' or '}'")),
             }
         }
     }
 
-    /// Reads a string starting at its opening quote; borrows it when it has no escapes.
-    fn string(&mut self) -> Result<Cow<'a, str>, ArgumentError> {
+    /// Reads a string starting at its opening quote; borrows it when it has no escapes. A
+    /// string whose unescaped text would pass `max` bytes is refused as `too_long` at `at`
+    /// (a key is reported at its object's path) without scanning further.
+    fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
         self.pos += 1;
         let start = self.pos;
-        loop {
-            match self.peek() {
-                Some(b'"') => {
-                    let s = &self.text[start..self.pos];
-                    self.pos += 1;
-                    return Ok(Cow::Borrowed(s));
-                }
-                Some(b'\\') => break,
-                Some(0..=0x1f) => return Err(self.syntax("control character inside a string")),
-                Some(_) => self.pos += 1,
-                None => return Err(self.syntax("unterminated string")),
-            }
+        self.pos = scan_plain(self.bytes, self.pos, max);
+        if self.pos - start > max {
+            return Err(self.fail(too_long(at, key, &self.limits)));
         }
-        let mut out = String::with_capacity(self.pos - start + 16);
-        out.push_str(&self.text[start..self.pos]);
-        loop {
-            let run_start = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' || b < 0x20 {
-                    break;
-                }
+        match self.peek() {
+            Some(b'"') => {
+                *out = Cow::Borrowed(&self.text[start..self.pos]);
                 self.pos += 1;
+                return Ok(());
             }
-            out.push_str(&self.text[run_start..self.pos]);
+            Some(b'\\') => {}
+            Some(_) => return Err(self.syntax("control character inside a string")),
+            None => return Err(self.syntax("unterminated string")),
+        }
+        let mut owned = String::with_capacity((self.pos - start + 16).min(max.saturating_add(1)));
+        owned.push_str(&self.text[start..self.pos]);
+        loop {
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(Cow::Owned(out));
+                    *out = Cow::Owned(owned);
+                    return Ok(());
                 }
                 Some(b'\\') => {
                     self.pos += 1;
-                    self.escape(&mut out)?;
+                    self.escape(&mut owned)?;
                 }
                 Some(_) => return Err(self.syntax("control character inside a string")),
                 None => return Err(self.syntax("unterminated string")),
             }
+            // An escape may already have gone past `max`; otherwise the next run may use the
+            // room left. A scan that fills more than the room stopped at the window's end,
+            // possibly inside a character, so it is refused before the text is sliced.
+            let room = match max.checked_sub(owned.len()) {
+                Some(room) => room,
+                None => return Err(self.fail(too_long(at, key, &self.limits))),
+            };
+            let run_start = self.pos;
+            self.pos = scan_plain(self.bytes, self.pos, room);
+            if self.pos - run_start > room {
+                return Err(self.fail(too_long(at, key, &self.limits)));
+            }
+            owned.push_str(&self.text[run_start..self.pos]);
         }
     }
 
-    fn escape(&mut self, out: &mut String) -> Result<(), ArgumentError> {
+    fn escape(&mut self, out: &mut String) -> Step<()> {
         let Some(b) = self.peek() else {
             return Err(self.syntax("unterminated string"));
         };
@@ -263,12 +568,16 @@ impl<'a> Reader<'a> {
                             return Err(self.syntax("unpaired surrogate in \\u escape"));
                         }
                         let code = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-                        char::from_u32(code).ok_or_else(|| self.syntax("invalid \\u escape"))?
+                        match char::from_u32(code) {
+                            Some(c) => c,
+                            None => return Err(self.syntax("invalid \\u escape")),
+                        }
                     }
                     0xDC00..=0xDFFF => return Err(self.syntax("unpaired surrogate in \\u escape")),
-                    code => {
-                        char::from_u32(code).ok_or_else(|| self.syntax("invalid \\u escape"))?
-                    }
+                    code => match char::from_u32(code) {
+                        Some(c) => c,
+                        None => return Err(self.syntax("invalid \\u escape")),
+                    },
                 }
             }
             _ => return Err(self.syntax("invalid escape in string")),
@@ -277,7 +586,7 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn hex4(&mut self) -> Result<u32, ArgumentError> {
+    fn hex4(&mut self) -> Step<u32> {
         let Some(digits) = self.bytes.get(self.pos..self.pos + 4) else {
             return Err(self.syntax("truncated \\u escape"));
         };
@@ -296,7 +605,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a number literal, checking the JSON grammar: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
-    fn number(&mut self) -> Result<Node<'a>, ArgumentError> {
+    fn number(&mut self) -> Step<&'a str> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
             self.pos += 1;
@@ -323,13 +632,89 @@ impl<'a> Reader<'a> {
             }
             self.digits();
         }
-        Ok(Node::Number(Number::Literal(&self.text[start..self.pos])))
+        Ok(&self.text[start..self.pos])
     }
 
     fn digits(&mut self) {
         while let Some(b'0'..=b'9') = self.peek() {
             self.pos += 1;
         }
+    }
+}
+
+/// The position of the first `"`, `\` or control character at or after `pos`, looking at no
+/// more than `max + 1` bytes (or to the end). Eight bytes at a time: plain text is the common
+/// case and needs no per-byte branch.
+pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
+    let bytes = &bytes[..pos.saturating_add(max).saturating_add(1).min(bytes.len())];
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // A byte of `x` is flagged when it is zero (for `quote`/`backslash`) or below 0x20;
+        // the lowest flagged byte is exact, which is all this needs.
+        let flagged = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        let flagged = flagged & HIGH;
+        if flagged != 0 {
+            return pos + (flagged.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+fn too_deep(limits: &Limits) -> ArgumentError {
+    ArgumentError {
+        path: "$".to_owned(),
+        code: Code::TooDeep,
+        message: format!(
+            "arrays and objects are nested more than {} levels deep; send a flatter payload",
+            limits.max_depth
+        ),
+    }
+}
+
+fn too_long(path: &Path<'_>, key: bool, limits: &Limits) -> ArgumentError {
+    let what = if key { "an object key" } else { "this string" };
+    ArgumentError {
+        path: path.render(),
+        code: Code::TooLong,
+        message: format!(
+            "{what} is longer than the limit of {} bytes; send a shorter value",
+            limits.max_string_bytes
+        ),
+    }
+}
+
+fn too_many_items(path: &Path<'_>, limits: &Limits) -> ArgumentError {
+    ArgumentError {
+        path: path.render(),
+        code: Code::TooManyItems,
+        message: format!(
+            "this array has more than {} items, the limit; send fewer items",
+            limits.max_items
+        ),
+    }
+}
+
+fn too_many_keys(path: &Path<'_>, limits: &Limits) -> ArgumentError {
+    ArgumentError {
+        path: path.render(),
+        code: Code::TooManyKeys,
+        message: format!(
+            "this object has more than {} keys, the limit; send fewer keys",
+            limits.max_keys
+        ),
     }
 }
 
@@ -349,6 +734,12 @@ mod tests {
         parse_document(text, 128).unwrap_err().code
     }
 
+    fn limited(text: &str, limits: Limits) -> Result<Node<'_>, (Code, String)> {
+        read_text(text, &limits)
+            .map(Document::into_root)
+            .map_err(|e| (e.code, e.path))
+    }
+
     #[test]
     fn reads_values_and_borrows_plain_strings() {
         let node = parse_document(
@@ -362,6 +753,25 @@ mod tests {
         assert_eq!(members.len(), 3);
         assert_eq!(members[1].1, Node::String(Cow::Owned("xéy".into())));
         assert!(matches!(members[2].1, Node::String(Cow::Borrowed("plain"))));
+    }
+
+    #[test]
+    fn scans_strings_of_every_length_and_position() {
+        for len in 0..40 {
+            for special in ["\"", "\\\\", "\\n", "\\u00e9"] {
+                let body = "a".repeat(len);
+                let text = format!("[\"{body}{special}{body}\", \"{body}\"]");
+                let expected: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                match parse_document(&text, 128) {
+                    Ok(node) => assert_eq!(node.to_value(), expected, "{text}"),
+                    Err(e) => assert_eq!(special, "\"", "{text}: {e}"),
+                }
+            }
+            let control = format!("[\"{}\u{1}\"]", "b".repeat(len));
+            assert_eq!(code(&control), Code::InvalidJson, "{control:?}");
+            let high = format!("[\"{}\u{e9}\u{7f}\u{20ac}\"]", "c".repeat(len));
+            assert!(parse_document(&high, 128).is_ok(), "{high:?}");
+        }
     }
 
     #[test]
@@ -399,11 +809,97 @@ mod tests {
     #[test]
     fn deep_nesting_is_a_clean_error() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        assert_eq!(code(&deep), Code::InvalidJson);
+        assert_eq!(code(&deep), Code::TooDeep);
         let ok = "[".repeat(128) + &"]".repeat(128);
         assert!(parse_document(&ok, 128).is_ok());
         let too_deep = "[".repeat(129) + &"]".repeat(129);
-        assert_eq!(code(&too_deep), Code::InvalidJson);
+        assert_eq!(code(&too_deep), Code::TooDeep);
+    }
+
+    #[test]
+    fn limits_are_checked_while_scanning() {
+        let limits = Limits {
+            max_string_bytes: 4,
+            max_items: 3,
+            max_keys: 2,
+            ..Limits::DEFAULT
+        };
+        assert!(limited(r#"{"abcd":["wxyz",1,2],"b":{}}"#, limits).is_ok());
+        // Escapes count once unescaped: `\u0041` is one byte.
+        assert!(limited(r#"{"a":"\u0041\u0041\u0041\u0041"}"#, limits).is_ok());
+        for (text, code, path) in [
+            (r#"{"a":"vwxyz"}"#, Code::TooLong, "$.a"),
+            (
+                r#"{"a":"\u0041\u0041\u0041\u0041\n"}"#,
+                Code::TooLong,
+                "$.a",
+            ),
+            (r#"{"abcde":1}"#, Code::TooLong, "$"),
+            (r#"{"a":[[1,2,3,4]]}"#, Code::TooManyItems, "$.a[0]"),
+            (r#"{"a":1,"b":2,"c":3}"#, Code::TooManyKeys, "$"),
+        ] {
+            assert_eq!(
+                limited(text, limits),
+                Err((code, path.to_owned())),
+                "{text}"
+            );
+        }
+        // A limit that falls inside a character, after an escape, is still a clean refusal.
+        assert_eq!(
+            limited("{\"a\":\"\\na\u{5bc}\u{5bc}\"}", limits),
+            Err((Code::TooLong, "$.a".to_owned()))
+        );
+        assert_eq!(
+            limited("{\"a\":\"\u{5bc}\u{5bc}\u{5bc}\"}", limits),
+            Err((Code::TooLong, "$.a".to_owned()))
+        );
+        // The payload itself may be a long string (a double-encoded object).
+        assert!(limited(r#""a long payload""#, limits).is_ok());
+    }
+
+    #[test]
+    fn decoded_values_meet_the_same_limits() {
+        let limits = Limits {
+            max_depth: 3,
+            max_string_bytes: 4,
+            max_items: 3,
+            max_keys: 2,
+            ..Limits::DEFAULT
+        };
+        let read = |value: Value| {
+            read_value(&value, &limits)
+                .map(|doc| doc.root().to_value())
+                .map_err(|e| (e.code, e.path))
+        };
+        let fine = serde_json::json!({"abcd": [["wxyz"], 1, 2], "b": {}});
+        assert_eq!(read(fine.clone()), Ok(fine));
+        for (value, code, path) in [
+            (serde_json::json!({"a": "vwxyz"}), Code::TooLong, "$.a"),
+            (serde_json::json!({"abcde": 1}), Code::TooLong, "$"),
+            (
+                serde_json::json!({"a": [1, 2, 3, 4]}),
+                Code::TooManyItems,
+                "$.a",
+            ),
+            (
+                serde_json::json!({"a": 1, "b": 2, "c": 3}),
+                Code::TooManyKeys,
+                "$",
+            ),
+            (serde_json::json!({"a": [[[1]]]}), Code::TooDeep, "$"),
+        ] {
+            assert_eq!(read(value.clone()), Err((code, path.to_owned())), "{value}");
+        }
+    }
+
+    #[test]
+    fn containers_are_reused_across_documents() {
+        let text = r#"{"a":[1,2,{"b":[3]}],"c":{"d":[]}}"#;
+        let first = read_text(text, &Limits::DEFAULT).unwrap().root().to_value();
+        for _ in 0..3 {
+            let doc = read_text(text, &Limits::DEFAULT).unwrap();
+            assert_eq!(doc.root().to_value(), first);
+        }
     }
 
     #[test]

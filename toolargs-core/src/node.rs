@@ -103,6 +103,13 @@ fn read_literal_integer(text: &str) -> IntegerReading {
         Some(rest) => (true, rest),
         None => (false, text),
     };
+    // The common case first: a plain integer short enough that it cannot overflow.
+    if rest.len() <= 18 && rest.bytes().all(|b| b.is_ascii_digit()) {
+        let value = rest
+            .bytes()
+            .fold(0i128, |acc, b| acc * 10 + i128::from(b - b'0'));
+        return IntegerReading::Exact(if negative { -value } else { value });
+    }
     let (mantissa, exponent) = match rest.find(['e', 'E']) {
         Some(at) => (&rest[..at], parse_exponent(&rest[at + 1..])),
         None => (rest, 0),
@@ -242,7 +249,12 @@ impl<'a> Node<'a> {
             Node::Null => "null".to_owned(),
             Node::Bool(b) => b.to_string(),
             Node::Number(n) => format!("the number {}", preview_number(n)),
-            Node::String(s) => format!("the string {}", preview_str(s)),
+            Node::String(s) => {
+                let mut text = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 16);
+                text.push_str("the string ");
+                push_preview(&mut text, s);
+                text
+            }
             Node::Array(items) => match items.len() {
                 1 => "an array of 1 item".to_owned(),
                 n => format!("an array of {n} items"),
@@ -264,17 +276,59 @@ pub const PREVIEW_CHARS: usize = 40;
 
 /// Quotes a string as JSON, cut to [`PREVIEW_CHARS`] characters with an ellipsis.
 pub fn preview_str(s: &str) -> String {
-    let mut cut = s;
-    let mut suffix = "";
-    if let Some((at, _)) = s.char_indices().nth(PREVIEW_CHARS) {
-        cut = &s[..at];
-        suffix = "…";
-    }
-    let mut quoted = Value::String(cut.to_owned()).to_string();
-    if !suffix.is_empty() {
-        quoted.insert_str(quoted.len() - 1, suffix);
-    }
+    let mut quoted = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 5);
+    push_preview(&mut quoted, s);
     quoted
+}
+
+/// Appends [`preview_str`] of `s` to `out`.
+fn push_preview(out: &mut String, s: &str) {
+    let (cut, suffix) = match s.char_indices().nth(PREVIEW_CHARS) {
+        Some((at, _)) => (&s[..at], "…"),
+        None => (s, ""),
+    };
+    out.push('"');
+    push_escaped(out, cut);
+    out.push_str(suffix);
+    out.push('"');
+}
+
+/// Appends `s` as a JSON string literal, quotes included, escaped exactly as `serde_json`
+/// writes it (so messages and reports read the same whichever wrote them).
+pub(crate) fn push_json_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// The body of a JSON string literal: `"` `\` and control characters escaped, the rest as is.
+fn push_escaped(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    loop {
+        let at = crate::json::scan_plain(bytes, start, usize::MAX);
+        out.push_str(&s[start..at]);
+        let Some(&b) = bytes.get(at) else {
+            return;
+        };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        start = at + 1;
+    }
 }
 
 fn preview_number(n: &Number<'_>) -> String {
@@ -329,5 +383,18 @@ mod tests {
         assert!(p.chars().count() <= PREVIEW_CHARS + 3, "{p}");
         assert!(p.ends_with("…\""));
         assert_eq!(preview_str("a\"b"), r#""a\"b""#);
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let every: String = (0u32..0x80)
+            .chain([0xe9, 0x2028, 0x1F600])
+            .filter_map(char::from_u32)
+            .collect();
+        for s in [every.as_str(), "", "plain", "a\"b\\c\u{7f}"] {
+            let mut ours = String::new();
+            push_json_str(&mut ours, s);
+            assert_eq!(ours, Value::from(s).to_string());
+        }
     }
 }

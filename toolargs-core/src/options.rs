@@ -2,20 +2,36 @@
 
 use crate::spec::UnknownPolicy;
 
-/// Limits applied while decoding a payload.
+/// Bounds on hostile input, enforced while the payload is decoded, before any coercion.
+///
+/// Each exceeded limit is a rejection with its own stable code. The defaults are far above what
+/// a tool call needs and keep a hostile payload cheap to refuse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest nesting of arrays and objects accepted (the payload object is level 1).
+    /// Deepest nesting of arrays and objects accepted (the payload object is level 1):
+    /// `too_deep`.
     pub max_depth: usize,
-    /// Largest payload accepted, in bytes of JSON text.
+    /// Largest payload accepted, in bytes of JSON text: `too_large`. Checked before reading.
     pub max_payload_bytes: usize,
+    /// Longest string value or object key, in bytes of UTF-8 after unescaping: `too_long`.
+    /// A payload that is itself one JSON string (double encoding) is bounded by
+    /// `max_payload_bytes` instead.
+    pub max_string_bytes: usize,
+    /// Most items in one array: `too_many_items`.
+    pub max_items: usize,
+    /// Most keys in one object: `too_many_keys`.
+    pub max_keys: usize,
 }
 
 impl Limits {
-    /// The defaults: 128 levels (as `serde_json`), 16 MiB of text.
+    /// The defaults: 128 levels (as `serde_json`), 16 MiB of text, strings of 1 MiB,
+    /// 100 000 items per array and 10 000 keys per object.
     pub const DEFAULT: Limits = Limits {
         max_depth: 128,
         max_payload_bytes: 16 << 20,
+        max_string_bytes: 1 << 20,
+        max_items: 100_000,
+        max_keys: 10_000,
     };
 }
 

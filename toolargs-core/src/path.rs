@@ -50,6 +50,25 @@ impl<'a> Path<'a> {
         self.parent.map_or(0, |p| p.depth() + 1)
     }
 
+    /// The path as text, `$.items[2].qty`, built in one allocation (the same text as its
+    /// `Display`).
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(self.text_len_bound());
+        self.write_to(&mut out);
+        out
+    }
+
+    /// An upper bound of the rendered length for plain keys and short indexes (enough to
+    /// render the common path without growing the string).
+    fn text_len_bound(&self) -> usize {
+        let step = match self.step {
+            Step::Root => 1,
+            Step::Key(key) => key.len() + 4,
+            Step::Index(_) => 8,
+        };
+        step + self.parent.map_or(0, Path::text_len_bound)
+    }
+
     fn write_to(&self, out: &mut String) {
         if let Some(parent) = self.parent {
             parent.write_to(out);
@@ -66,9 +85,7 @@ impl<'a> Path<'a> {
 
 impl fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut out = String::new();
-        self.write_to(&mut out);
-        f.write_str(&out)
+        f.write_str(&self.render())
     }
 }
 
@@ -118,5 +135,6 @@ mod tests {
         assert_eq!(root.key("9lives").to_string(), "$['9lives']");
         assert_eq!(root.key("").to_string(), "$['']");
         assert_eq!(qty.depth(), 3);
+        assert_eq!(qty.render(), qty.to_string());
     }
 }

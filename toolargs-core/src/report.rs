@@ -139,6 +139,17 @@ stable_names! {
         UnknownField => "unknown_field",
         /// A repair was needed on a field marked `strict`.
         RepairForbidden => "repair_forbidden",
+        /// The payload text is larger than [`Limits::max_payload_bytes`](crate::Limits).
+        TooLarge => "too_large",
+        /// Arrays and objects nest deeper than [`Limits::max_depth`](crate::Limits).
+        TooDeep => "too_deep",
+        /// A string value or an object key is longer than
+        /// [`Limits::max_string_bytes`](crate::Limits).
+        TooLong => "too_long",
+        /// An array has more items than [`Limits::max_items`](crate::Limits).
+        TooManyItems => "too_many_items",
+        /// An object has more keys than [`Limits::max_keys`](crate::Limits).
+        TooManyKeys => "too_many_keys",
     }
 }
 
@@ -244,28 +255,33 @@ impl Rejection {
     /// (plus `"omitted":N` when errors were dropped past the cap). Keys are written in this
     /// order whatever `serde_json` features are enabled.
     pub fn for_model(&self) -> String {
-        let quote = |s: &str| Value::from(s).to_string();
-        let errors: Vec<String> = self
+        use crate::node::push_json_str;
+        let size: usize = self
             .errors
             .iter()
-            .map(|e| {
-                format!(
-                    "{{\"error\":{},\"path\":{},\"message\":{}}}",
-                    quote(e.code.as_str()),
-                    quote(&e.path),
-                    quote(&e.message)
-                )
-            })
-            .collect();
-        let omitted = if self.omitted > 0 {
-            format!(",\"omitted\":{}", self.omitted)
-        } else {
-            String::new()
-        };
-        format!(
-            "{{\"ok\":false,\"errors\":[{}]{omitted}}}",
-            errors.join(",")
-        )
+            .map(|e| e.path.len() + e.message.len() + 64)
+            .sum();
+        let mut out = String::with_capacity(size + 48);
+        out.push_str("{\"ok\":false,\"errors\":[");
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"error\":");
+            push_json_str(&mut out, e.code.as_str());
+            out.push_str(",\"path\":");
+            push_json_str(&mut out, &e.path);
+            out.push_str(",\"message\":");
+            push_json_str(&mut out, &e.message);
+            out.push('}');
+        }
+        out.push(']');
+        if self.omitted > 0 {
+            out.push_str(",\"omitted\":");
+            out.push_str(&self.omitted.to_string());
+        }
+        out.push('}');
+        out
     }
 
     /// [`Self::for_model`] as a JSON value.
