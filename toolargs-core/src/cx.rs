@@ -75,7 +75,7 @@ impl Cx {
             return false;
         }
         self.repairs.push(Repair {
-            path: path.to_string(),
+            path: path.render(),
             rule,
             before,
             after,
@@ -90,7 +90,7 @@ impl Cx {
             return;
         }
         self.errors.push(ArgumentError {
-            path: path.to_string(),
+            path: path.render(),
             code,
             message: message.into(),
         });
@@ -116,7 +116,7 @@ impl Cx {
             _ if !self.errors.is_empty() => Err(Rejection::new(self.errors, self.omitted)),
             // A coercer returned nothing without saying why; never let that pass as success.
             _ => Err(Rejection::single(ArgumentError {
-                path: Path::ROOT.to_string(),
+                path: Path::ROOT.render(),
                 code: Code::Type,
                 message: "the arguments could not be read".to_owned(),
             })),

@@ -84,10 +84,14 @@ pub fn enum_schema(names: &[&str]) -> Value {
     json!({"type": "string", "enum": names})
 }
 
+/// The names as JSON strings, comma-separated: `"damaged", "late"`.
 fn list<S: AsRef<str>>(names: &[S]) -> String {
-    names
-        .iter()
-        .map(|n| Value::from(n.as_ref()).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut out = String::with_capacity(names.iter().map(|n| n.as_ref().len() + 4).sum());
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        crate::node::push_json_str(&mut out, name.as_ref());
+    }
+    out
 }

@@ -63,9 +63,10 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     if key.len() > 256 {
         return None;
     }
+    let key = key.to_ascii_lowercase();
     known
         .iter()
-        .map(|name| (strsim::jaro_winkler(&key.to_ascii_lowercase(), name), *name))
+        .map(|name| (strsim::jaro_winkler(&key, name), *name))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
