@@ -5,7 +5,6 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::IssueRefund;
-use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 use serde_json::{json, Value};
 use toolargs::toolbox::{AuditRecord, Budget, Dispatch, Session, ToolCall, Toolbox};
 use toolargs::Dialect;
@@ -187,115 +186,6 @@ fn audit_records_pass_through_the_redaction_hook() {
         json!(1999)
     );
     assert_eq!(records[1].repairs.len(), 2);
-}
-
-#[test]
-fn counters_and_events_name_tool_rule_and_code_but_no_values() {
-    let recorder = DebuggingRecorder::new();
-    let snapshotter = recorder.snapshotter();
-    let events = Arc::new(Mutex::new(Vec::<u8>::new()));
-    let writer = events.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || WriterHandle(writer.clone()))
-        .with_ansi(false)
-        .finish();
-    metrics::with_local_recorder(&recorder, || {
-        tracing::subscriber::with_default(subscriber, || {
-            let tools = refunds();
-            let mut session = Session::new();
-            tools.dispatch(&mut session, ToolCall::new("r", "issue_refund", BAD));
-            tools.dispatch(&mut session, ToolCall::new("r", "issue_refund", REPAIRABLE));
-        });
-    });
-    let mut counters: Vec<(String, Vec<String>, u64)> = snapshotter
-        .snapshot()
-        .into_vec()
-        .into_iter()
-        .filter_map(|(key, _, _, value)| match value {
-            DebugValue::Counter(n) => Some((
-                key.key().name().to_owned(),
-                key.key()
-                    .labels()
-                    .map(|l| format!("{}={}", l.key(), l.value()))
-                    .collect(),
-                n,
-            )),
-            _ => None,
-        })
-        .collect();
-    counters.sort();
-    assert_eq!(
-        counters,
-        [
-            (
-                "toolargs_calls_total".to_owned(),
-                vec![
-                    "tool=issue_refund".to_owned(),
-                    "outcome=rejected".to_owned()
-                ],
-                1
-            ),
-            (
-                "toolargs_calls_total".to_owned(),
-                vec![
-                    "tool=issue_refund".to_owned(),
-                    "outcome=repaired".to_owned()
-                ],
-                1
-            ),
-            (
-                "toolargs_rejections_total".to_owned(),
-                vec![
-                    "tool=issue_refund".to_owned(),
-                    "code=ambiguous_integer".to_owned()
-                ],
-                1
-            ),
-            (
-                "toolargs_repairs_total".to_owned(),
-                vec![
-                    "tool=issue_refund".to_owned(),
-                    "rule=enum_casefold".to_owned()
-                ],
-                1
-            ),
-            (
-                "toolargs_repairs_total".to_owned(),
-                vec![
-                    "tool=issue_refund".to_owned(),
-                    "rule=numeric_string_to_int".to_owned()
-                ],
-                1
-            ),
-        ]
-    );
-    let log = String::from_utf8(events.lock().unwrap().clone()).unwrap();
-    assert!(
-        log.contains("argument rejected")
-            && log.contains("code=\"ambiguous_integer\"")
-            && log.contains("path=$.amount_cents"),
-        "{log}"
-    );
-    assert!(
-        log.contains("argument repaired") && log.contains("rule=\"numeric_string_to_int\""),
-        "{log}"
-    );
-    assert!(
-        !log.contains("19.99") && !log.contains("ord_A1b2C3d4"),
-        "raw values leaked: {log}"
-    );
-}
-
-struct WriterHandle(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for WriterHandle {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// Bill a customer; the amount is money in the `currency` field.
