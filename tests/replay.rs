@@ -115,3 +115,29 @@ fn big_logs_keep_line_numbers_and_do_not_depend_on_workers() {
         .unwrap();
     assert_eq!(progress, log.len() as u64);
 }
+
+#[test]
+fn crlf_endings_and_invalid_utf8_lines_are_handled_line_by_line() {
+    let clean = br#"{"tool":"issue_refund","arguments":{"order_id":"ord_A1b2C3d4","amount_cents":5,"reason":"late"}}"#;
+    // Enough lines to span several blocks, CRLF endings throughout, and two lines that are not
+    // UTF-8: each is its own bad record, and every other line of its block still counts.
+    let mut log = Vec::new();
+    let bad_lines = [3u64, 20_000];
+    for line in 1..=20_000u64 {
+        if bad_lines.contains(&line) {
+            log.extend_from_slice(b"{\"tool\":\"issue_refund\",\"arguments\":\"\xff\xfe\"}");
+        } else {
+            log.extend_from_slice(clean);
+        }
+        log.extend_from_slice(b"\r\n");
+    }
+    let tools = typed_set();
+    let replayer = Replayer::new(&tools, vec![]);
+    let report = replayer.run(&log[..], 2, |_| {}).unwrap();
+    assert_eq!(report.overall.total, 20_000);
+    assert_eq!(report.overall.ok_clean, 20_000 - 2);
+    assert_eq!(
+        report.overall.bad_lines.get(&BadRecord::NotJson),
+        Some(&bad_lines.to_vec())
+    );
+}

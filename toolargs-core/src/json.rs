@@ -492,24 +492,42 @@ impl<'a> Reader<'a> {
     /// Reads a string starting at its opening quote; borrows it when it has no escapes. A
     /// string whose unescaped text would pass `max` bytes is refused as `too_long` at `at`
     /// (a key is reported at its object's path) without scanning further.
+    #[inline]
     fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
         self.pos += 1;
         let start = self.pos;
         self.pos = scan_plain(self.bytes, self.pos, max);
+        if self.pos - start <= max && self.peek() == Some(b'"') {
+            *out = Cow::Borrowed(&self.text[start..self.pos]);
+            self.pos += 1;
+            return Ok(());
+        }
+        self.string_slow(start, max, at, key, out)
+    }
+
+    /// The rest of [`Reader::string`]: escapes, the limit, and errors. Not marked cold:
+    /// double-encoded arguments, common in logs, are strings full of escapes.
+    #[inline(never)]
+    fn string_slow(
+        &mut self,
+        start: usize,
+        max: usize,
+        at: &Path<'_>,
+        key: bool,
+        out: &mut Cow<'a, str>,
+    ) -> Step<()> {
         if self.pos - start > max {
             return Err(self.fail(too_long(at, key, &self.limits)));
         }
         match self.peek() {
-            Some(b'"') => {
-                *out = Cow::Borrowed(&self.text[start..self.pos]);
-                self.pos += 1;
-                return Ok(());
-            }
             Some(b'\\') => {}
             Some(_) => return Err(self.syntax("control character inside a string")),
             None => return Err(self.syntax("unterminated string")),
         }
-        let mut owned = String::with_capacity((self.pos - start + 16).min(max.saturating_add(1)));
+        // The length is unknown until the closing quote; a string with escapes is often
+        // JSON text itself (double-encoded arguments), so start with room for a typical call.
+        let guess = (2 * (self.pos - start)).max(256);
+        let mut owned = String::with_capacity(guess.min(max.saturating_add(1)));
         owned.push_str(&self.text[start..self.pos]);
         loop {
             match self.peek() {

@@ -233,10 +233,15 @@ impl<'t> Replayer<'t> {
         let workers = workers.max(1);
         let (send, receive) = sync_channel::<(u64, Vec<u8>)>(workers * 2);
         let receive = Mutex::new(receive);
+        // Blocks go back to the reader once counted, so a long replay reuses a few buffers
+        // instead of asking the system for fresh pages block after block.
+        let (give_back, take_back) = sync_channel::<Vec<u8>>(workers * 3);
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
                 .map(|_| {
-                    scope.spawn(|| {
+                    let give_back = give_back.clone();
+                    let receive = &receive;
+                    scope.spawn(move || {
                         let mut report = self.empty_report();
                         loop {
                             // Hold the lock only to take a block, not while working on it.
@@ -246,15 +251,21 @@ impl<'t> Replayer<'t> {
                             };
                             let Ok((first, block)) = next else { break };
                             self.record_block(first, &block, &mut report);
+                            let _ = give_back.try_send(block);
                         }
                         report
                     })
                 })
                 .collect();
-            let read_result = read_blocks(&mut input, |first, block, bytes| {
-                progress(bytes);
-                send.send((first, block)).is_ok()
-            });
+            drop(give_back);
+            let read_result = read_blocks(
+                &mut input,
+                || take_back.try_recv().ok(),
+                |first, block, bytes| {
+                    progress(bytes);
+                    send.send((first, block)).is_ok()
+                },
+            );
             drop(send);
             let mut total = self.empty_report();
             for handle in handles {
@@ -269,12 +280,26 @@ impl<'t> Replayer<'t> {
 
     /// Counts every line of a block that starts at line `first`.
     fn record_block(&self, first: u64, block: &[u8], report: &mut Report) {
-        for (offset, raw) in block.split(|b| *b == b'\n').enumerate() {
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
+        // A line's bounds are newlines, which never fall inside a character.
+        let valid = std::str::from_utf8(block).ok();
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
+        for (offset, end) in ends.enumerate() {
+            let (line_start, line_end) = (start, end);
+            start = end + 1;
+            let line_end = match block[line_start..line_end].last() {
+                Some(b'\r') => line_end - 1,
+                _ => line_end,
+            };
+            let text = match valid {
+                Some(valid) => valid.get(line_start..line_end),
+                None => std::str::from_utf8(&block[line_start..line_end]).ok(),
+            };
             let line = first + offset as u64;
-            match std::str::from_utf8(raw) {
-                Ok(text) => self.record(line, text, report),
-                Err(_) => report.overall.add_bad(BadRecord::NotJson, line),
+            match text {
+                Some(text) => self.record(line, text, report),
+                None => report.overall.add_bad(BadRecord::NotJson, line),
             }
         }
     }
@@ -282,15 +307,23 @@ impl<'t> Replayer<'t> {
 
 /// Reads `input` in blocks of whole lines (about [`BLOCK_BYTES`] each, without the final
 /// newline) and hands each to `send` with the number of its first line and the bytes read so
-/// far. Stops early when `send` returns false.
+/// far. A block's buffer comes from `reuse` when it has one. Stops early when `send` returns
+/// false.
 fn read_blocks<R: BufRead>(
     input: &mut R,
+    mut reuse: impl FnMut() -> Option<Vec<u8>>,
     mut send: impl FnMut(u64, Vec<u8>, u64) -> bool,
 ) -> io::Result<()> {
     let mut first_line = 1u64;
     let mut bytes = 0u64;
     loop {
-        let mut block = Vec::with_capacity(BLOCK_BYTES + 4096);
+        let mut block = match reuse() {
+            Some(mut block) => {
+                block.clear();
+                block
+            }
+            None => Vec::with_capacity(BLOCK_BYTES + 4096),
+        };
         let mut at_end = false;
         while block.len() < BLOCK_BYTES {
             let buffer = input.fill_buf()?;
@@ -313,7 +346,7 @@ fn read_blocks<R: BufRead>(
         if block.last() == Some(&b'\n') {
             block.pop();
         }
-        let lines = block.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+        let lines = memchr::memchr_iter(b'\n', &block).count() as u64 + 1;
         if !send(first_line, block, bytes) || at_end {
             return Ok(());
         }
