@@ -450,7 +450,7 @@ fn main() {
             .iter()
             .filter(|c| filters.is_empty() || filters.iter().any(|f| c.group.contains(f.as_str())))
             .collect();
-        report(&selected);
+        report(&selected, &cases);
     }
 }
 
@@ -491,14 +491,13 @@ fn positional(args: &[String]) -> Vec<String> {
     out
 }
 
-/// Median nanoseconds per call of each contender, measured interleaved: round after round,
-/// every contender runs one short batch, so a machine that slows down or speeds up during the
+/// Median nanoseconds per call of each of `runs`, measured interleaved: round after round,
+/// every one runs a short batch in turn, so a machine that slows down or speeds up during the
 /// run (other processes, frequency changes) affects all of them alike.
-fn interleaved(case: &Case) -> [f64; 4] {
+fn interleaved(runs: &[&dyn Fn() -> Outcome]) -> Vec<f64> {
     const ROUNDS: usize = 301;
     const BATCH: std::time::Duration = std::time::Duration::from_millis(2);
-    let batch: Vec<u32> = case
-        .run
+    let batch: Vec<u32> = runs
         .iter()
         .map(|run| {
             let start = std::time::Instant::now();
@@ -510,9 +509,9 @@ fn interleaved(case: &Case) -> [f64; 4] {
             n.max(1)
         })
         .collect();
-    let mut samples: [Vec<f64>; 4] = Default::default();
+    let mut samples = vec![Vec::with_capacity(ROUNDS); runs.len()];
     for _ in 0..ROUNDS {
-        for (i, run) in case.run.iter().enumerate() {
+        for (i, run) in runs.iter().enumerate() {
             let start = std::time::Instant::now();
             for _ in 0..batch[i] {
                 black_box(run());
@@ -520,10 +519,13 @@ fn interleaved(case: &Case) -> [f64; 4] {
             samples[i].push(start.elapsed().as_nanos() as f64 / f64::from(batch[i]));
         }
     }
-    samples.map(|mut s| {
-        s.sort_by(f64::total_cmp);
-        s[s.len() / 2]
-    })
+    samples
+        .into_iter()
+        .map(|mut s| {
+            s.sort_by(f64::total_cmp);
+            s[s.len() / 2]
+        })
+        .collect()
 }
 
 /// Where criterion writes its results (the rule criterion itself follows).
@@ -547,31 +549,38 @@ fn criterion_dir() -> PathBuf {
         .join("criterion")
 }
 
-fn report(cases: &[&Case]) {
+fn report(cases: &[&Case], all: &[Case]) {
     let mut table = String::new();
     let _ = writeln!(
         table,
-        "| group | serde | toolargs | jsonschema + serde | spec | toolargs / floor | toolargs / jsonschema |"
+        "| group | serde | toolargs | jsonschema + serde | spec | floor | toolargs / floor | toolargs / jsonschema |"
     );
-    let _ = writeln!(table, "|---|---|---|---|---|---|---|");
-    let mut floors: Vec<(&str, f64)> = Vec::new();
+    let _ = writeln!(table, "|---|---|---|---|---|---|---|---|");
     for case in cases {
-        let times = interleaved(case);
+        // The floor (serde on the clean call of the same tool) runs in the same rounds.
         let tool = case.group.split('_').next().unwrap_or_default();
-        if case.group.ends_with("_clean") {
-            floors.push((tool, times[0]));
-        }
-        let floor = floors.iter().find(|(t, _)| *t == tool).map(|(_, f)| *f);
+        let clean = format!("{tool}_clean");
+        let Some(floor) = all.iter().find(|c| c.group == clean) else {
+            continue;
+        };
+        let runs: Vec<&dyn Fn() -> Outcome> = case
+            .run
+            .iter()
+            .map(|r| &**r as &dyn Fn() -> Outcome)
+            .chain([&*floor.run[0] as &dyn Fn() -> Outcome])
+            .collect();
+        let t = interleaved(&runs);
         let _ = writeln!(
             table,
-            "| {} | {:.0} ns | {:.0} ns | {:.0} ns | {:.0} ns | {} | {:.2}x |",
+            "| {} | {:.0} ns | {:.0} ns | {:.0} ns | {:.0} ns | {:.0} ns | {:.2}x | {:.2}x |",
             case.group,
-            times[0],
-            times[1],
-            times[2],
-            times[3],
-            floor.map_or("–".to_owned(), |f| format!("{:.2}x", times[1] / f)),
-            times[1] / times[2],
+            t[0],
+            t[1],
+            t[2],
+            t[3],
+            t[4],
+            t[1] / t[4],
+            t[1] / t[2],
         );
     }
     let _ = writeln!(table);
@@ -594,7 +603,7 @@ fn report(cases: &[&Case]) {
         let _ = writeln!(table, "| {} | {} |", case.group, counts.join(" | "));
     }
     println!(
-        "\nMedian ns per call, measured interleaved; floor = serde on the clean call of the same tool:\n"
+        "\nMedian ns per call, measured interleaved; floor = serde on the clean call of the same tool, in the same rounds:\n"
     );
     println!("{table}");
     let dir = criterion_dir();

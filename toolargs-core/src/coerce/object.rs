@@ -66,10 +66,58 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     let key = key.to_ascii_lowercase();
     known
         .iter()
-        .map(|name| (strsim::jaro_winkler(&key, name), *name))
+        .map(|name| (jaro_winkler(&key, name), *name))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
+}
+
+/// Jaro-Winkler similarity, the same number as `strsim::jaro_winkler`. Field names are short
+/// ASCII, so those are compared byte by byte with bit sets on the stack (a rejection with an
+/// unknown key is on the hot path of a replay); anything else goes to strsim.
+fn jaro_winkler(a: &str, b: &str) -> f64 {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if !(a.is_ascii() && b.is_ascii() && a.len() <= 64 && b.len() <= 64) {
+        let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+        return strsim::jaro_winkler(&a, &b);
+    }
+    if a.is_empty() || b.is_empty() {
+        return if a.len() == b.len() { 1.0 } else { 0.0 };
+    }
+    let window = (a.len().max(b.len()) / 2).saturating_sub(1);
+    let (mut a_matched, mut b_matched) = (0u64, 0u64);
+    let mut matches = 0usize;
+    for (i, &x) in a.iter().enumerate() {
+        let low = i.saturating_sub(window);
+        let high = b.len().min(i + window + 1);
+        for (j, &y) in b.iter().enumerate().take(high).skip(low) {
+            if b_matched & (1 << j) == 0 && y == x {
+                a_matched |= 1 << i;
+                b_matched |= 1 << j;
+                matches += 1;
+                break;
+            }
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    // Matched characters taken in order on both sides; each pair that differs is half a
+    // transposition.
+    let in_a = (0..a.len())
+        .filter(|i| a_matched & (1 << i) != 0)
+        .map(|i| a[i]);
+    let in_b = (0..b.len())
+        .filter(|j| b_matched & (1 << j) != 0)
+        .map(|j| b[j]);
+    let transpositions = in_a.zip(in_b).filter(|(x, y)| x != y).count() / 2;
+    let m = matches as f64;
+    let jaro = (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0;
+    if jaro <= 0.7 {
+        return jaro;
+    }
+    let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count();
+    jaro + 0.1 * prefix as f64 * (1.0 - jaro)
 }
 
 /// Reads one field: absent or null gives the default (or `None` for an `Option`), or a
@@ -178,7 +226,35 @@ pub fn object_schema(description: Option<&str>, properties: Vec<Property>) -> Va
 
 #[cfg(test)]
 mod tests {
-    use super::did_you_mean;
+    use super::{did_you_mean, jaro_winkler};
+
+    #[test]
+    fn jaro_winkler_is_strsims() {
+        // Every pair of a few thousand short strings over a small alphabet (many matches and
+        // transpositions), plus non-ASCII and long ones, which take strsim's own path.
+        let mut words: Vec<String> = Vec::new();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..400 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 12) as usize;
+            let word: String = (0..len)
+                .map(|k| char::from(b"abcde_"[((state >> (4 * k)) % 6) as usize]))
+                .collect();
+            words.push(word);
+        }
+        words.extend(["", "ä", "amöunt", &"x".repeat(70), &"xy".repeat(40)].map(String::from));
+        for a in &words {
+            for b in &words {
+                let (ours, theirs) = (jaro_winkler(a, b), strsim::jaro_winkler(a, b));
+                assert!(
+                    (ours - theirs).abs() < 1e-12,
+                    "{a:?} {b:?}: {ours} vs {theirs}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn hints_only_close_names() {
