@@ -1,9 +1,9 @@
-//! What the fuzz targets share: the refund tool of the policy's running example, and the
-//! invariants every outcome must satisfy.
+//! What the fuzz targets share: the refund tool of the policy's running example, a nested
+//! shipment tool, and the invariants every outcome must satisfy.
 
 use chrono::NaiveDate;
 use serde_json::Value;
-use toolargs::{Parsed, Rejection, ToolArgs};
+use toolargs::{Parsed, Rejection, Spec, ToolArgs};
 
 /// Refund part of an order.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -33,6 +33,103 @@ pub enum Reason {
     Other,
 }
 
+/// Create a shipment: a list of objects, a nested object, optional and defaulted fields.
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(name = "create_shipment", effect = "additive")]
+pub struct CreateShipment {
+    #[arg(pattern = r"cus_[A-Za-z0-9]{6}")]
+    pub customer_id: String,
+    #[arg(min_items = 1, max_items = 50)]
+    pub items: Vec<LineItem>,
+    pub address: Address,
+    #[arg(default)]
+    pub express: bool,
+    pub notes: Option<String>,
+    pub ship_on: Option<NaiveDate>,
+}
+
+/// One line of a shipment.
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+pub struct LineItem {
+    #[arg(pattern = r"[A-Z]{3}-[0-9]{4}")]
+    pub sku: String,
+    #[arg(min = 1, max = 1000)]
+    pub quantity: u32,
+    #[arg(min = 0.0)]
+    pub unit_price: f64,
+    #[arg(default)]
+    pub options: Vec<String>,
+    pub gift: Option<bool>,
+}
+
+/// Where a shipment goes.
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+pub struct Address {
+    pub line1: String,
+    pub city: String,
+    #[arg(pattern = r"[A-Z]{2}")]
+    pub country: String,
+    pub postal_code: String,
+}
+
+/// The derived parser of `T` and `spec` (loaded from `T`'s emitted schema) agree on `data`:
+/// both accept or both reject, with the same canonical arguments, the same (rule, path)
+/// repairs and the same (code, path) errors. Sets are compared sorted, since a loaded schema
+/// reads properties in the map's order.
+pub fn check_agreement<T: ToolArgs + std::fmt::Debug>(spec: &Spec, data: &[u8]) {
+    let errors = |rejection: &Rejection| {
+        let mut all: Vec<_> = rejection
+            .errors()
+            .iter()
+            .map(|e| (e.code.to_string(), e.path.clone()))
+            .collect();
+        all.sort();
+        all
+    };
+    match (T::parse(data), spec.parse(data)) {
+        (Ok(derived), Ok(dynamic)) => {
+            assert_eq!(
+                derived.args.to_json(),
+                dynamic.args,
+                "canonical arguments differ"
+            );
+            let mut a: Vec<_> = derived
+                .repairs
+                .iter()
+                .map(|r| (r.rule, r.path.clone()))
+                .collect();
+            let mut b: Vec<_> = dynamic
+                .repairs
+                .iter()
+                .map(|r| (r.rule, r.path.clone()))
+                .collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "repairs differ");
+        }
+        (Err(derived), Err(dynamic)) => {
+            let total = |r: &Rejection| r.errors().len() + r.omitted();
+            assert_eq!(total(&derived), total(&dynamic), "error counts differ");
+            // Past the cap each door keeps the errors it met first, in its own field order.
+            if derived.omitted() == 0 {
+                assert_eq!(errors(&derived), errors(&dynamic), "errors differ");
+            }
+        }
+        (Ok(derived), Err(dynamic)) => {
+            panic!(
+                "derived accepted {:?}, spec rejected: {dynamic}",
+                derived.args
+            )
+        }
+        (Err(derived), Ok(dynamic)) => {
+            panic!(
+                "spec accepted {}, derived rejected: {derived}",
+                dynamic.args
+            )
+        }
+    }
+}
+
 /// A rejection is never empty, every path starts at the payload, and the message for the model
 /// is one JSON object listing them all.
 pub fn check_rejection(rejection: &Rejection) {
@@ -55,7 +152,11 @@ pub fn check_parsed<T: ToolArgs>(parsed: &Parsed<T>) {
     let canonical = parsed.args.to_json();
     match T::parse(&canonical) {
         Ok(again) => {
-            assert!(again.repairs.is_empty(), "canonical form needed {:?}", again.repairs);
+            assert!(
+                again.repairs.is_empty(),
+                "canonical form needed {:?}",
+                again.repairs
+            );
             assert_eq!(again.args.to_json(), canonical, "canonical form changed");
         }
         Err(rejection) => panic!("canonical form {canonical} rejected: {rejection}"),
