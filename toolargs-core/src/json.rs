@@ -524,10 +524,10 @@ impl<'a> Reader<'a> {
             Some(_) => return Err(self.syntax("control character inside a string")),
             None => return Err(self.syntax("unterminated string")),
         }
-        // The length is unknown until the closing quote; a string with escapes is often
-        // JSON text itself (double-encoded arguments), so start with room for a typical call.
-        let guess = (2 * (self.pos - start)).max(256);
-        let mut owned = String::with_capacity(guess.min(max.saturating_add(1)));
+        // Escapes only shrink text, so the raw length up to the closing quote is room enough:
+        // one allocation, never regrown, even for double-encoded arguments full of `\"`.
+        let room = raw_string_len(self.bytes, start, max.saturating_add(1));
+        let mut owned = String::with_capacity(room);
         owned.push_str(&self.text[start..self.pos]);
         loop {
             match self.peek() {
@@ -689,6 +689,22 @@ pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// Bytes from `start` to the closing quote of a string (or to where the string breaks off),
+/// stepping over escapes; counting stops at `cap`, so a hostile string is not read twice.
+fn raw_string_len(bytes: &[u8], start: usize, cap: usize) -> usize {
+    let mut pos = start;
+    loop {
+        pos = scan_plain(bytes, pos, cap.saturating_sub(pos - start));
+        if pos - start >= cap {
+            return cap;
+        }
+        match bytes.get(pos) {
+            Some(b'\\') => pos = (pos + 2).min(bytes.len()),
+            _ => return pos - start,
+        }
+    }
 }
 
 fn too_deep(limits: &Limits) -> ArgumentError {

@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn jaro_winkler_is_strsims() {
-        // Every pair of a few thousand short strings over a small alphabet (many matches and
+        // Every pair of four hundred short strings over a small alphabet (many matches and
         // transpositions), plus non-ASCII and long ones, which take strsim's own path.
         let mut words: Vec<String> = Vec::new();
         let mut state = 0x2545_f491_4f6c_dd1d_u64;

@@ -251,7 +251,10 @@ impl<'t> Replayer<'t> {
                             };
                             let Ok((first, block)) = next else { break };
                             self.record_block(first, &block, &mut report);
-                            let _ = give_back.try_send(block);
+                            // A block stretched by one very long line is not kept.
+                            if block.capacity() <= 4 * BLOCK_BYTES {
+                                let _ = give_back.try_send(block);
+                            }
                         }
                         report
                     })
