@@ -20,6 +20,7 @@ pub mod decode;
 pub mod dialect;
 pub mod dynamic;
 pub mod effect;
+pub(crate) mod fixed_shape;
 pub(crate) mod json;
 pub mod node;
 pub mod options;

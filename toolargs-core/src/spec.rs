@@ -1,5 +1,6 @@
 //! Per-field constraints and per-tool policies, as the derive (or a loaded schema) declares them.
 
+use crate::fixed_shape::FixedShape;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -67,6 +68,9 @@ impl fmt::Display for Bound {
 pub struct Pattern {
     source: Cow<'static, str>,
     regex: Regex,
+    /// The same pattern without the regex engine, when it is an identifier or code of fixed
+    /// shape (most are): the same answers, several times faster on short strings.
+    shape: Option<FixedShape>,
     whole: bool,
 }
 
@@ -77,6 +81,7 @@ impl Pattern {
         let regex = Regex::new(&format!("^(?:{source})$"))?;
         Ok(Pattern {
             source,
+            shape: FixedShape::of(regex.as_str()),
             regex,
             whole: true,
         })
@@ -89,6 +94,7 @@ impl Pattern {
         let regex = Regex::new(&source)?;
         Ok(Pattern {
             source,
+            shape: FixedShape::of(regex.as_str()),
             regex,
             whole: false,
         })
@@ -107,7 +113,10 @@ impl Pattern {
 
     /// True when `text` matches (as a whole, or anywhere for a search pattern).
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.is_match(text)
+        match &self.shape {
+            Some(shape) => shape.is_match(text),
+            None => self.regex.is_match(text),
+        }
     }
 
     /// Whether the pattern must match the whole string.
