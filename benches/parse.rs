@@ -71,34 +71,10 @@ fn allocations<R>(mut f: impl FnMut() -> R) -> usize {
 // ---------------------------------------------------------------------------------------------
 // The refund tool, as toolargs declares it and as plain serde would.
 
-/// Refund part of an order.
-#[derive(ToolArgs, Debug)]
-#[toolargs(name = "issue_refund", effect = "external")]
-#[allow(dead_code)]
-struct IssueRefund {
-    /// The order to refund.
-    #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
-    order_id: String,
-    /// Amount in cents.
-    #[arg(min = 1, max = 50000)]
-    amount_cents: i64,
-    /// Email the customer about the refund.
-    #[arg(default)]
-    notify_customer: bool,
-    reason: Reason,
-    #[arg(default)]
-    tags: Vec<String>,
-    effective_date: Option<chrono::NaiveDate>,
-}
-
-/// Why the order is refunded.
-#[derive(ToolArgs, Debug)]
-enum Reason {
-    Damaged,
-    Late,
-    Duplicate,
-    Other,
-}
+// The refund tool of the integration tests, so that the benchmark measures the same contract.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::IssueRefund;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]

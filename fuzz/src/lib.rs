@@ -5,33 +5,10 @@ use chrono::NaiveDate;
 use serde_json::Value;
 use toolargs::{Parsed, Rejection, Spec, ToolArgs};
 
-/// Refund part of an order.
-#[derive(ToolArgs, Debug, Clone, PartialEq)]
-#[toolargs(name = "issue_refund", effect = "external")]
-pub struct IssueRefund {
-    /// The order to refund.
-    #[arg(pattern = r"ord_[A-Za-z0-9]{8}")]
-    pub order_id: String,
-    /// Amount in cents.
-    #[arg(min = 1, max = 50000)]
-    pub amount_cents: i64,
-    /// Email the customer about the refund.
-    #[arg(default)]
-    pub notify_customer: bool,
-    pub reason: Reason,
-    #[arg(default)]
-    pub tags: Vec<String>,
-    pub effective_date: Option<NaiveDate>,
-}
-
-/// Why the order is refunded.
-#[derive(ToolArgs, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reason {
-    Damaged,
-    Late,
-    Duplicate,
-    Other,
-}
+// The refund tool of the integration tests, so that the fuzzers check the same contract.
+#[path = "../../tests/common/mod.rs"]
+mod common;
+pub use common::{IssueRefund, Reason};
 
 /// Create a shipment: a list of objects, a nested object, optional and defaulted fields.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]

@@ -76,11 +76,10 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
 /// ASCII, so those are compared byte by byte with bit sets on the stack (a rejection with an
 /// unknown key is on the hot path of a replay); anything else goes to strsim.
 fn jaro_winkler(a: &str, b: &str) -> f64 {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
     if !(a.is_ascii() && b.is_ascii() && a.len() <= 64 && b.len() <= 64) {
-        let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
-        return strsim::jaro_winkler(&a, &b);
+        return strsim::jaro_winkler(a, b);
     }
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.is_empty() || b.is_empty() {
         return if a.len() == b.len() { 1.0 } else { 0.0 };
     }
