@@ -31,13 +31,28 @@
 #![warn(missing_docs)]
 
 pub use toolargs_core::{
-    coerce, decode, dialect, dynamic, effect, node, options, parse_with, path, replay, report,
-    spec, tool, toolbox, ArgType, ArgumentError, Bound, Code, Cx, Dialect, Effect, FieldSpec,
-    Limits, LoadError, Node, ParseOptions, Parsed, Path, Pattern, RawArgs, Rejection, Repair, Rule,
-    Spec, ToolArgs, UnknownPolicy,
+    coerce, decode, dialect, effect, node, options, parse_with, path, report, spec, tool, ArgType,
+    ArgumentError, Bound, Code, Cx, Dialect, Effect, FieldSpec, Limits, Node, ParseOptions, Parsed,
+    Path, Pattern, RawArgs, Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
 };
 
-pub use toolargs_core::semantic;
+/// Tools defined outside Rust: JSON Schema and tool definitions loaded at run time.
+#[cfg(feature = "dynamic")]
+pub use toolargs_dynamic as dynamic;
+#[cfg(feature = "dynamic")]
+pub use toolargs_dynamic::{LoadError, Spec};
+
+/// The semantic gate: a corrected call must still mean what the original meant.
+#[cfg(feature = "semantic")]
+pub use toolargs_semantic as semantic;
+
+/// The toolbox: dispatch of gated calls, retry budgets, audit, events and counters.
+#[cfg(feature = "agent")]
+pub use toolargs_agent as toolbox;
+
+/// Replay of recorded calls: the library behind the `toolargs` CLI.
+#[cfg(feature = "replay")]
+pub use toolargs_replay as replay;
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.
 ///
@@ -67,7 +82,7 @@ pub mod __private {
     pub use toolargs_core::coerce::object::{
         field, object_members, object_schema, unknown_member, Property,
     };
-    pub use toolargs_core::semantic::{Kind as SemanticKind, Semantics, Source};
+    pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};
     pub use toolargs_core::{
         ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
     };

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use serde_json::Value;
-use toolargs_core::replay::Tally;
+use toolargs_replay::Tally;
 
 /// Rates read back from an earlier JSON report.
 pub struct Baseline {

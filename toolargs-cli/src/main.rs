@@ -1,6 +1,6 @@
 //! `toolargs`: replay tool-call logs against tool definitions, and check single calls.
 //!
-//! A thin shell over `toolargs_core::replay` and `toolargs_core::Spec`; see `toolargs --help`.
+//! A thin shell over `toolargs_replay` and `toolargs_dynamic::Spec`; see `toolargs --help`.
 
 mod baseline;
 mod render;
@@ -12,8 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
-use toolargs_core::replay::{Replayer, ToolSet};
 use toolargs_core::{ParseOptions, RawArgs};
+use toolargs_replay::{Replayer, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
 #[global_allocator]

@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use serde_json::Value;
-use toolargs_core::replay::{Report, Tally};
+use toolargs_replay::{Report, Tally};
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
+pub use crate::json::parse_document;
 use crate::json::{read_text, read_value, Document};
 use crate::node::Node;
 use crate::options::Limits;

@@ -34,7 +34,7 @@ const EMPTY_MEMBER: (Cow<'static, str>, Node<'static>) = (Cow::Borrowed(""), Nod
 
 /// Parses one JSON document (with optional surrounding whitespace) into a node, with the
 /// default limits except for the nesting depth.
-pub(crate) fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
+pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
     let limits = Limits {
         max_depth,
         ..Limits::DEFAULT

@@ -16,27 +16,23 @@
 
 pub mod coerce;
 pub mod cx;
+pub mod declare;
 pub mod decode;
 pub mod dialect;
-pub mod dynamic;
 pub mod effect;
 pub(crate) mod fixed_shape;
 pub(crate) mod json;
 pub mod node;
 pub mod options;
 pub mod path;
-pub mod replay;
 pub mod report;
-pub mod semantic;
 pub mod spec;
 pub mod tool;
-pub mod toolbox;
 
 pub use coerce::ArgType;
 pub use cx::Cx;
 pub use decode::RawArgs;
 pub use dialect::Dialect;
-pub use dynamic::{LoadError, Spec};
 pub use effect::Effect;
 pub use node::Node;
 pub use options::{Limits, ParseOptions};

@@ -4,13 +4,13 @@ use serde_json::Value;
 
 use crate::coerce::ArgType;
 use crate::cx::Cx;
+use crate::declare::Semantics;
 use crate::decode::{with_payload, RawArgs};
 use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
 use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{Parsed, Rejection};
-use crate::semantic::Semantics;
 use crate::spec::{FieldSpec, UnknownPolicy};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
@@ -83,22 +83,35 @@ pub fn parse_with<T: ToolArgs>(
     raw: &RawArgs<'_>,
     options: &ParseOptions,
 ) -> Result<Parsed<T>, Rejection> {
+    parse_payload(raw, options, T::OBJECT, T::UNKNOWN, |node, cx| {
+        T::coerce(node, &FieldSpec::NONE, &Path::ROOT, cx)
+    })
+}
+
+/// The envelope every front door shares: decodes `raw` under `options.limits` (code fences,
+/// double encoding, duplicate keys), then runs `coerce` on the payload with a context set from
+/// `options` (`unknown` when the options name no policy), and turns what it collected into
+/// the result. The derived parser and the dynamic spec differ only in `coerce`.
+pub fn parse_payload<T>(
+    raw: &RawArgs<'_>,
+    options: &ParseOptions,
+    expect_object: bool,
+    unknown: UnknownPolicy,
+    coerce: impl FnOnce(&crate::node::Node<'_>, &mut Cx) -> Option<T>,
+) -> Result<Parsed<T>, Rejection> {
     let mut envelope = Vec::new();
     let outcome = with_payload(
         raw,
         &options.limits,
-        T::OBJECT,
+        expect_object,
         &mut envelope,
         |node, repairs| {
-            let unknown = options.unknown.unwrap_or(T::UNKNOWN);
-            let mut cx = Cx::with_repairs(unknown, std::mem::take(repairs));
+            let mut cx =
+                Cx::with_repairs(options.unknown.unwrap_or(unknown), std::mem::take(repairs));
             cx.set_null_as_absent(options.null_as_absent);
-            let value = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, &mut cx);
+            let value = coerce(node, &mut cx);
             cx.finish(value)
         },
     );
-    match outcome {
-        Ok(result) => result,
-        Err(error) => Err(Rejection::single(error)),
-    }
+    outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
 }

@@ -10,8 +10,8 @@ use crate::attr::{self, DefaultAttr, Number};
 use crate::ctxt::Ctxt;
 use crate::ecma;
 use crate::ty::{self, Kind};
-use toolargs_core::semantic::units::builtin_family;
-use toolargs_core::semantic::Currency;
+use toolargs_semantic::units::builtin_family;
+use toolargs_semantic::Currency;
 
 pub const EFFECTS: &[&str] = &["read_only", "additive", "destructive", "external"];
 pub const UNKNOWN_POLICIES: &[&str] = &["reject", "strip"];

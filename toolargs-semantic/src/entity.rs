@@ -42,7 +42,7 @@ impl std::error::Error for ResolveError {}
 /// that already is an id should resolve to itself.
 ///
 /// ```
-/// use toolargs_core::semantic::{EntityId, ResolveError, Resolver};
+/// use toolargs_semantic::{EntityId, ResolveError, Resolver};
 ///
 /// struct Directory;
 /// impl Resolver for Directory {

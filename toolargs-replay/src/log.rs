@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use super::tally::Report;
 use super::Gate;
-use crate::decode::RawArgs;
-use crate::dynamic::LoadError;
-use crate::node::Node;
-use crate::options::ParseOptions;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::node::Node;
+use toolargs_core::options::ParseOptions;
+use toolargs_dynamic::LoadError;
 
 /// Why a log line was not a call. Bad records are counted, never fatal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -67,7 +67,7 @@ impl ToolSet {
     /// Every definition needs a name, unless there is only one.
     pub fn from_json(text: &str) -> Result<ToolSet, LoadError> {
         let mut set = ToolSet::new();
-        let specs = crate::dynamic::load_tool_list(text)?;
+        let specs = toolargs_dynamic::load_tool_list(text)?;
         let single = specs.len() == 1;
         for (i, spec) in specs.into_iter().enumerate() {
             let name = match (spec.name(), single) {
@@ -165,20 +165,22 @@ impl<'t> Replayer<'t> {
         // toolargs' own reader borrows from the line; a line it refuses (a duplicate key,
         // say) is read again by serde_json, which keeps the last value as most loggers' readers do.
         let fallback: Value;
-        let node =
-            match crate::json::parse_document(text, crate::options::Limits::DEFAULT.max_depth) {
-                Ok(node) => node,
-                Err(_) => match serde_json::from_str::<Value>(text) {
-                    Ok(value) => {
-                        fallback = value;
-                        match Node::from_value(&fallback, usize::MAX) {
-                            Ok(node) => node,
-                            Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
-                        }
+        let node = match toolargs_core::decode::parse_document(
+            text,
+            toolargs_core::options::Limits::DEFAULT.max_depth,
+        ) {
+            Ok(node) => node,
+            Err(_) => match serde_json::from_str::<Value>(text) {
+                Ok(value) => {
+                    fallback = value;
+                    match Node::from_value(&fallback, usize::MAX) {
+                        Ok(node) => node,
+                        Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
                     }
-                    Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
-                },
-            };
+                }
+                Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
+            },
+        };
         let Node::Object(fields) = &node else {
             return report.overall.add_bad(BadRecord::NotObject, line);
         };

@@ -15,13 +15,13 @@ use std::marker::PhantomData;
 pub use log::{BadRecord, Replayer, ToolSet};
 pub use tally::{GroupKey, Report, Tally};
 
-use crate::decode::RawArgs;
-use crate::dynamic::Spec;
-use crate::options::ParseOptions;
 use serde_json::Value;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::options::ParseOptions;
+use toolargs_dynamic::Spec;
 
-use crate::report::{Code, Parsed, Rejection, Repair, Rule};
-use crate::tool::{parse_with, ToolArgs};
+use toolargs_core::report::{Code, Parsed, Rejection, Repair, Rule};
+use toolargs_core::tool::{parse_with, ToolArgs};
 
 /// What the gate did with one call.
 #[derive(Clone, Debug, PartialEq, Eq)]

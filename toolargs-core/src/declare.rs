@@ -24,8 +24,10 @@ impl Source {
 }
 
 /// A canonical kind a field can be declared with.
+///
+/// Exhaustive on purpose: the semantic gate (`toolargs-semantic`) must compare every kind it
+/// can be handed, so a new kind is a release of both crates together.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Kind {
     /// An amount of money. The canonical form is an integer number of minor units with an
     /// explicit ISO 4217 currency; the number of minor units comes from the currency table.
@@ -47,7 +49,7 @@ pub enum Kind {
         unit: Source,
     },
     /// A reference to an entity (a person, an account), compared by the id a
-    /// [`Resolver`](super::Resolver) gives for it.
+    /// [`Resolver`](https://docs.rs/toolargs-semantic/latest/toolargs_semantic/trait.Resolver.html) gives for it.
     Entity {
         /// The kind of entity, passed to the resolver (`person`, `account`).
         kind: String,
@@ -84,7 +86,7 @@ pub struct Declaration {
 /// declarations and enum aliases. Empty for a type that declares none.
 ///
 /// ```
-/// use toolargs_core::semantic::{Kind, Semantics, Source};
+/// use toolargs_core::declare::{Kind, Semantics, Source};
 ///
 /// let semantics = Semantics::new()
 ///     .declare("amount_cents", Kind::Money { currency: Source::field("currency"), minor_units: true })

@@ -6,7 +6,7 @@ use std::fmt;
 use serde_json::{json, Value};
 
 use super::fingerprint::Fingerprint;
-use crate::effect::Effect;
+use toolargs_core::effect::Effect;
 
 /// How one value of the corrected call relates to the original.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -227,7 +227,7 @@ impl Review {
 
     /// The tool result for the model when the call is rejected:
     /// `{"ok":false,"errors":[{"error":"meaning_changed","path":PATH,"message":TEXT}, ...]}`,
-    /// in the shape of [`Rejection::for_model`](crate::Rejection::for_model).
+    /// in the shape of [`Rejection::for_model`](toolargs_core::Rejection::for_model).
     pub fn for_model(&self) -> String {
         let errors: Vec<Value> = self
             .findings

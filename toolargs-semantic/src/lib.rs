@@ -9,7 +9,7 @@
 //!
 //! 1. **Preserve the original** ([`Attempt`], [`Correction`]): the raw arguments of every
 //!    attempt, with its canonical arguments and repairs or the errors that triggered a retry.
-//! 2. **Schema**: the parser's repair-or-reject policy ([`ToolArgs::parse`](crate::ToolArgs::parse)).
+//! 2. **Schema**: the parser's repair-or-reject policy ([`ToolArgs::parse`](toolargs_core::ToolArgs::parse)).
 //! 3. **Canonicalize** ([`Canonical`]): money to minor units with an ISO 4217 currency (the
 //!    number of minor units from [`Currency`]'s table), dates to days, date-times to UTC
 //!    instants with their offset kept, quantities to the base unit of their [`UnitFamily`],
@@ -18,7 +18,7 @@
 //! 4. **Compare** ([`Finding`], [`Verdict`]): each corrected value against the original's
 //!    readings, per kind: money exactly (across currencies only at a pinned [`Rate`]), dates to
 //!    the day unless a time was given, quantities exactly, entities by id.
-//! 5. **Decide** ([`Decision`]) from the tool's [`Effect`](crate::Effect): read-only tools
+//! 5. **Decide** ([`Decision`]) from the tool's [`Effect`](toolargs_core::Effect): read-only tools
 //!    proceed, reporting any difference; tools that write, delete, pay or notify need a
 //!    confirmation for any difference or doubt; a difference on a critical field rejects.
 //!
@@ -48,7 +48,7 @@ pub mod currency;
 mod dates;
 mod decimal;
 mod decision;
-mod declare;
+
 mod entity;
 mod fingerprint;
 mod gate;
@@ -64,11 +64,11 @@ pub use canonical::Canonical;
 pub use currency::{Currency, Rate};
 pub use decimal::Decimal;
 pub use decision::{decide, Decision, Finding, Review, Verdict};
-pub use declare::{Declaration, Kind, Semantics, Source};
 pub use entity::{EntityId, ResolveError, Resolver};
 pub use fingerprint::{canonical_json, Fingerprint};
 pub use gate::SemanticGate;
 pub use profile::{FieldProfile, Meaning, Profile};
+pub use toolargs_core::declare::{Declaration, Kind, Semantics, Source};
 pub use units::{Unit, UnitFamily};
 
 /// A semantic declaration or setting that cannot hold: a field the schema lacks, an unknown

@@ -8,13 +8,13 @@ use super::currency::{currencies_named, markers, symbol_currencies, Currency, Ra
 use super::dates::{date_readings, moment_readings, timestamp_readings, Moment};
 use super::decimal::Decimal;
 use super::decision::{Finding, Verdict};
-use super::declare::{Kind, Source};
 use super::entity::{EntityId, Resolver};
 use super::numbers::number_readings;
 use super::profile::{FieldProfile, Meaning};
 use super::units::{quantity_readings, UnitFamily};
-use crate::node::preview_str;
-use crate::path::Path;
+use toolargs_core::declare::{Kind, Source};
+use toolargs_core::node::preview_str;
+use toolargs_core::path::Path;
 
 /// Readings listed in a reason before the rest are only counted.
 const SHOWN_READINGS: usize = 4;

@@ -5,11 +5,11 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::cx::Cx;
-use crate::effect::Effect;
-use crate::node::{IntegerReading, Node, Number};
-use crate::path::Path;
-use crate::spec::{Bound, FieldSpec, Pattern, UnknownPolicy};
+use toolargs_core::cx::Cx;
+use toolargs_core::effect::Effect;
+use toolargs_core::node::{IntegerReading, Node, Number};
+use toolargs_core::path::Path;
+use toolargs_core::spec::{Bound, FieldSpec, Pattern, UnknownPolicy};
 
 /// Deepest schema accepted, and the most `$ref` hops followed in a row.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
@@ -63,7 +63,8 @@ pub struct LoadError {
 }
 
 impl LoadError {
-    pub(crate) fn new(pointer: &str, message: impl Into<String>) -> LoadError {
+    /// An error at `pointer` (a JSON pointer; `""` is the root).
+    pub fn new(pointer: &str, message: impl Into<String>) -> LoadError {
         LoadError {
             pointer: pointer.to_owned(),
             message: message.into(),

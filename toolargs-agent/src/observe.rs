@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::report::{ArgumentError, Rejection, Repair};
+use toolargs_core::report::{ArgumentError, Rejection, Repair};
 
 /// Name of the counter of repairs, labelled `tool` and `rule`.
 pub const REPAIRS_TOTAL: &str = "toolargs_repairs_total";

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
-use crate::decode::RawArgs;
-use crate::report::{ArgumentError, Code, Parsed, Rejection, Repair};
-use crate::tool::ToolArgs;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::report::{ArgumentError, Code, Parsed, Rejection, Repair};
+use toolargs_core::tool::ToolArgs;
 
 /// What the parser made of one attempt.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,7 +74,7 @@ impl Attempt {
     }
 
     /// Records an attempt whose arguments parse to canonical JSON, as a
-    /// [`Spec`](crate::Spec) gives them.
+    /// `toolargs_dynamic::Spec` gives them.
     pub fn from_json_result<'a>(
         raw: impl Into<RawArgs<'a>>,
         result: &Result<Parsed<Value>, Rejection>,

@@ -5,11 +5,11 @@
 use serde_json::{Map, Value};
 
 use super::currency::Currency;
-use super::declare::{Kind, Semantics, Source};
 use super::units::builtin_family;
 use super::SemanticError;
-use crate::effect::Effect;
-use crate::tool::ToolArgs;
+use toolargs_core::declare::{Kind, Semantics, Source};
+use toolargs_core::effect::Effect;
+use toolargs_core::tool::ToolArgs;
 
 /// Deepest `$ref` chain or nesting followed when reading a schema.
 const MAX_DEPTH: usize = 32;
@@ -105,7 +105,7 @@ impl Profile {
     }
 
     /// The profile a JSON Schema gives on its own (for a tool loaded as a
-    /// [`Spec`](crate::Spec)); add declarations with [`Profile::with`]. What the schema does
+    /// `toolargs_dynamic::Spec`); add declarations with [`Profile::with`]. What the schema does
     /// not describe is compared as JSON.
     pub fn from_schema(name: &str, effect: Effect, schema: &Value) -> Profile {
         let fields = match meaning_of(schema, schema, 0) {

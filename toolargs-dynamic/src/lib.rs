@@ -13,23 +13,25 @@ use serde_json::Value;
 pub use load::LoadError;
 use load::{Shape, ShapeKind};
 
-use crate::cx::Cx;
-use crate::decode::{with_payload, RawArgs};
-use crate::effect::Effect;
-use crate::options::ParseOptions;
-use crate::path::Path;
-use crate::report::{Parsed, Rejection};
-use crate::spec::UnknownPolicy;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::effect::Effect;
+use toolargs_core::node::Node;
+use toolargs_core::options::ParseOptions;
+use toolargs_core::path::Path;
+use toolargs_core::report::{Parsed, Rejection};
+use toolargs_core::spec::UnknownPolicy;
+use toolargs_core::tool::parse_payload;
 
 /// Loads a list of tool definitions from JSON text: an array, or an object with a `tools`
-/// array. Pointers in errors start at the definition's index.
-pub(crate) fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
-    let node = crate::json::parse_document(text, load::MAX_SCHEMA_DEPTH)
+/// array, in any of the shapes [`Spec::from_definition`] reads. Pointers in errors start at
+/// the definition's index.
+pub fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
+    let node = toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH)
         .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
     let (list, prefix) = match &node {
-        crate::node::Node::Array(items) => (items, ""),
-        crate::node::Node::Object(members) => match members.iter().find(|(k, _)| k == "tools") {
-            Some((_, crate::node::Node::Array(items))) => (items, "/tools"),
+        Node::Array(items) => (items, ""),
+        Node::Object(members) => match members.iter().find(|(k, _)| k == "tools") {
+            Some((_, Node::Array(items))) => (items, "/tools"),
             _ => {
                 return Err(LoadError::new(
                     "",
@@ -70,14 +72,14 @@ impl Spec {
     /// alphabetical unless `serde_json`'s `preserve_order` feature is on; use
     /// [`Spec::from_json`] to keep the order of the text (it decides the order of errors).
     pub fn from_schema(schema: &Value) -> Result<Spec, LoadError> {
-        let node = crate::node::Node::from_value(schema, load::MAX_SCHEMA_DEPTH)
+        let node = Node::from_value(schema, load::MAX_SCHEMA_DEPTH)
             .map_err(|_| LoadError::new("", "the schema is nested too deeply"))?;
         Self::from_schema_node(&node)
     }
 
     /// Loads a JSON Schema or a tool definition from JSON text, keeping the order of properties.
     pub fn from_json(text: &str) -> Result<Spec, LoadError> {
-        let node = crate::json::parse_document(text, load::MAX_SCHEMA_DEPTH)
+        let node = toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH)
             .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
         Self::from_definition_node(&node)
     }
@@ -85,12 +87,12 @@ impl Spec {
     /// Loads a tool definition in any supported shape (OpenAI chat or responses, Anthropic,
     /// Gemini, MCP), or a bare JSON Schema.
     pub fn from_tool_definition(definition: &Value) -> Result<Spec, LoadError> {
-        let node = crate::node::Node::from_value(definition, load::MAX_SCHEMA_DEPTH)
+        let node = Node::from_value(definition, load::MAX_SCHEMA_DEPTH)
             .map_err(|_| LoadError::new("", "the definition is nested too deeply"))?;
         Self::from_definition_node(&node)
     }
 
-    fn from_schema_node(schema: &crate::node::Node<'_>) -> Result<Spec, LoadError> {
+    fn from_schema_node(schema: &Node<'_>) -> Result<Spec, LoadError> {
         Ok(Spec {
             name: None,
             description: None,
@@ -100,12 +102,12 @@ impl Spec {
         })
     }
 
-    fn from_definition_node(definition: &crate::node::Node<'_>) -> Result<Spec, LoadError> {
+    fn from_definition_node(definition: &Node<'_>) -> Result<Spec, LoadError> {
         let tool = load::read_definition(definition)?;
         let mut spec = match tool.schema {
             Some((schema, pointer)) => Spec {
                 root: load::load_root(schema, &pointer)?,
-                ..Self::from_schema_node(&crate::node::Node::Object(Vec::new()))?
+                ..Self::from_schema_node(&Node::Object(Vec::new()))?
             },
             None => Self::from_schema_node(definition)?,
         };
@@ -164,7 +166,7 @@ impl Spec {
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
-    ) -> Result<Vec<crate::report::Repair>, Rejection> {
+    ) -> Result<Vec<toolargs_core::report::Repair>, Rejection> {
         self.run(raw, options, walk::Output::Discard)
             .map(|p| p.repairs)
     }
@@ -176,20 +178,12 @@ impl Spec {
         output: walk::Output,
     ) -> Result<Parsed<Value>, Rejection> {
         let expect_object = matches!(self.root.kind, ShapeKind::Object(_));
-        let mut envelope = Vec::new();
-        let outcome = with_payload(
+        parse_payload(
             raw,
-            &options.limits,
+            options,
             expect_object,
-            &mut envelope,
-            |node, repairs| {
-                let unknown = options.unknown.unwrap_or_else(|| self.unknown_policy());
-                let mut cx = Cx::with_repairs(unknown, std::mem::take(repairs));
-                cx.set_null_as_absent(options.null_as_absent);
-                let value = walk::walk(&self.root, node, &Path::ROOT, &mut cx, output);
-                cx.finish(value)
-            },
-        );
-        outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
+            self.unknown_policy(),
+            |node, cx| walk::walk(&self.root, node, &Path::ROOT, cx, output),
+        )
     }
 }

@@ -11,14 +11,14 @@ use super::entity::Resolver;
 use super::fingerprint::Fingerprint;
 use super::profile::Profile;
 use super::units::{builtin_families, UnitFamily};
-use crate::tool::ToolArgs;
+use toolargs_core::tool::ToolArgs;
 
 /// Compares a corrected call with its original, value by value in canonical form, and
 /// decides by the tool's effect whether it runs.
 ///
 /// ```
 /// use serde_json::json;
-/// use toolargs_core::semantic::{Decision, Kind, Profile, Semantics, SemanticGate, Source};
+/// use toolargs_semantic::{Decision, Kind, Profile, Semantics, SemanticGate, Source};
 /// use toolargs_core::Effect;
 ///
 /// let schema = json!({"type": "object", "properties": {
@@ -115,7 +115,7 @@ impl<'a> SemanticGate<'a> {
                 profile.fields(),
                 Some(o),
                 corrected.as_object(),
-                &crate::path::Path::ROOT,
+                &toolargs_core::path::Path::ROOT,
                 &env,
                 &mut findings,
             ),
@@ -182,8 +182,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::effect::Effect;
-    use crate::semantic::{Decision, EntityId, Kind, ResolveError, Semantics, Source};
+    use crate::{Decision, EntityId, Kind, ResolveError, Semantics, Source};
+    use toolargs_core::effect::Effect;
 
     fn invoice() -> Profile {
         let schema = json!({"type": "object", "properties": {

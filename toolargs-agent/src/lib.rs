@@ -43,13 +43,13 @@ use serde_json::{json, Value};
 pub use budget::{Budget, Session};
 pub use observe::AuditRecord;
 
-use crate::decode::RawArgs;
-use crate::dialect::Dialect;
-use crate::effect::Effect;
-use crate::options::ParseOptions;
-use crate::report::{Rejection, Repair};
-use crate::semantic::{Decision, Profile, Review, SemanticGate};
-use crate::tool::{parse_with, ToolArgs};
+use toolargs_core::decode::RawArgs;
+use toolargs_core::dialect::Dialect;
+use toolargs_core::effect::Effect;
+use toolargs_core::options::ParseOptions;
+use toolargs_core::report::{Rejection, Repair};
+use toolargs_core::tool::{parse_with, ToolArgs};
+use toolargs_semantic::{Decision, Profile, Review, SemanticGate};
 
 /// What a handler returns: its output as JSON, or an error.
 pub type ToolResult = Result<Value, Box<dyn std::error::Error + Send + Sync>>;
@@ -591,7 +591,7 @@ impl Toolbox {
         mut raw: Value,
         mut repaired: Option<Value>,
         mut repairs: Vec<Repair>,
-        errors: Vec<crate::report::ArgumentError>,
+        errors: Vec<toolargs_core::report::ArgumentError>,
         outcome: &'static str,
     ) {
         let Some(audit) = &self.audit else { return };
