@@ -126,10 +126,10 @@ impl Cx {
 
 fn truncate_json(value: &Value) -> String {
     match value {
-        Value::String(s) => crate::node::preview_str(s),
+        Value::String(s) => crate::text::preview_str(s),
         other => {
             let text = other.to_string();
-            match text.char_indices().nth(crate::node::PREVIEW_CHARS) {
+            match text.char_indices().nth(crate::text::PREVIEW_CHARS) {
                 Some((at, _)) => format!("{}…", &text[..at]),
                 None => text,
             }

@@ -20,6 +20,7 @@ use crate::node::{Node, Number};
 use crate::options::Limits;
 use crate::path::Path;
 use crate::report::{ArgumentError, Code};
+use crate::text::scan_plain;
 
 /// Objects with more members than this switch from a linear scan to a hash set for duplicates.
 const LINEAR_DUPLICATE_SCAN: usize = 16;
@@ -658,37 +659,6 @@ impl<'a> Reader<'a> {
             self.pos += 1;
         }
     }
-}
-
-/// The position of the first `"`, `\` or control character at or after `pos`, looking at no
-/// more than `max + 1` bytes (or to the end). Eight bytes at a time: plain text is the common
-/// case and needs no per-byte branch.
-pub(crate) fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
-    let bytes = &bytes[..pos.saturating_add(max).saturating_add(1).min(bytes.len())];
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        // A byte of `x` is flagged when it is zero (for `quote`/`backslash`) or below 0x20;
-        // the lowest flagged byte is exact, which is all this needs.
-        let flagged = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(ONES * 0x20) & !word);
-        let flagged = flagged & HIGH;
-        if flagged != 0 {
-            return pos + (flagged.trailing_zeros() / 8) as usize;
-        }
-        pos += 8;
-    }
-    while let Some(&b) = bytes.get(pos) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            break;
-        }
-        pos += 1;
-    }
-    pos
 }
 
 /// Bytes from `start` to the closing quote of a string (or to where the string breaks off),

@@ -27,6 +27,7 @@ pub mod options;
 pub mod path;
 pub mod report;
 pub mod spec;
+pub mod text;
 pub mod tool;
 
 pub use coerce::ArgType;

@@ -9,6 +9,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::text::{push_preview, PREVIEW_CHARS};
+
 /// A JSON value borrowed from the payload.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node<'a> {
@@ -271,66 +273,6 @@ impl<'a> Node<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooDeep;
 
-/// Longest preview of a value quoted in a message, in characters.
-pub const PREVIEW_CHARS: usize = 40;
-
-/// Quotes a string as JSON, cut to [`PREVIEW_CHARS`] characters with an ellipsis.
-pub fn preview_str(s: &str) -> String {
-    let mut quoted = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 5);
-    push_preview(&mut quoted, s);
-    quoted
-}
-
-/// Appends [`preview_str`] of `s` to `out`.
-fn push_preview(out: &mut String, s: &str) {
-    let (cut, suffix) = match s.char_indices().nth(PREVIEW_CHARS) {
-        Some((at, _)) => (&s[..at], "…"),
-        None => (s, ""),
-    };
-    out.push('"');
-    push_escaped(out, cut);
-    out.push_str(suffix);
-    out.push('"');
-}
-
-/// Appends `s` as a JSON string literal, quotes included, escaped exactly as `serde_json`
-/// writes it (so messages and reports read the same whichever wrote them).
-pub(crate) fn push_json_str(out: &mut String, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push('"');
-    push_escaped(out, s);
-    out.push('"');
-}
-
-/// The body of a JSON string literal: `"` `\` and control characters escaped, the rest as is.
-fn push_escaped(out: &mut String, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    loop {
-        let at = crate::json::scan_plain(bytes, start, usize::MAX);
-        out.push_str(&s[start..at]);
-        let Some(&b) = bytes.get(at) else {
-            return;
-        };
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xf)]));
-            }
-        }
-        start = at + 1;
-    }
-}
-
 fn preview_number(n: &Number<'_>) -> String {
     let text = match n {
         Number::Literal(text) => (*text).to_owned(),
@@ -374,27 +316,5 @@ mod tests {
             IntegerReading::TooLarge
         );
         assert_eq!(lit("0e99999999999"), IntegerReading::Integral(0));
-    }
-
-    #[test]
-    fn previews_are_bounded() {
-        let long = "é".repeat(10_000);
-        let p = preview_str(&long);
-        assert!(p.chars().count() <= PREVIEW_CHARS + 3, "{p}");
-        assert!(p.ends_with("…\""));
-        assert_eq!(preview_str("a\"b"), r#""a\"b""#);
-    }
-
-    #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
-        let every: String = (0u32..0x80)
-            .chain([0xe9, 0x2028, 0x1F600])
-            .filter_map(char::from_u32)
-            .collect();
-        for s in [every.as_str(), "", "plain", "a\"b\\c\u{7f}"] {
-            let mut ours = String::new();
-            push_json_str(&mut ours, s);
-            assert_eq!(ours, Value::from(s).to_string());
-        }
     }
 }

@@ -255,7 +255,7 @@ impl Rejection {
     /// (plus `"omitted":N` when errors were dropped past the cap). Keys are written in this
     /// order whatever `serde_json` features are enabled.
     pub fn for_model(&self) -> String {
-        use crate::node::push_json_str;
+        use crate::text::push_json_str;
         let size: usize = self
             .errors
             .iter()

@@ -47,7 +47,7 @@ impl Bound {
     /// The bound as a JSON number for schemas.
     pub fn to_value(self) -> serde_json::Value {
         match self {
-            Bound::Int(v) => crate::coerce::integer::int_value(v),
+            Bound::Int(v) => crate::text::int_value(v),
             Bound::Float(v) => serde_json::Value::from(v),
         }
     }

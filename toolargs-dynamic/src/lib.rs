@@ -6,12 +6,13 @@
 //! not enforce is a load error that names it, never silently ignored.
 
 mod load;
+mod shape;
 mod walk;
 
 use serde_json::Value;
 
 pub use load::LoadError;
-use load::{Shape, ShapeKind};
+use shape::{Shape, ShapeKind};
 
 use toolargs_core::decode::RawArgs;
 use toolargs_core::effect::Effect;

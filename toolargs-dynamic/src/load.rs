@@ -5,11 +5,12 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::shape::{Additional, FieldShape, ObjectShape, Shape, ShapeKind};
 use toolargs_core::cx::Cx;
 use toolargs_core::effect::Effect;
 use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
-use toolargs_core::spec::{Bound, FieldSpec, Pattern, UnknownPolicy};
+use toolargs_core::spec::{Bound, Pattern, UnknownPolicy};
 
 /// Deepest schema accepted, and the most `$ref` hops followed in a row.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
@@ -84,100 +85,6 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-/// One value's contract.
-#[derive(Clone, Debug)]
-pub(crate) struct Shape {
-    pub kind: ShapeKind,
-    /// `null` is a value of this shape (type arrays with "null", `nullable`, anyOf with null).
-    pub nullable: bool,
-    pub min: Option<Bound>,
-    pub max: Option<Bound>,
-    pub pattern: Option<Pattern>,
-    pub min_len: Option<usize>,
-    pub max_len: Option<usize>,
-    pub min_items: Option<usize>,
-    pub max_items: Option<usize>,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) enum ShapeKind {
-    Integer,
-    Number,
-    Boolean,
-    String,
-    Date,
-    DateTime,
-    /// String values, matched like a derived enum.
-    Enum(Vec<String>),
-    /// Any other `enum`/`const`: exact values.
-    Literal(Vec<Value>),
-    Array(Box<Shape>),
-    Object(ObjectShape),
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct ObjectShape {
-    pub fields: Vec<FieldShape>,
-    pub additional: Additional,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct FieldShape {
-    pub name: String,
-    pub shape: Shape,
-    pub required: bool,
-    pub default: Option<Value>,
-}
-
-/// What `additionalProperties` says.
-#[derive(Clone, Debug)]
-pub(crate) enum Additional {
-    /// Absent or `false`: unknown keys go through the tool's unknown policy.
-    Undeclared,
-    /// `true`: any extra key is kept as sent.
-    Any,
-    /// A schema: extra keys are kept when their value satisfies it.
-    Schema(Box<Shape>),
-}
-
-impl Shape {
-    fn new(kind: ShapeKind) -> Shape {
-        Shape {
-            kind,
-            nullable: false,
-            min: None,
-            max: None,
-            pattern: None,
-            min_len: None,
-            max_len: None,
-            min_items: None,
-            max_items: None,
-        }
-    }
-
-    /// The constraints in the form the coercers take.
-    pub fn field_spec(&self) -> FieldSpec<'_> {
-        FieldSpec {
-            strict: false,
-            min: self.min,
-            max: self.max,
-            pattern: self.pattern.as_ref(),
-            min_len: self.min_len,
-            max_len: self.max_len,
-            min_items: self.min_items,
-            max_items: self.max_items,
-        }
-    }
-
-    /// Whether a lone string may stand for a one-item list of this shape.
-    pub fn scalar_to_list(&self) -> bool {
-        matches!(
-            self.kind,
-            ShapeKind::String | ShapeKind::Date | ShapeKind::DateTime | ShapeKind::Enum(_)
-        )
-    }
-}
 
 /// What a tool definition holds besides its schema.
 pub(crate) struct ToolParts<'n, 'a> {
@@ -730,7 +637,7 @@ impl<'n, 'a> Loader<'n, 'a> {
             return Ok(());
         };
         let mut cx = Cx::new(UnknownPolicy::Reject);
-        let ok = super::walk::coerce(shape, default, &Path::ROOT, &mut cx).is_some();
+        let ok = crate::walk::coerce(shape, default, &Path::ROOT, &mut cx).is_some();
         if !ok || !cx.repairs().is_empty() {
             return Err(LoadError::new(
                 &format!("{at}/default"),

@@ -3,9 +3,9 @@
 use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde_json::{Map, Value};
 
-use super::load::{Additional, ObjectShape, Shape, ShapeKind};
+use crate::shape::{Additional, ObjectShape, Shape, ShapeKind};
 use toolargs_core::coerce::enumeration::{coerce_enum, coerce_literal};
-use toolargs_core::coerce::integer::{coerce_integer, int_value};
+use toolargs_core::coerce::integer::coerce_integer;
 use toolargs_core::coerce::list::coerce_list;
 use toolargs_core::coerce::number::coerce_number;
 use toolargs_core::coerce::object::{field_with, object_members, unknown_member};
@@ -13,6 +13,7 @@ use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
 use toolargs_core::node::Node;
 use toolargs_core::path::Path;
+use toolargs_core::text::int_value;
 
 /// JSON Schema integers have no width; the widest range any supported Rust type reads.
 const INTEGER_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);

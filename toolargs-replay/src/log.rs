@@ -9,40 +9,13 @@ use std::sync::Mutex;
 
 use serde_json::Value;
 
-use super::tally::Report;
-use super::Gate;
+use crate::gate::Gate;
+use crate::outcome::BadRecord;
+use crate::tally::Report;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
 use toolargs_dynamic::LoadError;
-
-/// Why a log line was not a call. Bad records are counted, never fatal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum BadRecord {
-    /// The line is not JSON.
-    NotJson,
-    /// The line is JSON but not an object.
-    NotObject,
-    /// The record has no `arguments`.
-    MissingArguments,
-    /// The record has no `tool` and the tool set holds more than one tool.
-    MissingTool,
-    /// The record names a tool the tool set does not hold.
-    UnknownTool,
-}
-
-impl BadRecord {
-    /// The stable snake_case name used in reports.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            BadRecord::NotJson => "not_json",
-            BadRecord::NotObject => "not_object",
-            BadRecord::MissingArguments => "missing_arguments",
-            BadRecord::MissingTool => "missing_tool",
-            BadRecord::UnknownTool => "unknown_tool",
-        }
-    }
-}
 
 /// The tools a log is replayed against, by name.
 #[derive(Default)]

@@ -4,8 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use super::log::BadRecord;
-use super::Outcome;
+use crate::outcome::{BadRecord, Outcome};
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;

@@ -91,7 +91,7 @@ fn list<S: AsRef<str>>(names: &[S]) -> String {
         if i > 0 {
             out.push_str(", ");
         }
-        crate::node::push_json_str(&mut out, name.as_ref());
+        crate::text::push_json_str(&mut out, name.as_ref());
     }
     out
 }

@@ -10,6 +10,7 @@ use crate::node::{IntegerReading, Node};
 use crate::path::Path;
 use crate::report::{Code, Rule};
 use crate::spec::{Bound, FieldSpec};
+use crate::text::int_value;
 
 /// Reads an integer within `type_range` and the field's bounds.
 pub fn coerce_integer(
@@ -120,17 +121,6 @@ fn describe_range(low: i128, high: i128, (type_low, type_high): (i128, i128)) ->
         (true, true) | (false, false) => format!("an integer from {low} to {high}"),
         (true, false) => format!("an integer of at least {low}"),
         (false, true) => format!("an integer of at most {high}"),
-    }
-}
-
-/// An integer as a JSON number.
-pub fn int_value(v: i128) -> Value {
-    if let Ok(v) = i64::try_from(v) {
-        Value::from(v)
-    } else if let Ok(v) = u64::try_from(v) {
-        Value::from(v)
-    } else {
-        Value::from(v as f64)
     }
 }
 

@@ -43,7 +43,7 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
             );
         }
         UnknownPolicy::Reject => {
-            let mut message = format!("unknown field {}", crate::node::preview_str(key));
+            let mut message = format!("unknown field {}", crate::text::preview_str(key));
             if let Some(hint) = did_you_mean(key, known) {
                 message.push_str(&format!(" (did you mean \"{hint}\"?)"));
             }

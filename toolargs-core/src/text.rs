@@ -1,0 +1,134 @@
+//! How values are written into messages and JSON text: string literals escaped as
+//! `serde_json` writes them, short previews of values, integers as JSON numbers. The bottom of
+//! the crate: it depends on nothing else here.
+
+use serde_json::Value;
+
+/// Longest preview of a value quoted in a message, in characters.
+pub const PREVIEW_CHARS: usize = 40;
+
+/// Quotes a string as JSON, cut to [`PREVIEW_CHARS`] characters with an ellipsis.
+pub fn preview_str(s: &str) -> String {
+    let mut quoted = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 5);
+    push_preview(&mut quoted, s);
+    quoted
+}
+
+/// Appends [`preview_str`] of `s` to `out`.
+pub fn push_preview(out: &mut String, s: &str) {
+    let (cut, suffix) = match s.char_indices().nth(PREVIEW_CHARS) {
+        Some((at, _)) => (&s[..at], "…"),
+        None => (s, ""),
+    };
+    out.push('"');
+    push_escaped(out, cut);
+    out.push_str(suffix);
+    out.push('"');
+}
+
+/// Appends `s` as a JSON string literal, quotes included, escaped exactly as `serde_json`
+/// writes it (so messages and reports read the same whichever wrote them).
+pub fn push_json_str(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    push_escaped(out, s);
+    out.push('"');
+}
+
+/// The body of a JSON string literal: `"` `\` and control characters escaped, the rest as is.
+fn push_escaped(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    loop {
+        let at = scan_plain(bytes, start, usize::MAX);
+        out.push_str(&s[start..at]);
+        let Some(&b) = bytes.get(at) else {
+            return;
+        };
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        start = at + 1;
+    }
+}
+
+/// The position of the first `"`, `\` or control character at or after `pos`, looking at no
+/// more than `max + 1` bytes (or to the end). Eight bytes at a time: plain text is the common
+/// case and needs no per-byte branch.
+pub fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
+    let bytes = &bytes[..pos.saturating_add(max).saturating_add(1).min(bytes.len())];
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+        let quote = word ^ (ONES * u64::from(b'"'));
+        let backslash = word ^ (ONES * u64::from(b'\\'));
+        // A byte of `x` is flagged when it is zero (for `quote`/`backslash`) or below 0x20;
+        // the lowest flagged byte is exact, which is all this needs.
+        let flagged = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (word.wrapping_sub(ONES * 0x20) & !word);
+        let flagged = flagged & HIGH;
+        if flagged != 0 {
+            return pos + (flagged.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        pos += 1;
+    }
+    pos
+}
+
+/// An integer as a JSON number.
+pub fn int_value(v: i128) -> Value {
+    if let Ok(v) = i64::try_from(v) {
+        Value::from(v)
+    } else if let Ok(v) = u64::try_from(v) {
+        Value::from(v)
+    } else {
+        Value::from(v as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn previews_are_bounded() {
+        let long = "é".repeat(10_000);
+        let p = preview_str(&long);
+        assert!(p.chars().count() <= PREVIEW_CHARS + 3, "{p}");
+        assert!(p.ends_with("…\""));
+        assert_eq!(preview_str("a\"b"), r#""a\"b""#);
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let every: String = (0u32..0x80)
+            .chain([0xe9, 0x2028, 0x1F600])
+            .filter_map(char::from_u32)
+            .collect();
+        for s in [every.as_str(), "", "plain", "a\"b\\c\u{7f}"] {
+            let mut ours = String::new();
+            push_json_str(&mut ours, s);
+            assert_eq!(ours, Value::from(s).to_string());
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! What judges a call: a derived type ([`Typed`]) or a loaded [`Spec`].
+
+use std::marker::PhantomData;
+
+use serde_json::Value;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::options::ParseOptions;
+use toolargs_core::report::{Parsed, Rejection};
+use toolargs_core::tool::{parse_with, ToolArgs};
+use toolargs_dynamic::Spec;
+
+use crate::outcome::Outcome;
+
+/// Something that can judge one call: a derived type or a loaded spec.
+pub trait Gate: Send + Sync {
+    /// Parses one call, giving the arguments in canonical JSON.
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Value>, Rejection>;
+
+    /// Parses one call and reports only the outcome.
+    fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
+        Outcome::from_result(self.parse_json(raw, options).map(|p| p.repairs))
+    }
+}
+
+impl Gate for Spec {
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Value>, Rejection> {
+        self.parse_with(raw, options)
+    }
+
+    fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
+        Outcome::from_result(self.check_with(raw, options))
+    }
+}
+
+/// A derived [`ToolArgs`] type as a [`Gate`]: `Typed::<IssueRefund>::new()`.
+pub struct Typed<T>(PhantomData<fn() -> T>);
+
+impl<T> Typed<T> {
+    /// The gate of `T`.
+    pub fn new() -> Self {
+        Typed(PhantomData)
+    }
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Typed::new()
+    }
+}
+
+impl<T: ToolArgs> Gate for Typed<T> {
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Value>, Rejection> {
+        parse_with::<T>(raw, options).map(|p| Parsed {
+            args: p.args.to_json(),
+            repairs: p.repairs,
+        })
+    }
+
+    // Skips writing the canonical JSON, which an outcome does not need.
+    fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
+        Outcome::from_result(parse_with::<T>(raw, options).map(|p| p.repairs))
+    }
+}

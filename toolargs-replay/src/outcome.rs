@@ -1,0 +1,57 @@
+//! What replay says about one line: the gate's outcome for a call, or why the line was not one.
+
+use std::collections::BTreeSet;
+
+use toolargs_core::report::{Code, Rejection, Repair, Rule};
+
+/// What the gate did with one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Accepted without any repair.
+    Clean,
+    /// Accepted after these repairs (one entry per repair, in order).
+    Repaired(Vec<Rule>),
+    /// Rejected with these codes (each distinct code once).
+    Rejected(Vec<Code>),
+}
+
+impl Outcome {
+    pub(crate) fn from_result(result: Result<Vec<Repair>, Rejection>) -> Outcome {
+        match result {
+            Ok(repairs) if repairs.is_empty() => Outcome::Clean,
+            Ok(repairs) => Outcome::Repaired(repairs.into_iter().map(|r| r.rule).collect()),
+            Err(rejection) => {
+                let codes: BTreeSet<Code> = rejection.errors().iter().map(|e| e.code).collect();
+                Outcome::Rejected(codes.into_iter().collect())
+            }
+        }
+    }
+}
+
+/// Why a log line was not a call. Bad records are counted, never fatal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BadRecord {
+    /// The line is not JSON.
+    NotJson,
+    /// The line is JSON but not an object.
+    NotObject,
+    /// The record has no `arguments`.
+    MissingArguments,
+    /// The record has no `tool` and the tool set holds more than one tool.
+    MissingTool,
+    /// The record names a tool the tool set does not hold.
+    UnknownTool,
+}
+
+impl BadRecord {
+    /// The stable snake_case name used in reports.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            BadRecord::NotJson => "not_json",
+            BadRecord::NotObject => "not_object",
+            BadRecord::MissingArguments => "missing_arguments",
+            BadRecord::MissingTool => "missing_tool",
+            BadRecord::UnknownTool => "unknown_tool",
+        }
+    }
+}
