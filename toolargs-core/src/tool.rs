@@ -43,18 +43,22 @@ pub trait ToolArgs: ArgType {
 
     /// The JSON Schema (2020-12) of the arguments.
     fn json_schema() -> Value {
-        let mut schema = Self::schema(&FieldSpec::NONE);
-        if let Some(map) = schema.as_object_mut() {
-            map.insert(
-                "$schema".to_owned(),
-                Value::from("https://json-schema.org/draft/2020-12/schema"),
-            );
-            map.insert("title".to_owned(), Value::from(Self::NAME));
-            if let (Some(d), false) = (Self::DESCRIPTION, map.contains_key("description")) {
-                map.insert("description".to_owned(), Value::from(d));
-            }
+        let schema = Self::schema(&FieldSpec::NONE);
+        let Value::Object(body) = schema else {
+            return schema;
+        };
+        // The header first, then the body in the order the type wrote it.
+        let mut map = serde_json::Map::with_capacity(body.len() + 3);
+        map.insert(
+            "$schema".to_owned(),
+            Value::from("https://json-schema.org/draft/2020-12/schema"),
+        );
+        map.insert("title".to_owned(), Value::from(Self::NAME));
+        if let (Some(d), false) = (Self::DESCRIPTION, body.contains_key("description")) {
+            map.insert("description".to_owned(), Value::from(d));
         }
-        schema
+        map.extend(body);
+        Value::Object(map)
     }
 
     /// What the struct declares about the meaning of its fields (`#[arg(semantic = ...)]`,
