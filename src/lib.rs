@@ -27,8 +27,45 @@
 //! assert_eq!(rejected.errors()[0].path, "$.amount_cents");
 //! ```
 //!
-//! See the README for the policy table and the attribute reference.
+//! # What a derived type gives you
+//!
+//! - [`ToolArgs::parse`]: the typed parser. The input is JSON text (`&str`, `String`) or an
+//!   already-decoded `serde_json::Value` (a `Value::String` is read as JSON text, as many SDKs
+//!   log arguments). The result is [`Parsed`] `{ args, repairs }`, or a [`Rejection`] holding
+//!   every error of the call; [`Rejection::for_model`] is the tool result to send back.
+//! - [`ToolArgs::to_json`]: the canonical form, which parses back with zero repairs to an equal
+//!   value.
+//! - [`ToolArgs::json_schema`]: the JSON Schema (2020-12) of the arguments, and
+//!   [`ToolArgs::tool_definition`]: the whole tool definition in a provider's [`Dialect`].
+//! - `NAME`, `DESCRIPTION`, `EFFECT` and `UNKNOWN`: the tool's name, description (its doc
+//!   comment), [`Effect`] and [`UnknownPolicy`].
+//!
+//! # Guides
+//!
+//! The [`guide`] module holds the reference and the how-to pages; every code block in them is
+//! compiled and run as a test.
+//!
+//! - [The policy](guide::policy): what is repaired, what is rejected, and why.
+//! - [The attribute reference](guide::attributes) and the [compile-time
+//!   checks](guide::compile_checks).
+//! - [Effects and unknown keys](guide::effects), [provider dialects](guide::dialects), and
+//!   [limits on hostile input](guide::limits).
+//! - With their features: `guide::agent_loop` (`agent`), `guide::semantic_gate` (`semantic`),
+//!   `guide::dynamic_spec` (`dynamic`), `guide::replay` (`replay`), and `guide::rmcp`,
+//!   `guide::rig`, `guide::async_openai` for the adapters.
+//!
+//! # Cargo features
+//!
+//! | feature | default | adds |
+//! |---|---|---|
+//! | `dynamic` | yes | `Spec` and `LoadError`: JSON Schema and tool definitions loaded at run time |
+//! | `semantic` | | `toolargs::semantic`: the semantic gate |
+//! | `agent` | | `toolargs::toolbox`: dispatch, retry budgets, `tracing` events, `metrics` counters, audit |
+//! | `replay` | | `toolargs::replay`: log replay, the library behind the `toolargs` CLI |
+//! | `rmcp`, `rig`, `async-openai` | | `toolargs::rmcp`, `toolargs::rig`, `toolargs::async_openai`: adapters |
 #![warn(missing_docs)]
+
+pub mod guide;
 
 pub use toolargs_core::{
     coerce, decode, dialect, effect, node, options, parse_with, path, report, spec, tool, ArgType,
