@@ -2,13 +2,12 @@
 //! by name, and get back what to do next.
 //!
 //! ```
-//! # use toolargs_core as toolargs;
-//! use toolargs::toolbox::{Dispatch, Session, ToolCall, Toolbox};
-//! # use toolargs::{ArgType, Cx, Effect, FieldSpec, Node, Path, ToolArgs, UnknownPolicy};
+//! use toolargs_agent::{Dispatch, Session, ToolCall, Toolbox};
+//! # use toolargs_core::{ArgType, Cx, Effect, FieldSpec, Node, Path, ToolArgs, UnknownPolicy};
 //! # struct Ping;
 //! # impl ArgType for Ping {
 //! #     fn coerce(n: &Node<'_>, _: &FieldSpec<'_>, p: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-//! #         toolargs::coerce::object::object_members(n, p, cx).map(|_| Ping)
+//! #         toolargs_core::coerce::object::object_members(n, p, cx).map(|_| Ping)
 //! #     }
 //! #     fn canonical(&self) -> serde_json::Value { serde_json::json!({}) }
 //! #     fn schema(_: &FieldSpec<'_>) -> serde_json::Value { serde_json::json!({"type": "object"}) }

@@ -27,6 +27,8 @@ pub mod options;
 pub mod path;
 pub mod report;
 pub mod spec;
+/// JSON text helpers the toolargs crates share (escaping, previews in messages). Not an API.
+#[doc(hidden)]
 pub mod text;
 pub mod tool;
 

@@ -46,9 +46,8 @@ impl Attempt {
     /// Records an attempt at a derived tool's call: the raw arguments and the parse result.
     ///
     /// ```
-    /// # use toolargs_core as toolargs;
-    /// use toolargs::semantic::Attempt;
-    /// # use toolargs::ToolArgs;
+    /// use toolargs_semantic::Attempt;
+    /// # use toolargs_core::ToolArgs;
     /// # fn demo<T: ToolArgs>(raw: &str) {
     /// let result = T::parse(raw);
     /// let attempt = Attempt::new(raw, &result);

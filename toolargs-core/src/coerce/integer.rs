@@ -80,7 +80,7 @@ pub fn coerce_integer(
 
 /// ASCII digits with an optional leading `-` and no leading zero: the only strings with one
 /// integer reading.
-pub fn is_plain_integer(s: &str) -> bool {
+pub(crate) fn is_plain_integer(s: &str) -> bool {
     let digits = s.strip_prefix('-').unwrap_or(s).as_bytes();
     match digits {
         [] => false,

@@ -90,7 +90,7 @@ pub fn coerce_list<T>(
 }
 
 /// A non-blank string with no list separator that does not look like a JSON array.
-pub fn is_single_item(s: &str) -> bool {
+pub(crate) fn is_single_item(s: &str) -> bool {
     !s.trim().is_empty() && !s.contains([',', ';', '\n']) && !s.trim_start().starts_with('[')
 }
 

@@ -68,7 +68,7 @@ pub fn coerce_number(
 }
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?` in ASCII: a decimal with exactly one reading.
-pub fn is_plain_decimal(s: &str) -> bool {
+pub(crate) fn is_plain_decimal(s: &str) -> bool {
     let body = s.strip_prefix('-').unwrap_or(s);
     let (int_part, frac_part) = match body.split_once('.') {
         Some((i, f)) => (i, Some(f)),

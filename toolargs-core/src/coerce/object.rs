@@ -59,7 +59,7 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
 }
 
 /// The declared name closest to `key`, when it is close enough to be a likely typo.
-pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+pub(crate) fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     if key.len() > 256 {
         return None;
     }
