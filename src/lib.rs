@@ -56,13 +56,15 @@
 //!
 //! # Cargo features
 //!
-//! | feature | default | adds |
-//! |---|---|---|
-//! | `dynamic` | yes | `Spec` and `LoadError`: JSON Schema and tool definitions loaded at run time |
-//! | `semantic` | | `toolargs::semantic`: the semantic gate |
-//! | `agent` | | `toolargs::toolbox`: dispatch, retry budgets, `tracing` events, `metrics` counters, audit |
-//! | `replay` | | `toolargs::replay`: log replay, the library behind the `toolargs` CLI |
-//! | `rmcp`, `rig`, `async-openai` | | `toolargs::rmcp`, `toolargs::rig`, `toolargs::async_openai`: adapters |
+//! The parser, the derive and the dialects are always there; each layer above them is a
+//! feature, so a build compiles only what it uses.
+//!
+#![cfg_attr(feature = "document-features", doc = document_features::document_features!())]
+#![cfg_attr(
+    not(feature = "document-features"),
+    doc = "The features are described in the crate's `Cargo.toml`."
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub mod guide;
@@ -97,7 +99,7 @@ pub use toolargs_replay as replay;
 
 /// Derives [`ToolArgs`] (and [`ArgType`]) for a struct with named fields or a fieldless enum.
 ///
-/// See the README's attribute reference for the `#[toolargs(...)]` and `#[arg(...)]` keys.
+/// See [`guide::attributes`] for the `#[toolargs(...)]` and `#[arg(...)]` keys.
 pub use toolargs_derive::ToolArgs;
 
 #[cfg(feature = "async-openai")]

@@ -16,6 +16,7 @@ use toolargs_core::{ParseOptions, RawArgs};
 use toolargs_replay::{Replayer, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
+#[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -1,6 +1,6 @@
 //! What a struct declares about the meaning of its fields: canonical kinds, critical fields and
 //! enum aliases. `#[derive(ToolArgs)]` writes these from `#[arg(semantic = ..., critical)]` and
-//! `#[arg(alias = ...)]`; a tool defined by a JSON Schema builds them by hand.
+//! `#[arg(synonym = ...)]` on enum variants; a tool defined by a JSON Schema builds them by hand.
 
 /// Where a money field's currency or a quantity's unit comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -62,7 +62,7 @@ pub trait ToolArgs: ArgType {
     }
 
     /// What the struct declares about the meaning of its fields (`#[arg(semantic = ...)]`,
-    /// `#[arg(critical)]`, `#[arg(alias = ...)]` on enum variants), read by the semantic gate.
+    /// `#[arg(critical)]`, `#[arg(synonym = ...)]` on enum variants), read by the semantic gate.
     /// Empty unless declared.
     fn semantics() -> Semantics {
         Semantics::new()

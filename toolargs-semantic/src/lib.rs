@@ -27,7 +27,7 @@
 //! Schema ([`Profile::from_schema`]) alike. Each [`Review`] carries a [`Fingerprint`] of the
 //! corrected call: equal for calls that mean the same action, whatever their byte layout.
 //!
-//! Declare canonical kinds on the struct (see the `toolargs` README for every key):
+//! Declare canonical kinds on the struct (the `toolargs` crate's attribute guide lists every key):
 //!
 //! ```text
 //! #[derive(ToolArgs)]
