@@ -161,6 +161,41 @@ impl FieldSpec<'static> {
     };
 }
 
+impl<'s> FieldSpec<'s> {
+    /// Refuses every value repair on this field and below it when `strict` is true.
+    pub const fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Inclusive numeric bounds.
+    pub const fn with_bounds(mut self, min: Option<Bound>, max: Option<Bound>) -> Self {
+        self.min = min;
+        self.max = max;
+        self
+    }
+
+    /// A pattern strings must match.
+    pub const fn with_pattern(mut self, pattern: Option<&'s Pattern>) -> Self {
+        self.pattern = pattern;
+        self
+    }
+
+    /// Least and most characters of a string.
+    pub const fn with_length(mut self, min: Option<usize>, max: Option<usize>) -> Self {
+        self.min_len = min;
+        self.max_len = max;
+        self
+    }
+
+    /// Fewest and most items of a list.
+    pub const fn with_items(mut self, min: Option<usize>, max: Option<usize>) -> Self {
+        self.min_items = min;
+        self.max_items = max;
+        self
+    }
+}
+
 impl Default for FieldSpec<'_> {
     fn default() -> Self {
         FieldSpec::NONE

@@ -77,16 +77,11 @@ impl Shape {
 
     /// The constraints in the form the coercers take.
     pub fn field_spec(&self) -> FieldSpec<'_> {
-        FieldSpec {
-            strict: false,
-            min: self.min,
-            max: self.max,
-            pattern: self.pattern.as_ref(),
-            min_len: self.min_len,
-            max_len: self.max_len,
-            min_items: self.min_items,
-            max_items: self.max_items,
-        }
+        FieldSpec::NONE
+            .with_bounds(self.min, self.max)
+            .with_pattern(self.pattern.as_ref())
+            .with_length(self.min_len, self.max_len)
+            .with_items(self.min_items, self.max_items)
     }
 
     /// Whether a lone string may stand for a one-item list of this shape.

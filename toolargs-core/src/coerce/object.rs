@@ -192,6 +192,37 @@ pub struct Property {
     pub default: Option<Value>,
 }
 
+impl Property {
+    /// An optional property without a description or a default.
+    pub fn new(name: &'static str, schema: Value) -> Property {
+        Property {
+            name,
+            schema,
+            description: None,
+            required: false,
+            default: None,
+        }
+    }
+
+    /// Sets the description.
+    pub fn with_description(mut self, description: Option<&'static str>) -> Property {
+        self.description = description;
+        self
+    }
+
+    /// Marks the property required (or not).
+    pub fn with_required(mut self, required: bool) -> Property {
+        self.required = required;
+        self
+    }
+
+    /// Sets the canonical default.
+    pub fn with_default(mut self, default: Option<Value>) -> Property {
+        self.default = default;
+        self
+    }
+}
+
 /// Assembles an object schema: properties in declaration order, `required`, and
 /// `additionalProperties: false` (a key the tool does not declare is never part of a good call).
 pub fn object_schema(description: Option<&str>, properties: Vec<Property>) -> Value {
