@@ -111,6 +111,11 @@ impl UnitFamily {
         &self.units
     }
 
+    /// Every spelling the family reads, unit names and aliases, in the order they were added.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(|(name, _)| name.as_str())
+    }
+
     /// Every unit `text` names: an exact spelling first, otherwise every spelling equal up to
     /// ASCII case (`kb` is both `kB` and `KB`). Empty when it names none.
     pub fn units_named(&self, text: &str) -> Vec<&Unit> {
