@@ -1,5 +1,6 @@
-//! Reads `#[toolargs(...)]` and `#[arg(...)]` attributes into plain values, recording every
-//! problem (unknown key, key given twice, wrong kind of value) at the offending token.
+//! Reads `#[toolargs(...)]` and `#[arg(...)]` attributes into the values as written (names
+//! stay strings, with their spans), recording every problem of syntax (unknown key, key given
+//! twice, wrong kind of value) at the offending token. What the values mean is `check`'s.
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
@@ -7,6 +8,7 @@ use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 
 use crate::ctxt::Ctxt;
+use crate::hint::did_you_mean;
 
 pub const CONTAINER_KEYS: &[&str] = &["name", "description", "unknown", "effect"];
 pub const FIELD_KEYS: &[&str] = &[
@@ -171,12 +173,8 @@ fn unknown_key(
     known: &[&str],
     place: &str,
 ) -> syn::Result<()> {
-    let hint = known
-        .iter()
-        .map(|k| (strsim::jaro_winkler(key, k), *k))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, k)| format!("; did you mean `{k}`?"))
+    let hint = did_you_mean(key, known.iter().copied())
+        .map(|k| format!("; did you mean `{k}`?"))
         .unwrap_or_default();
     cx.error_spanned_by(
         &meta.path,

@@ -1,39 +1,81 @@
-//! Validates the model as a whole: every key against the field's type, bounds against the Rust
-//! type's range, regexes in both Rust and JSON Schema dialects, and name collisions.
+//! Turns the parsed item into the checked model ([`crate::model`]): names become enums,
+//! bounds are checked against the Rust type's range, patterns are compiled in both regex
+//! dialects, semantic sources are resolved, and names are checked for collisions. Every
+//! problem is recorded in the [`Ctxt`]; the model is only expanded when there are none.
 
 use std::collections::HashMap;
 
-use syn::{Expr, ExprLit, Lit};
+use proc_macro2::Span;
+use syn::{Expr, ExprLit, Lit, LitStr};
 
-use crate::ast::{Body, Container, Field, Variant};
-use crate::attr::{self, DefaultAttr, Number};
+use crate::ast;
+use crate::attr::{self, DefaultAttr, Number, Spanned};
 use crate::ctxt::Ctxt;
 use crate::ecma;
+use crate::hint::did_you_mean;
+use crate::model::{
+    Body, Bound, BuiltinFamily, DefaultValue, EffectAttr, Family, Field, Pattern, Semantic,
+    SemanticAttr, Source, Tool, UnknownAttr, Variant,
+};
 use crate::ty::{self, Kind};
-use toolargs_semantic::units::builtin_family;
-use toolargs_semantic::Currency;
+use crate::vocabulary::{self, EFFECTS, FAMILIES, SEMANTIC_KINDS, UNKNOWN_POLICIES};
 
-pub const EFFECTS: &[&str] = &["read_only", "additive", "destructive", "external"];
-pub const UNKNOWN_POLICIES: &[&str] = &["reject", "strip"];
+/// An undeclared effect is destructive, as MCP treats a tool without annotations and as
+/// `toolargs_core::Effect::default()` is; a test compares the two.
+pub const UNDECLARED_EFFECT: EffectAttr = EffectAttr::Destructive;
 
-pub fn check(cx: &Ctxt, c: &Container) {
-    check_container(cx, c);
-    match &c.body {
-        Body::Struct(fields) => {
-            for field in fields {
-                check_field(cx, field);
-            }
+/// The checked model, or `None` when something was reported (possibly only part of it was
+/// read; the caller emits the errors instead).
+pub fn check<'a>(cx: &Ctxt, c: &ast::Container<'a>) -> Option<Tool<'a>> {
+    let name = tool_name(cx, c);
+    let unknown = unknown_policy(cx, c);
+    let effect = effect(cx, c);
+    let body = match &c.body {
+        ast::Body::Struct(fields) => {
+            let checked: Vec<Option<Field>> = fields.iter().map(|f| check_field(cx, f)).collect();
             check_field_names(cx, fields);
-            check_semantics(cx, c, fields);
+            // Semantic keys are checked after the fields' own keys, so their errors follow.
+            let semantics: Vec<Option<Option<Semantic>>> = fields
+                .iter()
+                .map(|f| check_semantic(cx, c, fields, f))
+                .collect();
+            checked
+                .into_iter()
+                .zip(semantics)
+                .map(|(field, semantic)| {
+                    let mut field = field?;
+                    field.semantic = semantic?;
+                    Some(field)
+                })
+                .collect::<Option<Vec<_>>>()
+                .map(Body::Struct)
         }
-        Body::Enum(variants) => {
+        ast::Body::Enum(variants) => {
             check_variants(cx, c, variants);
             check_synonyms(cx, variants);
+            Some(Body::Enum(
+                variants
+                    .iter()
+                    .map(|v| Variant {
+                        ident: v.ident,
+                        json_name: v.json_name.value.clone(),
+                        synonyms: v.synonyms.iter().map(LitStr::value).collect(),
+                    })
+                    .collect(),
+            ))
         }
-    }
+    };
+    Some(Tool {
+        ident: c.ident,
+        name: name?,
+        description: c.description.clone(),
+        effect: effect?,
+        unknown: unknown?,
+        body: body?,
+    })
 }
 
-fn check_container(cx: &Ctxt, c: &Container) {
+fn tool_name(cx: &Ctxt, c: &ast::Container) -> Option<String> {
     if let Some(problem) = tool_name_problem(&c.name.value) {
         let fix = if c.attrs.name.is_some() {
             ""
@@ -41,32 +83,51 @@ fn check_container(cx: &Ctxt, c: &Container) {
             " (the name comes from the type; set one with `#[toolargs(name = \"...\")]`)"
         };
         cx.error_at(c.name.span, format!("{problem}{fix}"));
+        return None;
     }
-    if let Some(unknown) = &c.attrs.unknown {
-        if !UNKNOWN_POLICIES.contains(&unknown.value.as_str()) {
-            cx.error_at(
-                unknown.span,
-                format!(
-                    "unknown = \"{}\" is not a policy; write \"reject\" or \"strip\"",
-                    unknown.value
-                ),
-            );
-        }
-    }
-    if let Some(effect) = &c.attrs.effect {
-        if !EFFECTS.contains(&effect.value.as_str()) {
-            cx.error_at(
-                effect.span,
-                format!(
-                    "effect = \"{}\" is not an effect; write one of {}",
-                    effect.value,
-                    EFFECTS.join(", ")
-                ),
-            );
-        }
-    }
+    Some(c.name.value.clone())
 }
 
+/// `Some(None)` when no policy is declared; `None` after an error.
+fn unknown_policy(cx: &Ctxt, c: &ast::Container) -> Option<Option<UnknownAttr>> {
+    let Some(unknown) = &c.attrs.unknown else {
+        return Some(None);
+    };
+    let policy = UNKNOWN_POLICIES.get(&unknown.value);
+    if policy.is_none() {
+        let choices: Vec<String> = UNKNOWN_POLICIES
+            .names()
+            .map(|n| format!("\"{n}\""))
+            .collect();
+        cx.error_at(
+            unknown.span,
+            format!(
+                "unknown = \"{}\" is not a policy; write {}",
+                unknown.value,
+                choices.join(" or ")
+            ),
+        );
+    }
+    policy.map(Some)
+}
+
+fn effect(cx: &Ctxt, c: &ast::Container) -> Option<EffectAttr> {
+    let Some(effect) = &c.attrs.effect else {
+        return Some(UNDECLARED_EFFECT);
+    };
+    let value = EFFECTS.get(&effect.value);
+    if value.is_none() {
+        cx.error_at(
+            effect.span,
+            format!(
+                "effect = \"{}\" is not an effect; write one of {}",
+                effect.value,
+                EFFECTS.list()
+            ),
+        );
+    }
+    value
+}
 /// Why providers would reject `name` as a tool name, with what to write instead.
 fn tool_name_problem(name: &str) -> Option<String> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -137,53 +198,17 @@ fn regex_error(source: &str) -> Option<String> {
     ))
 }
 
-fn check_field(cx: &Ctxt, f: &Field) {
-    let Some(kind) = &f.kind else { return };
+/// A field's own keys against its type. The semantic kind is filled in afterwards.
+fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
+    let kind = f.kind.as_ref()?;
     let leaf = kind.leaf();
     let a = &f.attrs;
     let field = &f.json_name.value;
     let ty = ty::show(f.ty);
     let numeric = matches!(leaf, Kind::Int { .. } | Kind::Float);
 
-    for (key, bound) in [("min", &a.min), ("max", &a.max)] {
-        let Some(bound) = bound else { continue };
-        match leaf {
-            Kind::Int { min, max } => match bound.value {
-                Number::Float(v) => {
-                    let whole = if key == "min" { v.ceil() } else { v.floor() };
-                    cx.error_at(
-                        bound.span,
-                        format!(
-                            "`{field}` holds integers, so `{key}` must be an integer, not {v:?}; write `{key} = {}`",
-                            whole as i128
-                        ),
-                    );
-                }
-                Number::Int(v) if v < *min || v > *max => cx.error_at(
-                    bound.span,
-                    format!(
-                        "`{key} = {v}` is outside what `{field}` can hold ({min}..={max}); use a bound inside that range or a wider integer type"
-                    ),
-                ),
-                Number::Int(_) => {}
-            },
-            Kind::Float => {}
-            _ => {
-                let hint = match (leaf, kind.has_list()) {
-                    (Kind::String, true) => format!(
-                        "use `{key}_len` for the length of each item or `{key}_items` for the number of items"
-                    ),
-                    (Kind::String, false) => format!("use `{key}_len` for its length"),
-                    (_, true) => format!("use `{key}_items` for the number of items"),
-                    _ => "remove it".to_owned(),
-                };
-                cx.error_at(
-                    bound.span,
-                    format!("`{key}` applies to numbers, and `{field}` is `{ty}`; {hint}"),
-                );
-            }
-        }
-    }
+    let min = a.min.as_ref().map(|b| check_bound(cx, f, kind, "min", b));
+    let max = a.max.as_ref().map(|b| check_bound(cx, f, kind, "max", b));
     if let (Some(min), Some(max), true) = (&a.min, &a.max, numeric) {
         if min.value.as_f64() > max.value.as_f64() {
             cx.error_at(
@@ -196,7 +221,8 @@ fn check_field(cx: &Ctxt, f: &Field) {
         }
     }
 
-    if !matches!(leaf, Kind::String) {
+    let string = matches!(leaf, Kind::String);
+    if !string {
         let string_keys = [
             a.pattern.as_ref().map(|p| ("pattern", p.span())),
             a.min_len.as_ref().map(|v| ("min_len", v.span)),
@@ -230,22 +256,10 @@ fn check_field(cx: &Ctxt, f: &Field) {
             );
         }
     }
-    let mut pattern_regex = None;
-    if let Some(pattern) = &a.pattern {
-        let source = pattern.value();
-        if let Some(message) = regex_error(&source) {
-            cx.error_at(pattern.span(), message);
-        } else if let Some(problem) = ecma::incompatibility(&source) {
-            cx.error_at(
-                pattern.span(),
-                format!("pattern is read differently by JSON Schema validators: {problem}"),
-            );
-        } else {
-            pattern_regex = regex::Regex::new(&format!("^(?:{source})$")).ok();
-        }
-    }
+    let pattern = a.pattern.as_ref().map(|lit| check_pattern(cx, lit));
 
-    if !kind.has_list() {
+    let list = kind.has_list();
+    if !list {
         for item_key in [
             a.min_items.as_ref().map(|v| ("min_items", v.span)),
             a.max_items.as_ref().map(|v| ("max_items", v.span)),
@@ -290,25 +304,141 @@ fn check_field(cx: &Ctxt, f: &Field) {
         }
     }
 
-    if kind.is_optional() {
-        match &a.default {
-            Some(DefaultAttr::Trait(span)) => cx.error_at(
+    let default = match &a.default {
+        None => Some(None),
+        Some(DefaultAttr::Trait(span)) if kind.is_optional() => {
+            cx.error_at(
                 *span,
                 format!("`default` on an Option field does nothing: `{field}` is already None when absent; remove it"),
-            ),
-            Some(DefaultAttr::Expr(expr)) => cx.error_spanned_by(
+            );
+            None
+        }
+        Some(DefaultAttr::Expr(expr)) if kind.is_optional() => {
+            cx.error_spanned_by(
                 expr,
                 format!("`default = ...` on an Option field would make None impossible to send; make `{field}` a non-Option type with this default"),
-            ),
-            None => {}
+            );
+            None
         }
-    } else if let Some(DefaultAttr::Expr(expr)) = &a.default {
-        check_default_literal(cx, f, expr, pattern_regex.as_ref());
+        Some(DefaultAttr::Trait(span)) => Some(Some(DefaultValue::Trait(*span))),
+        Some(DefaultAttr::Expr(expr)) => {
+            let regex = pattern.as_ref().and_then(Option::as_ref).map(|p| &p.regex);
+            check_default_literal(cx, f, expr, regex);
+            Some(Some(match (kind, expr.as_ref()) {
+                (
+                    Kind::String,
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Str(s), ..
+                    }),
+                ) => DefaultValue::Str(s.clone()),
+                _ => DefaultValue::Expr(expr.clone()),
+            }))
+        }
+    };
+
+    let nested = matches!(leaf, Kind::Derived).then(|| ty::leaf_type(f.ty));
+    let size = |key: &Option<Spanned<usize>>| key.as_ref().map(|v| v.value);
+    Some(Field {
+        ident: f.ident,
+        ty: f.ty,
+        json_name: field.clone(),
+        description: f.description.clone(),
+        optional: kind.is_optional(),
+        strict: a.strict.is_some(),
+        min: valid(min)?,
+        max: valid(max)?,
+        pattern: valid(pattern)?,
+        min_len: size(&a.min_len),
+        max_len: size(&a.max_len),
+        min_items: size(&a.min_items),
+        max_items: size(&a.max_items),
+        default: default?,
+        semantic: None,
+        critical: a.critical.is_some(),
+        nested,
+    })
+}
+
+/// An optional key after checking: absent is fine (`Some(None)`), present is fine when its
+/// check gave a value, and `None` otherwise.
+fn valid<T>(key: Option<Option<T>>) -> Option<Option<T>> {
+    key.map_or(Some(None), |checked| checked.map(Some))
+}
+
+/// `min` or `max` against the field's type: a number field takes the literal as written, an
+/// integer field takes an integer inside its own range.
+fn check_bound(
+    cx: &Ctxt,
+    f: &ast::Field,
+    kind: &Kind,
+    key: &str,
+    bound: &Spanned<Number>,
+) -> Option<Bound> {
+    let field = &f.json_name.value;
+    let leaf = kind.leaf();
+    match (leaf, bound.value) {
+        (Kind::Int { min, max }, Number::Int(v)) if v < *min || v > *max => {
+            cx.error_at(
+                bound.span,
+                format!(
+                    "`{key} = {v}` is outside what `{field}` can hold ({min}..={max}); use a bound inside that range or a wider integer type"
+                ),
+            );
+            None
+        }
+        (Kind::Int { .. }, Number::Float(v)) => {
+            let whole = if key == "min" { v.ceil() } else { v.floor() };
+            cx.error_at(
+                bound.span,
+                format!(
+                    "`{field}` holds integers, so `{key}` must be an integer, not {v:?}; write `{key} = {}`",
+                    whole as i128
+                ),
+            );
+            None
+        }
+        (Kind::Int { .. } | Kind::Float, Number::Int(v)) => Some(Bound::Int(v)),
+        (Kind::Float, Number::Float(v)) => Some(Bound::Float(v)),
+        _ => {
+            let hint = match (leaf, kind.has_list()) {
+                (Kind::String, true) => format!(
+                    "use `{key}_len` for the length of each item or `{key}_items` for the number of items"
+                ),
+                (Kind::String, false) => format!("use `{key}_len` for its length"),
+                (_, true) => format!("use `{key}_items` for the number of items"),
+                _ => "remove it".to_owned(),
+            };
+            cx.error_at(
+                bound.span,
+                format!(
+                    "`{key}` applies to numbers, and `{field}` is `{}`; {hint}",
+                    ty::show(f.ty)
+                ),
+            );
+            None
+        }
     }
 }
 
+/// A pattern that compiles as a full match in Rust and reads the same in ECMA-262.
+fn check_pattern(cx: &Ctxt, lit: &LitStr) -> Option<Pattern> {
+    let source = lit.value();
+    if let Some(message) = regex_error(&source) {
+        cx.error_at(lit.span(), message);
+        return None;
+    }
+    if let Some(problem) = ecma::incompatibility(&source) {
+        cx.error_at(
+            lit.span(),
+            format!("pattern is read differently by JSON Schema validators: {problem}"),
+        );
+        return None;
+    }
+    let regex = regex::Regex::new(&format!("^(?:{source})$")).ok()?;
+    Some(Pattern { source, regex })
+}
 /// A literal default is never parsed, so it must already pass the field's own constraints.
-fn check_default_literal(cx: &Ctxt, f: &Field, expr: &Expr, pattern: Option<&regex::Regex>) {
+fn check_default_literal(cx: &Ctxt, f: &ast::Field, expr: &Expr, pattern: Option<&regex::Regex>) {
     let a = &f.attrs;
     let field = &f.json_name.value;
     match &f.kind {
@@ -365,8 +495,8 @@ fn check_default_literal(cx: &Ctxt, f: &Field, expr: &Expr, pattern: Option<&reg
     }
 }
 
-fn check_field_names(cx: &Ctxt, fields: &[Field]) {
-    let mut seen: HashMap<&str, &Field> = HashMap::new();
+fn check_field_names(cx: &Ctxt, fields: &[ast::Field]) {
+    let mut seen: HashMap<&str, &ast::Field> = HashMap::new();
     for f in fields {
         if f.json_name.value.trim().is_empty() {
             cx.error_at(
@@ -389,14 +519,14 @@ fn check_field_names(cx: &Ctxt, fields: &[Field]) {
     }
 }
 
-fn check_variants(cx: &Ctxt, c: &Container, variants: &[Variant]) {
+fn check_variants(cx: &Ctxt, c: &ast::Container, variants: &[ast::Variant]) {
     if variants.is_empty() {
         cx.error_spanned_by(
             c.ident,
             "an enum without variants accepts no value; add a variant",
         );
     }
-    let mut seen: HashMap<String, &Variant> = HashMap::new();
+    let mut seen: HashMap<String, &ast::Variant> = HashMap::new();
     for v in variants {
         if v.json_name.value.trim().is_empty() {
             cx.error_at(
@@ -421,238 +551,262 @@ fn check_variants(cx: &Ctxt, c: &Container, variants: &[Variant]) {
     }
 }
 
-/// Canonical kinds, then the built-in unit families (each a quantity kind of its own).
-pub const SEMANTIC_KINDS: &[&str] = &[
-    "money",
-    "date",
-    "datetime",
-    "entity",
-    "quantity",
-    "duration",
-    "length",
-    "mass",
-    "data_size",
-];
+/// What a `currency = "..."` or `unit = "..."` may name besides a sibling field.
+#[derive(Clone, Copy)]
+enum Fixed {
+    /// An ISO 4217 code.
+    Currency,
+    /// A unit of a built-in family.
+    Unit(BuiltinFamily),
+    /// Anything: a unit of a family given at run time, checked when the gate runs.
+    Any,
+}
 
 /// What a `currency = "..."` or `unit = "..."` names.
-pub enum Named<'f> {
-    /// A sibling field, by JSON name.
-    Field(&'f Field<'f>),
-    /// A fixed currency code or unit.
+enum Named<'f> {
+    Field(&'f ast::Field<'f>),
     Fixed,
-    /// Both a field and a value: the declaration cannot say which.
-    Both(&'f Field<'f>),
+    /// Both a field and a fixed value: the declaration cannot say which.
+    Both(&'f ast::Field<'f>),
     Neither,
-}
-
-/// The unit family of a quantity kind: the kind itself for a built-in family, the `family`
-/// key for `quantity`.
-pub fn family_of(f: &Field) -> Option<String> {
-    match f.attrs.semantic.as_ref()?.value.as_str() {
-        "quantity" => f.attrs.family.as_ref().map(|l| l.value()),
-        builtin @ ("duration" | "length" | "mass" | "data_size") => Some(builtin.to_owned()),
-        _ => None,
-    }
-}
-
-/// Reads `currency = "v"` or `unit = "v"` on `f`: a sibling (by JSON or Rust name) or a value.
-pub fn named<'f>(fields: &'f [Field<'f>], f: &Field, value: &str, key: &str) -> Named<'f> {
-    let sibling = fields
-        .iter()
-        .find(|s| !std::ptr::eq(*s, f) && (s.json_name.value == value || s.ident == value));
-    let fixed = match key {
-        "currency" => Currency::from_code(value).is_some(),
-        _ => match family_of(f).and_then(|name| builtin_family(&name)) {
-            Some(family) => !family.units_named(value).is_empty(),
-            // A family added at run time: its units are checked when the gate runs.
-            None => sibling.is_none(),
-        },
-    };
-    match (sibling, fixed) {
-        (Some(s), false) => Named::Field(s),
-        (Some(s), true) => Named::Both(s),
-        (None, true) => Named::Fixed,
-        (None, false) => Named::Neither,
-    }
 }
 
 /// `#[arg(semantic = ..., currency = ..., unit = ..., critical)]`: the kind exists, its keys
 /// belong to it, its field's type can hold it, and the currency or unit it names exists.
-pub fn check_semantics(cx: &Ctxt, c: &Container, fields: &[Field]) {
-    for f in fields {
-        let a = &f.attrs;
-        let field = &f.json_name.value;
-        let kind = a.semantic.as_ref().map(|s| s.value.as_str());
-        if let Some(semantic) = &a.semantic {
-            if !SEMANTIC_KINDS.contains(&semantic.value.as_str()) {
-                let hint = SEMANTIC_KINDS
-                    .iter()
-                    .map(|k| (strsim::jaro_winkler(&semantic.value, k), *k))
-                    .filter(|(score, _)| *score >= 0.8)
-                    .max_by(|x, y| x.0.total_cmp(&y.0))
-                    .map(|(_, k)| format!("did you mean \"{k}\"? "))
+/// `Some(None)` for a field without a kind; `None` after an error.
+fn check_semantic(
+    cx: &Ctxt,
+    c: &ast::Container,
+    fields: &[ast::Field],
+    f: &ast::Field,
+) -> Option<Option<Semantic>> {
+    let a = &f.attrs;
+    let field = &f.json_name.value;
+    let kind = match &a.semantic {
+        None => None,
+        Some(semantic) => match SEMANTIC_KINDS.get(&semantic.value) {
+            Some(kind) => Some(kind),
+            None => {
+                let hint = did_you_mean(&semantic.value, SEMANTIC_KINDS.names())
+                    .map(|k| format!("did you mean \"{k}\"? "))
                     .unwrap_or_default();
                 cx.error_at(
                     semantic.span,
                     format!(
                         "semantic = \"{}\" is not a kind; {hint}write one of {}",
                         semantic.value,
-                        SEMANTIC_KINDS.join(", ")
+                        SEMANTIC_KINDS.list()
                     ),
                 );
-                continue;
+                return None;
             }
-        }
-        let quantity = family_of(f).is_some() || kind == Some("quantity");
-        let owners: [(&str, Option<proc_macro2::Span>, bool, &str); 5] = [
-            (
-                "currency",
-                a.currency.as_ref().map(|l| l.span()),
-                kind == Some("money"),
-                "`semantic = \"money\"`",
-            ),
-            (
-                "minor_units",
-                a.minor_units,
-                kind == Some("money"),
-                "`semantic = \"money\"`",
-            ),
-            (
-                "unit",
-                a.unit.as_ref().map(|l| l.span()),
-                quantity,
-                "a quantity kind (`duration`, `length`, `mass`, `data_size`, `quantity`)",
-            ),
-            (
-                "family",
-                a.family.as_ref().map(|l| l.span()),
-                kind == Some("quantity"),
-                "`semantic = \"quantity\"`",
-            ),
-            (
-                "entity",
-                a.entity.as_ref().map(|l| l.span()),
-                kind == Some("entity"),
-                "`semantic = \"entity\"`",
-            ),
-        ];
-        for (key, span, fits, owner) in owners {
-            let Some(span) = span else { continue };
-            if fits {
-                continue;
-            }
-            let message = match (kind, key) {
-                (Some(builtin), "family") if quantity => format!(
-                    "`semantic = \"{builtin}\"` already names the unit family; remove `family`"
-                ),
-                (Some(other), _) => format!(
-                    "`{key}` does not apply to `semantic = \"{other}\"` on `{field}`; it belongs to {owner}"
-                ),
-                (None, _) => format!(
-                    "`{key}` belongs to {owner}, and `{field}` declares no `semantic` kind; add one or remove `{key}`"
-                ),
-            };
-            cx.error_at(span, message);
-        }
-        let Some(semantic) = &a.semantic else {
+        },
+    };
+    let family = match kind {
+        Some(SemanticAttr::Family(builtin)) => Some(Family::Builtin(builtin)),
+        Some(SemanticAttr::Quantity) => a.family.as_ref().map(|lit| {
+            let name = lit.value();
+            FAMILIES
+                .get(&name)
+                .map_or(Family::Custom(name), Family::Builtin)
+        }),
+        _ => None,
+    };
+    let quantity = matches!(kind, Some(SemanticAttr::Family(_) | SemanticAttr::Quantity));
+    let money = kind == Some(SemanticAttr::Money);
+    let owners: [(&str, Option<Span>, bool, &str); 5] = [
+        (
+            "currency",
+            a.currency.as_ref().map(LitStr::span),
+            money,
+            "`semantic = \"money\"`",
+        ),
+        (
+            "minor_units",
+            a.minor_units,
+            money,
+            "`semantic = \"money\"`",
+        ),
+        (
+            "unit",
+            a.unit.as_ref().map(LitStr::span),
+            quantity,
+            "a quantity kind (`duration`, `length`, `mass`, `data_size`, `quantity`)",
+        ),
+        (
+            "family",
+            a.family.as_ref().map(LitStr::span),
+            kind == Some(SemanticAttr::Quantity),
+            "`semantic = \"quantity\"`",
+        ),
+        (
+            "entity",
+            a.entity.as_ref().map(LitStr::span),
+            kind == Some(SemanticAttr::Entity),
+            "`semantic = \"entity\"`",
+        ),
+    ];
+    let mut misplaced = false;
+    for (key, span, fits, owner) in owners {
+        let Some(span) = span else { continue };
+        if fits {
             continue;
-        };
-        match kind {
-            Some("money") if a.currency.is_none() => cx.error_at(
-                semantic.span,
-                format!("`semantic = \"money\"` on `{field}` needs its currency: `currency = \"<field>\"` names the field that holds it, `currency = \"USD\"` fixes it"),
-            ),
-            Some("quantity") if a.family.is_none() => cx.error_at(
-                semantic.span,
-                format!("`semantic = \"quantity\"` on `{field}` needs `family = \"...\"`, the unit family (or use a built-in one: `semantic = \"duration\"`, \"length\", \"mass\", \"data_size\")"),
-            ),
-            _ => {}
         }
-        if quantity && a.unit.is_none() {
+        misplaced = true;
+        let message = match kind {
+            Some(builtin @ SemanticAttr::Family(_)) if key == "family" => format!(
+                "`semantic = \"{}\"` already names the unit family; remove `family`",
+                SEMANTIC_KINDS.name(builtin)
+            ),
+            Some(other) => format!(
+                "`{key}` does not apply to `semantic = \"{}\"` on `{field}`; it belongs to {owner}",
+                SEMANTIC_KINDS.name(other)
+            ),
+            None => format!(
+                "`{key}` belongs to {owner}, and `{field}` declares no `semantic` kind; add one or remove `{key}`"
+            ),
+        };
+        cx.error_at(span, message);
+    }
+    let (Some(kind), Some(semantic)) = (kind, &a.semantic) else {
+        return (!misplaced).then_some(None);
+    };
+    let kind_name = SEMANTIC_KINDS.name(kind);
+    match kind {
+        SemanticAttr::Money if a.currency.is_none() => cx.error_at(
+            semantic.span,
+            format!("`semantic = \"money\"` on `{field}` needs its currency: `currency = \"<field>\"` names the field that holds it, `currency = \"USD\"` fixes it"),
+        ),
+        SemanticAttr::Quantity if a.family.is_none() => cx.error_at(
+            semantic.span,
+            format!("`semantic = \"quantity\"` on `{field}` needs `family = \"...\"`, the unit family (or use a built-in one: `semantic = \"duration\"`, \"length\", \"mass\", \"data_size\")"),
+        ),
+        _ => {}
+    }
+    if quantity && a.unit.is_none() {
+        cx.error_at(
+            semantic.span,
+            format!("`semantic = \"{kind_name}\"` on `{field}` needs its unit: `unit = \"<field>\"` names the field that holds it, `unit = \"hours\"` fixes it"),
+        );
+    }
+    let mut valid = !misplaced;
+    if let Some(family) = &a.family {
+        let name = family.value();
+        let ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !ok {
+            valid = false;
             cx.error_at(
-                semantic.span,
-                format!("`semantic = \"{}\"` on `{field}` needs its unit: `unit = \"<field>\"` names the field that holds it, `unit = \"hours\"` fixes it", semantic.value),
+                family.span(),
+                format!("family = \"{name}\" is not a family name; write lower-case letters, digits and `_`"),
             );
         }
-        if let Some(family) = &a.family {
-            let name = family.value();
-            let ok = !name.is_empty()
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
-            if !ok {
-                cx.error_at(
-                    family.span(),
-                    format!("family = \"{name}\" is not a family name; write lower-case letters, digits and `_`"),
-                );
-            }
-        }
-        if let Some(entity) = &a.entity {
-            if entity.value().trim().is_empty() {
-                cx.error_at(
-                    entity.span(),
-                    "`entity` is blank; name the kind of entity, e.g. `entity = \"person\"`",
-                );
-            }
-        }
-        check_semantic_type(cx, f, semantic.span, kind.unwrap_or_default(), quantity);
-        for (key, lit) in [("currency", &a.currency), ("unit", &a.unit)] {
-            let Some(lit) = lit else { continue };
-            check_source(cx, c, fields, f, lit, key);
+    }
+    if let Some(entity) = &a.entity {
+        if entity.value().trim().is_empty() {
+            valid = false;
+            cx.error_at(
+                entity.span(),
+                "`entity` is blank; name the kind of entity, e.g. `entity = \"person\"`",
+            );
         }
     }
+    valid &= check_semantic_type(cx, f, semantic.span, kind);
+    let fixed_unit = match &family {
+        Some(Family::Builtin(builtin)) => Fixed::Unit(*builtin),
+        _ => Fixed::Any,
+    };
+    let currency = a
+        .currency
+        .as_ref()
+        .map(|lit| check_source(cx, c, fields, f, lit, "currency", Fixed::Currency));
+    let unit = a
+        .unit
+        .as_ref()
+        .map(|lit| check_source(cx, c, fields, f, lit, "unit", fixed_unit));
+    let semantic = match kind {
+        SemanticAttr::Money => Semantic::Money {
+            currency: currency??,
+            minor_units: a.minor_units.is_some(),
+        },
+        SemanticAttr::Date => Semantic::Date,
+        SemanticAttr::DateTime => Semantic::DateTime,
+        SemanticAttr::Entity => Semantic::Entity {
+            kind: a
+                .entity
+                .as_ref()
+                .map_or_else(|| field.clone(), LitStr::value),
+        },
+        SemanticAttr::Quantity | SemanticAttr::Family(_) => Semantic::Quantity {
+            family: family?,
+            unit: unit??,
+        },
+    };
+    valid.then_some(Some(semantic))
 }
 
-fn check_semantic_type(cx: &Ctxt, f: &Field, span: proc_macro2::Span, kind: &str, quantity: bool) {
-    let Some(field_kind) = &f.kind else { return };
+/// The field's type against what the kind needs. False after an error.
+fn check_semantic_type(cx: &Ctxt, f: &ast::Field, span: Span, kind: SemanticAttr) -> bool {
+    let Some(field_kind) = &f.kind else {
+        return false;
+    };
     let leaf = field_kind.leaf();
     let field = &f.json_name.value;
     let ty = ty::show(f.ty);
     let (fits, needs) = match kind {
-        "money" => (
+        SemanticAttr::Money => (
             matches!(leaf, Kind::Int { .. } | Kind::Float | Kind::String),
             "a number or a decimal string",
         ),
-        "date" => (
+        SemanticAttr::Date => (
             matches!(leaf, Kind::Date | Kind::String),
             "a NaiveDate or a String",
         ),
-        "datetime" => (
+        SemanticAttr::DateTime => (
             matches!(leaf, Kind::DateTime | Kind::String),
             "a DateTime or a String",
         ),
-        "entity" => (
+        SemanticAttr::Entity => (
             matches!(leaf, Kind::String | Kind::Int { .. }),
             "a String or an integer id",
         ),
-        _ if quantity => (
+        SemanticAttr::Quantity | SemanticAttr::Family(_) => (
             matches!(leaf, Kind::Int { .. } | Kind::Float | Kind::String),
             "a number or a string",
         ),
-        _ => (true, ""),
     };
     if !fits {
         cx.error_at(
             span,
-            format!("`semantic = \"{kind}\"` needs {needs}, and `{field}` is `{ty}`"),
+            format!(
+                "`semantic = \"{}\"` needs {needs}, and `{field}` is `{ty}`",
+                SEMANTIC_KINDS.name(kind)
+            ),
         );
     }
-    if let (Some(minor), Kind::Float) = (f.attrs.minor_units, leaf) {
+    let minor_on_float = matches!((f.attrs.minor_units, leaf), (Some(_), Kind::Float));
+    if let (Some(minor), true) = (f.attrs.minor_units, minor_on_float) {
         cx.error_at(
             minor,
             format!("minor units are whole numbers, and `{field}` is `{ty}`; use an integer type, or remove `minor_units` for an amount in major units"),
         );
     }
+    fits && !minor_on_float
 }
 
+/// Reads `currency = "v"` or `unit = "v"` on `f`: a sibling (by JSON or Rust name) or a fixed
+/// value. `None` after an error.
 fn check_source(
     cx: &Ctxt,
-    c: &Container,
-    fields: &[Field],
-    f: &Field,
-    lit: &syn::LitStr,
+    c: &ast::Container,
+    fields: &[ast::Field],
+    f: &ast::Field,
+    lit: &LitStr,
     key: &str,
-) {
+    fixed: Fixed,
+) -> Option<Source> {
     let value = lit.value();
     let field = &f.json_name.value;
     if f.json_name.value == value || f.ident == value.as_str() {
@@ -660,9 +814,9 @@ fn check_source(
             lit.span(),
             format!("`{key} = \"{value}\"` names `{field}` itself; name the field that holds the {key}, or a fixed {key}"),
         );
-        return;
+        return None;
     }
-    match named(fields, f, &value, key) {
+    match named(fields, f, &value, fixed) {
         Named::Field(sibling) => {
             let ok = sibling
                 .kind
@@ -677,64 +831,80 @@ fn check_source(
                         ty::show(sibling.ty)
                     ),
                 );
+                return None;
             }
+            Some(Source::Field(sibling.json_name.value.clone()))
         }
-        Named::Fixed => {}
-        Named::Both(sibling) => cx.error_at(
-            lit.span(),
-            format!(
-                "`{key} = \"{value}\"` names both the field `{}` and a {key}; rename the field so the declaration has one reading",
-                sibling.ident
-            ),
-        ),
+        Named::Fixed => Some(Source::Fixed(value)),
+        Named::Both(sibling) => {
+            cx.error_at(
+                lit.span(),
+                format!(
+                    "`{key} = \"{value}\"` names both the field `{}` and a {key}; rename the field so the declaration has one reading",
+                    sibling.ident
+                ),
+            );
+            None
+        }
         Named::Neither => {
-            let siblings: Vec<&str> = fields
+            let siblings = fields
                 .iter()
                 .filter(|s| !std::ptr::eq(*s, f))
-                .map(|s| s.json_name.value.as_str())
-                .collect();
-            let hint = siblings
-                .iter()
-                .map(|s| (strsim::jaro_winkler(&value, s), *s))
-                .filter(|(score, _)| *score >= 0.8)
-                .max_by(|x, y| x.0.total_cmp(&y.0))
-                .map(|(_, s)| format!("; did you mean the field \"{s}\"?"))
+                .map(|s| s.json_name.value.as_str());
+            let hint = did_you_mean(&value, siblings)
+                .map(|s| format!("; did you mean the field \"{s}\"?"))
                 .unwrap_or_default();
-            let message = if key == "currency" {
-                let upper = value.to_ascii_uppercase();
-                let code_hint = if Currency::from_code(&upper).is_some() {
-                    format!("; ISO 4217 codes are upper case: \"{upper}\"")
-                } else {
-                    String::new()
-                };
-                format!(
-                    "`currency = \"{value}\"` names no field of `{}` and no ISO 4217 currency{hint}{code_hint}",
-                    c.ident
-                )
-            } else {
-                let family = family_of(f).unwrap_or_default();
-                let units = builtin_family(&family)
-                    .map(|fam| {
-                        fam.units()
-                            .iter()
-                            .map(|u| u.name().to_owned())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .unwrap_or_default();
-                format!(
-                    "`unit = \"{value}\"` names no field of `{}` and no unit of {family} (units: {units}){hint}",
-                    c.ident
-                )
+            let (what, note) = match fixed {
+                Fixed::Currency => {
+                    let upper = value.to_ascii_uppercase();
+                    let note = if vocabulary::is_currency(&upper) {
+                        format!("; ISO 4217 codes are upper case: \"{upper}\"")
+                    } else {
+                        String::new()
+                    };
+                    ("no ISO 4217 currency".to_owned(), note)
+                }
+                Fixed::Unit(family) => {
+                    let units: Vec<&str> = family.units().iter().map(|u| u.name).collect();
+                    let what =
+                        format!("no unit of {} (units: {})", family.name(), units.join(", "));
+                    (what, String::new())
+                }
+                Fixed::Any => (format!("no {key}"), String::new()),
             };
-            cx.error_at(lit.span(), message);
+            cx.error_at(
+                lit.span(),
+                format!(
+                    "`{key} = \"{value}\"` names no field of `{}` and {what}{hint}{note}",
+                    c.ident
+                ),
+            );
+            None
         }
     }
 }
 
+/// What `value` names, given what a fixed value may be.
+fn named<'f>(fields: &'f [ast::Field<'f>], f: &ast::Field, value: &str, fixed: Fixed) -> Named<'f> {
+    let sibling = fields
+        .iter()
+        .find(|s| !std::ptr::eq(*s, f) && (s.json_name.value == value || s.ident == value));
+    let is_fixed = match fixed {
+        Fixed::Currency => vocabulary::is_currency(value),
+        Fixed::Unit(family) => family.knows(value),
+        Fixed::Any => sibling.is_none(),
+    };
+    match (sibling, is_fixed) {
+        (Some(s), false) => Named::Field(s),
+        (Some(s), true) => Named::Both(s),
+        (None, true) => Named::Fixed,
+        (None, false) => Named::Neither,
+    }
+}
+
 /// Synonyms of enum values: not blank, not a value's own name, and one meaning each.
-pub fn check_synonyms(cx: &Ctxt, variants: &[Variant]) {
-    let mut seen: HashMap<String, &Variant> = HashMap::new();
+fn check_synonyms(cx: &Ctxt, variants: &[ast::Variant]) {
+    let mut seen: HashMap<String, &ast::Variant> = HashMap::new();
     for v in variants {
         for synonym in &v.synonyms {
             let text = synonym.value();

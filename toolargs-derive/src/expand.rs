@@ -1,43 +1,50 @@
-//! Writes the `ArgType` and `ToolArgs` impls for a checked model. The generated code only
+//! Writes the `ArgType` and `ToolArgs` impls from the checked model. The generated code only
 //! wires the runtime's coercers together; it contains no policy of its own.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::{Expr, ExprLit, Lit};
 
-use crate::ast::{Body, Container, Field, Variant};
-use crate::attr::{DefaultAttr, Number};
-use crate::check::{family_of, named, Named};
-use crate::ty::{self, Kind};
+use crate::model::{
+    Body, Bound, DefaultValue, EffectAttr, Family, Field, Semantic, Source, Tool, UnknownAttr,
+    Variant,
+};
 
-pub fn expand(c: &Container) -> TokenStream {
-    let body = match &c.body {
-        Body::Struct(fields) => expand_struct(c, fields),
-        Body::Enum(variants) => expand_enum(c, variants),
+/// The facade's hidden module the generated code goes through. Versioned, so code generated
+/// by one version of the macro never links against another version's helpers.
+pub fn private_path() -> TokenStream {
+    quote!(::toolargs::__private_0_1)
+}
+
+pub fn expand(tool: &Tool) -> TokenStream {
+    let private = private_path();
+    let body = match &tool.body {
+        Body::Struct(fields) => expand_struct(tool, fields),
+        Body::Enum(variants) => expand_enum(tool, variants),
     };
-    let ident = c.ident;
-    let name = &c.name.value;
-    let description = option_str(c.description.as_deref());
-    let effect = match c.attrs.effect.as_ref().map(|e| e.value.as_str()) {
-        Some("read_only") => quote!(__ta::Effect::ReadOnly),
-        Some("additive") => quote!(__ta::Effect::Additive),
-        Some("external") => quote!(__ta::Effect::External),
-        _ => quote!(__ta::Effect::Destructive),
+    let ident = tool.ident;
+    let name = &tool.name;
+    let description = option_str(tool.description.as_deref());
+    let effect = match tool.effect {
+        EffectAttr::ReadOnly => quote!(__ta::Effect::ReadOnly),
+        EffectAttr::Additive => quote!(__ta::Effect::Additive),
+        EffectAttr::Destructive => quote!(__ta::Effect::Destructive),
+        EffectAttr::External => quote!(__ta::Effect::External),
     };
-    let unknown = match c.attrs.unknown.as_ref().map(|u| u.value.as_str()) {
-        Some("strip") => quote!(__ta::UnknownPolicy::Strip),
-        Some(_) => quote!(__ta::UnknownPolicy::Reject),
+    let unknown = match tool.unknown {
+        Some(UnknownAttr::Reject) => quote!(__ta::UnknownPolicy::Reject),
+        Some(UnknownAttr::Strip) => quote!(__ta::UnknownPolicy::Strip),
         None => quote!(__ta::Effect::default_unknown_policy(#effect)),
     };
-    let object = matches!(c.body, Body::Struct(_));
-    let semantics = match &c.body {
+    let object = matches!(tool.body, Body::Struct(_));
+    let semantics = match &tool.body {
         Body::Struct(fields) => struct_semantics(fields),
         Body::Enum(variants) => enum_semantics(variants),
     };
     quote! {
         const _: () = {
-            use ::toolargs::__private as __ta;
+            use #private as __ta;
             #body
+            #[automatically_derived]
             impl __ta::ToolArgs for #ident {
                 const NAME: &'static str = #name;
                 const DESCRIPTION: ::core::option::Option<&'static str> = #description;
@@ -57,25 +64,75 @@ fn option_str(s: Option<&str>) -> TokenStream {
     }
 }
 
-fn bound(n: &Option<crate::attr::Spanned<Number>>) -> TokenStream {
-    match n.as_ref().map(|n| n.value) {
-        Some(Number::Int(v)) => quote!(::core::option::Option::Some(__ta::Bound::Int(#v))),
-        Some(Number::Float(v)) => quote!(::core::option::Option::Some(__ta::Bound::Float(#v))),
+fn bound(bound: Option<Bound>) -> TokenStream {
+    match bound {
+        Some(Bound::Int(v)) => quote!(::core::option::Option::Some(__ta::Bound::Int(#v))),
+        Some(Bound::Float(v)) => quote!(::core::option::Option::Some(__ta::Bound::Float(#v))),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn size(n: &Option<crate::attr::Spanned<usize>>) -> TokenStream {
-    match n.as_ref().map(|n| n.value) {
+fn size(n: Option<usize>) -> TokenStream {
+    match n {
         Some(v) => quote!(::core::option::Option::Some(#v)),
         None => quote!(::core::option::Option::None),
     }
 }
 
-fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
-    let ident = c.ident;
+/// The field's `FieldSpec` and default, as two functions next to the impl.
+fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> TokenStream {
+    let strict = f.strict;
+    let (min, max) = (bound(f.min), bound(f.max));
+    let (min_len, max_len) = (size(f.min_len), size(f.max_len));
+    let (min_items, max_items) = (size(f.min_items), size(f.max_items));
+    let pattern = match &f.pattern {
+        Some(pattern) => {
+            let source = &pattern.source;
+            quote! {{
+                static PATTERN: __ta::LazyLock<__ta::Pattern> =
+                    __ta::LazyLock::new(|| __ta::pattern(#source));
+                ::core::option::Option::Some(&*PATTERN)
+            }}
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let ty = f.ty;
+    let default = match &f.default {
+        None => quote!(::core::option::Option::None),
+        // The call carries the key's span and takes its type from the `fn() -> #ty` it is
+        // coerced to, so a missing `Default` impl is reported at `default`.
+        Some(DefaultValue::Trait(span)) => {
+            let call = quote_spanned!(*span=> ::core::default::Default::default());
+            quote!(::core::option::Option::Some(|| #call))
+        }
+        Some(DefaultValue::Str(s)) => {
+            quote!(::core::option::Option::Some(|| ::std::string::String::from(#s)))
+        }
+        Some(DefaultValue::Expr(expr)) => quote!(::core::option::Option::Some(|| #expr)),
+    };
+    quote! {
+        fn #spec_fn(parent: &__ta::FieldSpec<'_>) -> __ta::FieldSpec<'static> {
+            __ta::FieldSpec {
+                strict: parent.strict || #strict,
+                min: #min,
+                max: #max,
+                pattern: #pattern,
+                min_len: #min_len,
+                max_len: #max_len,
+                min_items: #min_items,
+                max_items: #max_items,
+            }
+        }
+        fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
+            #default
+        }
+    }
+}
+
+fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
+    let ident = tool.ident;
     let count = fields.len();
-    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.value.as_str()).collect();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
     let locals: Vec<_> = fields
         .iter()
         .map(|f| format_ident!("__f_{}", f.ident))
@@ -92,67 +149,14 @@ fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
     let tys: Vec<_> = fields.iter().map(|f| f.ty).collect();
     let indexes: Vec<usize> = (0..count).collect();
 
-    let mut helpers = TokenStream::new();
-    for (i, f) in fields.iter().enumerate() {
-        let a = &f.attrs;
-        let spec_fn = &spec_fns[i];
-        let strict = a.strict.is_some();
-        let (min, max) = (bound(&a.min), bound(&a.max));
-        let (min_len, max_len) = (size(&a.min_len), size(&a.max_len));
-        let (min_items, max_items) = (size(&a.min_items), size(&a.max_items));
-        let pattern = match &a.pattern {
-            Some(lit) => {
-                let source = lit.value();
-                quote! {{
-                    static PATTERN: __ta::LazyLock<__ta::Pattern> =
-                        __ta::LazyLock::new(|| __ta::pattern(#source));
-                    ::core::option::Option::Some(&*PATTERN)
-                }}
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        helpers.extend(quote! {
-            fn #spec_fn(parent: &__ta::FieldSpec<'_>) -> __ta::FieldSpec<'static> {
-                __ta::FieldSpec {
-                    strict: parent.strict || #strict,
-                    min: #min,
-                    max: #max,
-                    pattern: #pattern,
-                    min_len: #min_len,
-                    max_len: #max_len,
-                    min_items: #min_items,
-                    max_items: #max_items,
-                }
-            }
-        });
-        let ty = f.ty;
-        let default_fn = &default_fns[i];
-        let default_body = match &a.default {
-            None => None,
-            // The call carries the key's span and takes its type from the `fn() -> #ty` it is
-            // coerced to, so a missing `Default` impl is reported at `default`.
-            Some(DefaultAttr::Trait(span)) => {
-                Some(quote_spanned!(*span=> ::core::default::Default::default()))
-            }
-            Some(DefaultAttr::Expr(expr)) => Some(default_expr(expr, f)),
-        };
-        helpers.extend(match default_body {
-            Some(body) => quote! {
-                fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
-                    ::core::option::Option::Some(|| #body)
-                }
-            },
-            None => quote! {
-                fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
-                    ::core::option::Option::None
-                }
-            },
-        });
-    }
+    let helpers = fields
+        .iter()
+        .zip(spec_fns.iter().zip(&default_fns))
+        .map(|(f, (spec_fn, default_fn))| field_helpers(f, spec_fn, default_fn));
 
-    let canonical_inserts = fields.iter().zip(&json_names).map(|(f, name)| {
-        let fi = f.ident;
-        if f.kind.as_ref().is_some_and(Kind::is_optional) {
+    let canonical_inserts = fields.iter().map(|f| {
+        let (fi, name) = (f.ident, &f.json_name);
+        if f.optional {
             quote! {
                 if let ::core::option::Option::Some(value) = &self.#fi {
                     map.insert(::std::string::String::from(#name), __ta::ArgType::canonical(value));
@@ -166,12 +170,12 @@ fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
     });
 
     let properties = fields.iter().enumerate().map(|(i, f)| {
-        let name = &json_names[i];
+        let name = &f.json_name;
         let ty = f.ty;
         let spec_fn = &spec_fns[i];
         let default_fn = &default_fns[i];
         let description = option_str(f.description.as_deref());
-        let required = f.attrs.default.is_none() && !f.kind.as_ref().is_some_and(Kind::is_optional);
+        let required = f.default.is_none() && !f.optional;
         quote! {
             __ta::Property {
                 name: #name,
@@ -182,11 +186,12 @@ fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
             }
         }
     });
-    let struct_description = option_str(c.description.as_deref());
+    let struct_description = option_str(tool.description.as_deref());
 
     quote! {
-        #helpers
+        #(#helpers)*
 
+        #[automatically_derived]
         impl __ta::ArgType for #ident {
             fn coerce(
                 node: &__ta::Node<'_>,
@@ -230,28 +235,11 @@ fn expand_struct(c: &Container, fields: &[Field]) -> TokenStream {
     }
 }
 
-/// `default = "text"` on a String field is written as `String::from("text")`; any other
-/// expression is used as written.
-fn default_expr(expr: &Expr, f: &Field) -> TokenStream {
-    let is_string = matches!(f.kind, Some(Kind::String));
-    match expr {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(s), ..
-        }) if is_string => {
-            quote!(::std::string::String::from(#s))
-        }
-        other => quote!(#other),
-    }
-}
-
-fn expand_enum(c: &Container, variants: &[Variant]) -> TokenStream {
-    let ident = c.ident;
-    let names: Vec<&str> = variants
-        .iter()
-        .map(|v| v.json_name.value.as_str())
-        .collect();
+fn expand_enum(tool: &Tool, variants: &[Variant]) -> TokenStream {
+    let ident = tool.ident;
+    let names: Vec<&str> = variants.iter().map(|v| v.json_name.as_str()).collect();
     let idents: Vec<_> = variants.iter().map(|v| v.ident).collect();
-    let description = c.description.as_deref().map(|d| {
+    let description = tool.description.as_deref().map(|d| {
         quote! {
             if let ::core::option::Option::Some(map) = schema.as_object_mut() {
                 map.insert(::std::string::String::from("description"), __ta::Value::from(#d));
@@ -259,6 +247,7 @@ fn expand_enum(c: &Container, variants: &[Variant]) -> TokenStream {
         }
     });
     quote! {
+        #[automatically_derived]
         impl __ta::ArgType for #ident {
             const SCALAR_TO_LIST: bool = true;
 
@@ -288,55 +277,55 @@ fn expand_enum(c: &Container, variants: &[Variant]) -> TokenStream {
     }
 }
 
+fn source(source: &Source) -> TokenStream {
+    match source {
+        Source::Field(name) => quote!(__ta::Source::Field(::std::string::String::from(#name))),
+        Source::Fixed(value) => quote!(__ta::Source::Fixed(::std::string::String::from(#value))),
+    }
+}
+
+fn semantic_kind(semantic: &Semantic) -> TokenStream {
+    match semantic {
+        Semantic::Money {
+            currency,
+            minor_units,
+        } => {
+            let currency = source(currency);
+            quote!(__ta::SemanticKind::Money { currency: #currency, minor_units: #minor_units })
+        }
+        Semantic::Date => quote!(__ta::SemanticKind::Date),
+        Semantic::DateTime => quote!(__ta::SemanticKind::DateTime),
+        Semantic::Entity { kind } => {
+            quote!(__ta::SemanticKind::Entity { kind: ::std::string::String::from(#kind) })
+        }
+        Semantic::Quantity { family, unit } => {
+            let family = match family {
+                Family::Builtin(builtin) => builtin.name(),
+                Family::Custom(name) => name.as_str(),
+            };
+            let unit = source(unit);
+            quote!(__ta::SemanticKind::Quantity {
+                family: ::std::string::String::from(#family),
+                unit: #unit,
+            })
+        }
+    }
+}
+
 /// `ToolArgs::semantics` for a struct: the declared kinds, critical fields, and the
 /// declarations of nested derived types. Nothing when there is nothing to declare.
 fn struct_semantics(fields: &[Field]) -> TokenStream {
     let mut steps = Vec::new();
     for f in fields {
-        let name = f.json_name.value.as_str();
-        let a = &f.attrs;
-        let source = |lit: &Option<syn::LitStr>, key: &str| {
-            let value = lit.as_ref().map(syn::LitStr::value).unwrap_or_default();
-            match named(fields, f, &value, key) {
-                Named::Field(sibling) => {
-                    let sibling = sibling.json_name.value.as_str();
-                    quote!(__ta::Source::Field(::std::string::String::from(#sibling)))
-                }
-                _ => quote!(__ta::Source::Fixed(::std::string::String::from(#value))),
-            }
-        };
-        if let Some(semantic) = &a.semantic {
-            let kind = match semantic.value.as_str() {
-                "money" => {
-                    let currency = source(&a.currency, "currency");
-                    let minor = a.minor_units.is_some();
-                    quote!(__ta::SemanticKind::Money { currency: #currency, minor_units: #minor })
-                }
-                "date" => quote!(__ta::SemanticKind::Date),
-                "datetime" => quote!(__ta::SemanticKind::DateTime),
-                "entity" => {
-                    let entity = a
-                        .entity
-                        .as_ref()
-                        .map_or_else(|| name.to_owned(), |e| e.value());
-                    quote!(__ta::SemanticKind::Entity { kind: ::std::string::String::from(#entity) })
-                }
-                _ => {
-                    let family = family_of(f).unwrap_or_default();
-                    let unit = source(&a.unit, "unit");
-                    quote!(__ta::SemanticKind::Quantity {
-                        family: ::std::string::String::from(#family),
-                        unit: #unit,
-                    })
-                }
-            };
+        let name = f.json_name.as_str();
+        if let Some(semantic) = &f.semantic {
+            let kind = semantic_kind(semantic);
             steps.push(quote!(let s = s.declare(#name, #kind);));
         }
-        if a.critical.is_some() {
+        if f.critical {
             steps.push(quote!(let s = s.critical(#name);));
         }
-        if matches!(f.kind.as_ref().map(Kind::leaf), Some(Kind::Derived)) {
-            let leaf = ty::leaf_type(f.ty);
+        if let Some(leaf) = f.nested {
             steps.push(quote!(let s = s.nested(#name, <#leaf as __ta::ToolArgs>::semantics());));
         }
     }
@@ -357,11 +346,10 @@ fn enum_semantics(variants: &[Variant]) -> TokenStream {
     let pairs: Vec<TokenStream> = variants
         .iter()
         .flat_map(|v| {
-            let value = v.json_name.value.as_str();
-            v.synonyms.iter().map(move |synonym| {
-                let synonym = synonym.value();
-                quote!(let s = s.alias(#synonym, #value);)
-            })
+            let value = v.json_name.as_str();
+            v.synonyms
+                .iter()
+                .map(move |synonym| quote!(let s = s.alias(#synonym, #value);))
         })
         .collect();
     if pairs.is_empty() {

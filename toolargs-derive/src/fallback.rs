@@ -5,11 +5,13 @@ use quote::quote;
 use syn::DeriveInput;
 
 pub fn fallback(input: &DeriveInput) -> TokenStream {
+    let private = crate::expand::private_path();
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         const _: () = {
-            use ::toolargs::__private as __ta;
+            use #private as __ta;
+            #[automatically_derived]
             impl #impl_generics __ta::ArgType for #ident #ty_generics #where_clause {
                 fn coerce(
                     _: &__ta::Node<'_>,
@@ -26,6 +28,7 @@ pub fn fallback(input: &DeriveInput) -> TokenStream {
                     ::core::unimplemented!()
                 }
             }
+            #[automatically_derived]
             impl #impl_generics __ta::ToolArgs for #ident #ty_generics #where_clause {
                 const NAME: &'static str = "";
                 const DESCRIPTION: ::core::option::Option<&'static str> = ::core::option::Option::None;

@@ -1,11 +1,17 @@
 //! `#[derive(ToolArgs)]`: the struct (or fieldless enum) is the tool's contract.
 //!
-//! The macro works in three steps, each its own module, in the shape of serde_derive and
-//! thiserror: `ast` reads the item and its attributes into a model while collecting every
-//! error, `check` validates the model as a whole (bounds against types, regexes, name
-//! collisions), and `expand` writes code for a valid model only. On any error the errors are
-//! emitted together with `fallback` impls, so the user sees the real problem instead of a
-//! cascade of "trait not implemented".
+//! The macro works in three steps, in the shape of serde_derive and thiserror:
+//!
+//! 1. parse: `ast` (with `attr`) reads the item and its attributes as written, collecting every
+//!    error in a `Ctxt` instead of stopping at the first;
+//! 2. check: `check` turns that into the typed `model` (effects and policies as enums, bounds
+//!    fitted to their types, compiled patterns, resolved semantic sources), reporting whatever
+//!    does not fit;
+//! 3. expand: `expand` maps a model with no errors to code, without looking at any attribute.
+//!
+//! On any error the errors are emitted together with `fallback` impls, so the user sees the
+//! real problem instead of a cascade of "trait not implemented". The names checked at compile
+//! time (effects, currencies, units) live in `vocabulary`.
 
 mod ast;
 mod attr;
@@ -14,7 +20,10 @@ mod ctxt;
 mod ecma;
 mod expand;
 mod fallback;
+mod hint;
+mod model;
 mod ty;
+mod vocabulary;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
@@ -24,19 +33,56 @@ use syn::{parse_macro_input, DeriveInput};
 #[proc_macro_derive(ToolArgs, attributes(arg, toolargs))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
+    derive(&input).into()
+}
+
+/// Parse, check, expand; or the errors with stub impls.
+fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
-    let model = ast::Container::from_ast(&cx, &input);
-    if let Some(model) = &model {
-        check::check(&cx, model);
-    }
-    let output = match (cx.check(), model) {
+    let model = ast::Container::from_ast(&cx, input).and_then(|c| check::check(&cx, &c));
+    match (cx.check(), model) {
         (Ok(()), Some(model)) => expand::expand(&model),
         (Err(errors), _) => {
             let compile_errors = errors.iter().map(syn::Error::to_compile_error);
-            let fallback = fallback::fallback(&input);
+            let fallback = fallback::fallback(input);
             quote::quote! { #(#compile_errors)* #fallback }
         }
-        (Ok(()), None) => fallback::fallback(&input),
-    };
-    output.into()
+        (Ok(()), None) => fallback::fallback(input),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::derive;
+
+    fn errors(source: &str) -> Vec<String> {
+        let input = syn::parse_str(source).unwrap();
+        let output = derive(&input).to_string();
+        output
+            .split("compile_error !")
+            .skip(1)
+            .map(|e| e.split('"').nth(1).unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn every_error_is_reported() {
+        let found = errors(
+            r#"#[arg(name = "x")] #[toolargs(effect = "sends", unknown = "drop")]
+            struct T { #[arg(min = 1.5)] a: i64, #[arg(pattern = "[")] b: String }"#,
+        );
+        assert_eq!(found.len(), 5, "{found:?}");
+        assert!(found[0].contains("is for fields"), "{found:?}");
+    }
+
+    #[test]
+    fn a_valid_item_expands_without_errors() {
+        let source = r#"#[toolargs(effect = read_only)] struct T { #[arg(min = 1)] a: i64 }"#;
+        assert_eq!(errors(source), Vec::<String>::new());
+        let input = syn::parse_str(source).unwrap();
+        let output = derive(&input).to_string();
+        assert!(output.contains(":: toolargs :: __private_0_1"), "{output}");
+        assert!(output.contains("__ta :: Effect :: ReadOnly"), "{output}");
+        assert_eq!(output.matches("automatically_derived").count(), 2);
+    }
 }
