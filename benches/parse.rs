@@ -72,7 +72,7 @@ fn allocations<R>(mut f: impl FnMut() -> R) -> usize {
 // The refund tool, as toolargs declares it and as plain serde would.
 
 // The refund tool of the integration tests, so that the benchmark measures the same contract.
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common.rs"]
 mod common;
 use common::IssueRefund;
 

@@ -6,7 +6,7 @@ use serde_json::Value;
 use toolargs::{Parsed, Rejection, Spec, ToolArgs};
 
 // The refund tool of the integration tests, so that the fuzzers check the same contract.
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/it/common.rs"]
 mod common;
 pub use common::{IssueRefund, Reason};
 

@@ -1,0 +1,42 @@
+//! Inputs the fuzzers (`fuzz/`) once broke the library with, kept as regression tests. Each is
+//! checked the way its target checks it: no panic, and a well-formed outcome.
+
+use crate::common::IssueRefund;
+use serde_json::Value;
+use toolargs::{Limits, ParseOptions, RawArgs, Rejection, Spec, ToolArgs};
+
+/// The tight limits of the `decode` target.
+const TIGHT: ParseOptions = ParseOptions {
+    limits: Limits {
+        max_depth: 4,
+        max_payload_bytes: 512,
+        max_string_bytes: 16,
+        max_items: 4,
+        max_keys: 8,
+    },
+    ..ParseOptions::DEFAULT
+};
+
+fn well_formed(rejection: &Rejection) {
+    assert!(!rejection.errors().is_empty());
+    for e in rejection.errors() {
+        assert!(e.path.starts_with('$'), "{e}");
+    }
+    let body: Value = serde_json::from_str(&rejection.for_model()).unwrap();
+    assert_eq!(body["ok"], Value::Bool(false));
+}
+
+/// `decode`: a string limit falling inside a two-byte character, in a run after an escape,
+/// sliced the text off a character boundary (a panic) instead of refusing the string.
+#[test]
+fn a_string_limit_inside_a_character_after_an_escape() {
+    let input: &[u8] = b"```json\n{\"ordb/b\\\\\\bb*d_A02b\xd6\xbcer_id\":\"ord_A02b\xd6\xbc3d4\",\"ttttttvtttttttttttd_A02b2unt_cents\":1.999e3,\"reason\":\"l-ate\"}\n```";
+    let rejection = toolargs::parse_with::<IssueRefund>(&RawArgs::from(input), &TIGHT).unwrap_err();
+    well_formed(&rejection);
+    assert_eq!(rejection.errors()[0].code, "too_long");
+    assert_eq!(rejection.errors()[0].path, "$");
+    // Under the default limits the same call is read, and rejected for its own reasons.
+    well_formed(&IssueRefund::parse(input).unwrap_err());
+    let spec = Spec::from_schema(&IssueRefund::json_schema()).unwrap();
+    well_formed(&spec.parse_with(&RawArgs::from(input), &TIGHT).unwrap_err());
+}

@@ -1,0 +1,31 @@
+//! The integration tests, in one binary: linking jsonschema, proptest and tokio once instead of
+//! once per file is most of the build time of the suite. Each module was a test file of its own;
+//! `common` is the refund tool they share. A module that needs an optional part of the facade
+//! builds with its feature.
+
+mod common;
+
+mod agreement;
+mod allocations;
+#[cfg(feature = "async-openai")]
+mod async_openai;
+mod behaviour;
+#[cfg(feature = "dynamic")]
+mod dynamic;
+#[cfg(feature = "dynamic")]
+mod fuzz_regressions;
+mod ghost;
+#[cfg(feature = "dynamic")]
+mod hostile;
+mod properties;
+#[cfg(feature = "replay")]
+mod replay;
+#[cfg(feature = "rig")]
+mod rig;
+#[cfg(feature = "rmcp")]
+mod rmcp;
+mod seed;
+#[cfg(all(feature = "semantic", feature = "dynamic"))]
+mod semantic;
+#[cfg(feature = "agent")]
+mod toolbox;

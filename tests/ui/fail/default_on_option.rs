@@ -1,9 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct Search {
-    #[arg(default)]
-    limit: Option<u32>,
-}
-
-fn main() {}

@@ -1,6 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-enum Reason {}
-
-fn main() {}

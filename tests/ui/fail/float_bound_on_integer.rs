@@ -1,9 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct Refund {
-    #[arg(max = 99.5)]
-    amount_cents: i64,
-}
-
-fn main() {}

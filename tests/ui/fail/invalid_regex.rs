@@ -1,9 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct Lookup {
-    #[arg(pattern = "ord_[A-Z")]
-    order_id: String,
-}
-
-fn main() {}

@@ -1,6 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct OrderId(String);
-
-fn main() {}

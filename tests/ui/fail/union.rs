@@ -1,9 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-union Bits {
-    int: u32,
-    float: f32,
-}
-
-fn main() {}

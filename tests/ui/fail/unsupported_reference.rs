@@ -1,8 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct Lookup {
-    order_id: &'static str,
-}
-
-fn main() {}

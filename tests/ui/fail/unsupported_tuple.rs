@@ -1,8 +1,0 @@
-use toolargs::ToolArgs;
-
-#[derive(ToolArgs)]
-struct Point {
-    at: (i64, i64),
-}
-
-fn main() {}
