@@ -1,5 +1,6 @@
-//! The model the checker and the expander read: the item, its fields or variants, and their
-//! attributes, with every problem found on the way recorded in the [`Ctxt`].
+//! The item as written: its fields or variants and their attributes, with JSON names and
+//! field types classified, and every problem found on the way recorded in the [`Ctxt`].
+//! `check` reads this and builds the typed model the expander uses.
 
 use syn::{Data, DeriveInput, Fields, Ident, Type};
 

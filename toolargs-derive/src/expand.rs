@@ -64,38 +64,55 @@ fn option_str(s: Option<&str>) -> TokenStream {
     }
 }
 
+/// `Some(v)` tokens for a value that is present.
+fn some(value: impl quote::ToTokens) -> TokenStream {
+    quote!(::core::option::Option::Some(#value))
+}
+
 fn bound(bound: Option<Bound>) -> TokenStream {
     match bound {
-        Some(Bound::Int(v)) => quote!(::core::option::Option::Some(__ta::Bound::Int(#v))),
-        Some(Bound::Float(v)) => quote!(::core::option::Option::Some(__ta::Bound::Float(#v))),
+        Some(Bound::Int(v)) => some(quote!(__ta::Bound::Int(#v))),
+        Some(Bound::Float(v)) => some(quote!(__ta::Bound::Float(#v))),
         None => quote!(::core::option::Option::None),
     }
 }
 
 fn size(n: Option<usize>) -> TokenStream {
     match n {
-        Some(v) => quote!(::core::option::Option::Some(#v)),
+        Some(v) => some(v),
         None => quote!(::core::option::Option::None),
     }
 }
 
-/// The field's `FieldSpec` and default, as two functions next to the impl.
+/// The field's `FieldSpec` and default, as two functions next to the impl. Only the
+/// constraints the field declares are written.
 fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> TokenStream {
-    let strict = f.strict;
-    let (min, max) = (bound(f.min), bound(f.max));
-    let (min_len, max_len) = (size(f.min_len), size(f.max_len));
-    let (min_items, max_items) = (size(f.min_items), size(f.max_items));
-    let pattern = match &f.pattern {
-        Some(pattern) => {
-            let source = &pattern.source;
-            quote! {{
-                static PATTERN: __ta::LazyLock<__ta::Pattern> =
-                    __ta::LazyLock::new(|| __ta::pattern(#source));
-                ::core::option::Option::Some(&*PATTERN)
-            }}
-        }
-        None => quote!(::core::option::Option::None),
+    let strict = if f.strict {
+        quote!(true)
+    } else {
+        quote!(parent.strict)
     };
+    let mut spec = quote!(__ta::FieldSpec::NONE.with_strict(#strict));
+    if f.min.is_some() || f.max.is_some() {
+        let (min, max) = (bound(f.min), bound(f.max));
+        spec.extend(quote!(.with_bounds(#min, #max)));
+    }
+    if let Some(pattern) = &f.pattern {
+        let source = &pattern.source;
+        spec.extend(quote!(.with_pattern({
+            static PATTERN: __ta::LazyLock<__ta::Pattern> =
+                __ta::LazyLock::new(|| __ta::pattern(#source));
+            ::core::option::Option::Some(&*PATTERN)
+        })));
+    }
+    if f.min_len.is_some() || f.max_len.is_some() {
+        let (min, max) = (size(f.min_len), size(f.max_len));
+        spec.extend(quote!(.with_length(#min, #max)));
+    }
+    if f.min_items.is_some() || f.max_items.is_some() {
+        let (min, max) = (size(f.min_items), size(f.max_items));
+        spec.extend(quote!(.with_items(#min, #max)));
+    }
     let ty = f.ty;
     let default = match &f.default {
         None => quote!(::core::option::Option::None),
@@ -103,25 +120,14 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> To
         // coerced to, so a missing `Default` impl is reported at `default`.
         Some(DefaultValue::Trait(span)) => {
             let call = quote_spanned!(*span=> ::core::default::Default::default());
-            quote!(::core::option::Option::Some(|| #call))
+            some(quote!(|| #call))
         }
-        Some(DefaultValue::Str(s)) => {
-            quote!(::core::option::Option::Some(|| ::std::string::String::from(#s)))
-        }
-        Some(DefaultValue::Expr(expr)) => quote!(::core::option::Option::Some(|| #expr)),
+        Some(DefaultValue::Str(s)) => some(quote!(|| ::std::string::String::from(#s))),
+        Some(DefaultValue::Expr(expr)) => some(quote!(|| #expr)),
     };
     quote! {
         fn #spec_fn(parent: &__ta::FieldSpec<'_>) -> __ta::FieldSpec<'static> {
-            __ta::FieldSpec {
-                strict: parent.strict || #strict,
-                min: #min,
-                max: #max,
-                pattern: #pattern,
-                min_len: #min_len,
-                max_len: #max_len,
-                min_items: #min_items,
-                max_items: #max_items,
-            }
+            #spec
         }
         fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
             #default
@@ -174,17 +180,20 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
         let ty = f.ty;
         let spec_fn = &spec_fns[i];
         let default_fn = &default_fns[i];
-        let description = option_str(f.description.as_deref());
-        let required = f.default.is_none() && !f.optional;
-        quote! {
-            __ta::Property {
-                name: #name,
-                schema: <#ty as __ta::ArgType>::schema(&#spec_fn(spec)),
-                description: #description,
-                required: #required,
-                default: #default_fn().map(|make| __ta::ArgType::canonical(&make())),
-            }
+        let mut property =
+            quote!(__ta::Property::new(#name, <#ty as __ta::ArgType>::schema(&#spec_fn(spec))));
+        if let Some(description) = &f.description {
+            property.extend(quote!(.with_description(::core::option::Option::Some(#description))));
         }
+        if f.default.is_none() && !f.optional {
+            property.extend(quote!(.with_required(true)));
+        }
+        if f.default.is_some() {
+            property.extend(
+                quote!(.with_default(#default_fn().map(|make| __ta::ArgType::canonical(&make())))),
+            );
+        }
+        property
     });
     let struct_description = option_str(tool.description.as_deref());
 
