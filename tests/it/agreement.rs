@@ -814,7 +814,7 @@ fn gemini_schemas_stay_in_the_openapi_subset() {
             continue;
         }
         let keys: Vec<&String> = definition.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["description", "name", "parameters"], "{name}");
+        assert_eq!(keys, ["name", "description", "parameters"], "{name}");
         each_schema(&definition["parameters"], &mut |schema| {
             for (key, value) in schema {
                 assert!(OPENAPI.split(' ').any(|k| k == key), "{name}: {key}");
@@ -946,7 +946,7 @@ fn mcp_annotations_follow_the_effect() {
     );
     assert_eq!(
         search.as_object().unwrap().keys().collect::<Vec<_>>(),
-        ["annotations", "description", "inputSchema", "name"]
+        ["name", "description", "inputSchema", "annotations"]
     );
 }
 
@@ -1030,7 +1030,7 @@ fn refund_definitions_in_every_dialect() {
             "tags": {"type": ["array", "null"], "items": {"type": "string"}, "description": "Default: []."},
             "effective_date": {"type": ["string", "null"], "format": "date"},
         },
-        "required": ["amount_cents", "effective_date", "notify_customer", "order_id", "reason", "tags"],
+        "required": ["order_id", "amount_cents", "notify_customer", "reason", "tags", "effective_date"],
         "additionalProperties": false,
     });
     assert_eq!(
@@ -1071,7 +1071,7 @@ fn nested_optional_objects_and_null_items_in_strict_mode() {
     let definition = SearchEvents::tool_definition(Dialect::OpenAiChat { strict: true });
     let props = &definition["function"]["parameters"]["properties"];
     assert_eq!(props["window"]["type"], json!(["object", "null"]));
-    assert_eq!(props["window"]["required"], json!(["days", "from", "to"]));
+    assert_eq!(props["window"]["required"], json!(["from", "to", "days"]));
     assert_eq!(
         props["window"]["properties"]["to"]["type"],
         json!(["string", "null"])

@@ -364,16 +364,16 @@ fn nulls_anyof_refs_and_extra_properties() {
         .iter()
         .map(|e| (e.code.as_str(), e.path.as_str()))
         .collect();
-    // Loaded from a `Value`, properties come in alphabetical order, and so do the errors.
+    // Properties keep the order the schema declares them in, and so do the errors.
     assert_eq!(
         got,
         [
-            ("out_of_range", "$.items[0].qty"),
-            ("enum", "$.kind"),
-            ("ambiguous_integer", "$.meta.x"),
             ("type", "$.note"),
-            ("out_of_range", "$.ratio"),
             ("ambiguous_datetime", "$.when"),
+            ("enum", "$.kind"),
+            ("out_of_range", "$.ratio"),
+            ("out_of_range", "$.items[0].qty"),
+            ("ambiguous_integer", "$.meta.x"),
         ]
     );
     let err = spec.parse(r#"{"note":"a","when":null}"#).unwrap_err();

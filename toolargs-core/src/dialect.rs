@@ -173,7 +173,7 @@ impl Dialect {
             if description.is_some()
                 && map.get("description").and_then(Value::as_str) == description
             {
-                map.remove("description");
+                map.shift_remove("description");
             }
         }
         out

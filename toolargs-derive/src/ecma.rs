@@ -3,7 +3,7 @@
 //! must agree on it.
 //!
 //! Not flagged: `.` (ECMA also excludes `\r`, U+2028 and U+2029) and `\s` (the sets differ only
-//! in rare spaces); both are documented in the README.
+//! in rare spaces); both are documented in the compile-time checks guide of the `toolargs` crate.
 
 /// Returns a message for the first construct whose meaning differs, or `None`.
 pub fn incompatibility(pattern: &str) -> Option<String> {
