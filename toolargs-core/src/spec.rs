@@ -127,7 +127,11 @@ impl Pattern {
 
 /// The constraints declared on one field. Constraints that do not apply to the field's type are
 /// passed through to list items (so `pattern` on a `Vec<String>` constrains each item).
+///
+/// Built with [`FieldSpec::NONE`] and the `with_*` methods, so it can grow a constraint without
+/// breaking the code that builds it.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct FieldSpec<'s> {
     /// Refuse every value repair on this field and everything below it.
     pub strict: bool,

@@ -177,8 +177,9 @@ pub fn field_with<T>(
     }
 }
 
-/// One property of an object schema.
+/// One property of an object schema, built with [`Property::new`] and the `with_*` methods.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Property {
     /// JSON name of the field.
     pub name: &'static str,
