@@ -1,17 +1,24 @@
-//! Runtime of [`toolargs`](https://docs.rs/toolargs): the gate between an LLM and the tools it calls.
+//! The parser of [`toolargs`](https://docs.rs/toolargs): the gate between an LLM and the tools
+//! it calls.
 //!
 //! Most users depend on the `toolargs` facade and `#[derive(ToolArgs)]`; this crate holds what
-//! the derived code runs on:
+//! the derived code runs on, and what the upper layers (`toolargs-dynamic`,
+//! `toolargs-semantic`, `toolargs-agent`, `toolargs-replay`) build on:
 //!
 //! - [`decode`]: payload decoding (text, bytes or a decoded value; code fences; one level of
-//!   double encoding; duplicate keys; `NaN`; bounded nesting),
+//!   double encoding; duplicate keys; `NaN`; limits on size and nesting),
 //! - [`coerce`]: the coercers, one module per kind of value, the only place the policy lives,
 //! - [`report`]: [`Parsed`], [`Repair`], [`Rejection`], [`ArgumentError`] and the stable
 //!   [`Rule`] and [`Code`] names,
+//! - [`spec`]: the constraints of one field; [`effect`]: what a tool does and the policy for
+//!   unknown keys it implies,
 //! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
-//! - [`semantic`]: the semantic gate, which checks that a corrected call still means what the
-//!   original meant, and decides by the tool's effect whether it runs,
-//! - [`ToolArgs`]: the trait the derive implements.
+//! - [`declare`]: what a type declares about the meaning of its fields, read by the semantic
+//!   gate,
+//! - [`tool`]: the [`ToolArgs`] trait the derive implements, and [`tool::parse_payload`], the
+//!   envelope every front door shares.
+//!
+//! It has no `tracing` or `metrics` dependency: observing calls is the toolbox's job.
 #![warn(missing_docs)]
 
 pub mod coerce;

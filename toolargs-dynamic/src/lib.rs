@@ -24,7 +24,7 @@ use toolargs_core::spec::UnknownPolicy;
 use toolargs_core::tool::parse_payload;
 
 /// Loads a list of tool definitions from JSON text: an array, or an object with a `tools`
-/// array, in any of the shapes [`Spec::from_definition`] reads. Pointers in errors start at
+/// array, in any of the shapes [`Spec::from_tool_definition`] reads. Pointers in errors start at
 /// the definition's index.
 pub fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
     let node = toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH)
