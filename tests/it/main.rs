@@ -17,6 +17,7 @@ mod fuzz_regressions;
 mod ghost;
 #[cfg(feature = "dynamic")]
 mod hostile;
+mod layout;
 mod properties;
 #[cfg(feature = "replay")]
 mod replay;
