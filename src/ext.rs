@@ -15,6 +15,63 @@
 //! - [`coerce`]: the coercers, one module per kind of value.
 //! - [`parse_payload`]: the envelope every front door shares (decoding, limits, the unknown-key
 //!   policy, the final report).
+//!
+//! # A field type of your own
+//!
+//! A newtype delegates to the impl of its inner type and adds its own check; the policy
+//! (what is repaired, what is rejected) stays in the coercers. The constants `PATTERN`,
+//! `BOUNDS`, `LENGTH` and `ITEMS` say which field attributes the type honours: the derive
+//! refuses the others at compile time, at the attribute.
+//!
+//! ```
+//! use serde_json::Value;
+//! use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
+//! use toolargs::{Code, ToolArgs};
+//!
+//! /// A ticket number: a positive integer.
+//! #[derive(Debug, PartialEq)]
+//! struct Ticket(u32);
+//!
+//! impl ArgType for Ticket {
+//!     // `min` and `max` reach the inner integer through the spec.
+//!     const BOUNDS: bool = true;
+//!
+//!     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+//!         let n = u32::coerce(node, spec, path, cx)?;
+//!         if n == 0 {
+//!             cx.error(path, Code::OutOfRange, "expected a ticket number, got 0");
+//!             return None;
+//!         }
+//!         Some(Ticket(n))
+//!     }
+//!
+//!     fn canonical(&self) -> Value {
+//!         self.0.canonical()
+//!     }
+//!
+//!     fn schema(spec: &FieldSpec<'_>) -> Value {
+//!         let mut schema = u32::schema(spec);
+//!         if spec.min.is_none() {
+//!             schema["minimum"] = Value::from(1);
+//!         }
+//!         schema
+//!     }
+//! }
+//!
+//! #[derive(ToolArgs)]
+//! struct Close {
+//!     #[arg(max = 99999)]
+//!     ticket: Ticket,
+//! }
+//!
+//! // A numeric string is repaired by the integer coercer, as for a plain `u32` field.
+//! let parsed = Close::parse(r#"{"ticket": "42"}"#).unwrap();
+//! assert_eq!(parsed.args.ticket, Ticket(42));
+//! assert_eq!(parsed.repairs.len(), 1);
+//! assert!(Close::parse(r#"{"ticket": 0}"#).is_err());
+//! assert!(Close::parse(r#"{"ticket": 100000}"#).is_err());
+//! assert_eq!(Close::json_schema()["properties"]["ticket"]["minimum"], 1);
+//! ```
 
 pub use toolargs_core::coerce::{self, ArgType};
 pub use toolargs_core::cx::Cx;

@@ -30,3 +30,4 @@ mod seed;
 mod semantic;
 #[cfg(feature = "agent")]
 mod toolbox;
+mod types;

@@ -15,7 +15,7 @@ use crate::ecma;
 use crate::hint::did_you_mean;
 use crate::model::{
     Body, Bound, BuiltinFamily, DefaultValue, EffectAttr, Family, Field, Pattern, Semantic,
-    SemanticAttr, Source, Tool, UnknownAttr, Variant,
+    SemanticAttr, Source, Tool, TraitCheck, UnknownAttr, Variant,
 };
 use crate::ty::{self, Kind};
 use crate::vocabulary::{self, EFFECTS, FAMILIES, SEMANTIC_KINDS, UNKNOWN_POLICIES};
@@ -206,10 +206,31 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     let field = &f.json_name.value;
     let ty = ty::show(f.ty);
     let numeric = matches!(leaf, Kind::Int { .. } | Kind::Float);
+    // A type not known by name says through `ArgType` which attributes it honours.
+    let other = matches!(leaf, Kind::Other);
+    let mut trait_checks = Vec::new();
+    let mut honoured = |span: Span, key: &str, constant: &'static str| {
+        trait_checks.push(TraitCheck {
+            span,
+            constant,
+            message: format!(
+                "`{key}` does not apply to `{field}`: the ArgType impl of `{ty}` does not honour it (ArgType::{constant} is false); remove it",
+            )
+            .replace('{', "{{")
+            .replace('}', "}}"),
+        });
+    };
 
     let min = a.min.as_ref().map(|b| check_bound(cx, f, kind, "min", b));
     let max = a.max.as_ref().map(|b| check_bound(cx, f, kind, "max", b));
-    if let (Some(min), Some(max), true) = (&a.min, &a.max, numeric) {
+    if other {
+        for (key, b) in [("min", &a.min), ("max", &a.max)] {
+            if let Some(b) = b {
+                honoured(b.span, key, "BOUNDS");
+            }
+        }
+    }
+    if let (Some(min), Some(max), true) = (&a.min, &a.max, numeric || other) {
         if min.value.as_f64() > max.value.as_f64() {
             cx.error_at(
                 max.span,
@@ -222,7 +243,16 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     }
 
     let string = matches!(leaf, Kind::String);
-    if !string {
+    if other {
+        if let Some(p) = &a.pattern {
+            honoured(p.span(), "pattern", "PATTERN");
+        }
+        for (key, v) in [("min_len", &a.min_len), ("max_len", &a.max_len)] {
+            if let Some(v) = v {
+                honoured(v.span, key, "LENGTH");
+            }
+        }
+    } else if !string {
         let string_keys = [
             a.pattern.as_ref().map(|p| ("pattern", p.span())),
             a.min_len.as_ref().map(|v| ("min_len", v.span)),
@@ -259,7 +289,13 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     let pattern = a.pattern.as_ref().map(|lit| check_pattern(cx, lit));
 
     let list = kind.has_list();
-    if !list {
+    if other && !list {
+        for (key, v) in [("min_items", &a.min_items), ("max_items", &a.max_items)] {
+            if let Some(v) = v {
+                honoured(v.span, key, "ITEMS");
+            }
+        }
+    } else if !list {
         for item_key in [
             a.min_items.as_ref().map(|v| ("min_items", v.span)),
             a.max_items.as_ref().map(|v| ("max_items", v.span)),
@@ -336,7 +372,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
         }
     };
 
-    let nested = matches!(leaf, Kind::Derived).then(|| ty::leaf_type(f.ty));
+    let nested = other;
     let size = |key: &Option<Spanned<usize>>| key.as_ref().map(|v| v.value);
     Some(Field {
         ident: f.ident,
@@ -356,6 +392,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
         semantic: None,
         critical: a.critical.is_some(),
         nested,
+        trait_checks,
     })
 }
 
@@ -399,6 +436,9 @@ fn check_bound(
         }
         (Kind::Int { .. } | Kind::Float, Number::Int(v)) => Some(Bound::Int(v)),
         (Kind::Float, Number::Float(v)) => Some(Bound::Float(v)),
+        // Whether the type takes bounds at all is asserted against its `ArgType` impl.
+        (Kind::Other, Number::Int(v)) => Some(Bound::Int(v)),
+        (Kind::Other, Number::Float(v)) => Some(Bound::Float(v)),
         _ => {
             let hint = match (leaf, kind.has_list()) {
                 (Kind::String, true) => format!(
@@ -821,7 +861,7 @@ fn check_source(
             let ok = sibling
                 .kind
                 .as_ref()
-                .is_none_or(|k| matches!(k.leaf(), Kind::String | Kind::Derived));
+                .is_none_or(|k| matches!(k.leaf(), Kind::String | Kind::Other));
             if !ok {
                 cx.error_at(
                     lit.span(),

@@ -125,7 +125,15 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> To
         Some(DefaultValue::Str(s)) => some(quote!(|| ::std::string::String::from(#s))),
         Some(DefaultValue::Expr(expr)) => some(quote!(|| #expr)),
     };
+    let checks = f.trait_checks.iter().map(|check| {
+        let constant = format_ident!("{}", check.constant);
+        let message = &check.message;
+        quote_spanned! {check.span=>
+            const _: () = ::core::assert!(<#ty as __ta::ArgType>::#constant, #message);
+        }
+    });
     quote! {
+        #(#checks)*
         fn #spec_fn(parent: &__ta::FieldSpec<'_>) -> __ta::FieldSpec<'static> {
             #spec
         }
@@ -240,6 +248,10 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
             fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
                 __ta::object_schema(#struct_description, ::std::vec![#(#properties),*])
             }
+
+            fn declared_semantics() -> __ta::Semantics {
+                <Self as __ta::ToolArgs>::semantics()
+            }
         }
     }
 }
@@ -281,6 +293,10 @@ fn expand_enum(tool: &Tool, variants: &[Variant]) -> TokenStream {
                 let mut schema = __ta::enum_schema(&[#(#names),*]);
                 #description
                 schema
+            }
+
+            fn declared_semantics() -> __ta::Semantics {
+                <Self as __ta::ToolArgs>::semantics()
             }
         }
     }
@@ -334,8 +350,11 @@ fn struct_semantics(fields: &[Field]) -> TokenStream {
         if f.critical {
             steps.push(quote!(let s = s.critical(#name);));
         }
-        if let Some(leaf) = f.nested {
-            steps.push(quote!(let s = s.nested(#name, <#leaf as __ta::ToolArgs>::semantics());));
+        if f.nested {
+            let ty = f.ty;
+            steps.push(
+                quote!(let s = s.nested(#name, <#ty as __ta::ArgType>::declared_semantics());),
+            );
         }
     }
     if steps.is_empty() {

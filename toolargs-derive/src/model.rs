@@ -57,9 +57,20 @@ pub struct Field<'a> {
     pub default: Option<DefaultValue>,
     pub semantic: Option<Semantic>,
     pub critical: bool,
-    /// The type below `Option` and `Vec` when it derives `ToolArgs` itself: its semantic
-    /// declarations nest under this field.
-    pub nested: Option<&'a Type>,
+    /// True when the type below `Option` and `Vec` is read through its `ArgType` impl: its
+    /// semantic declarations (if it derives `ToolArgs`) nest under this field.
+    pub nested: bool,
+    /// Attributes whose fit to the type only its `ArgType` impl knows: asserted at compile
+    /// time against the impl's constants.
+    pub trait_checks: Vec<TraitCheck>,
+}
+
+/// `const _: () = assert!(<Type as ArgType>::CONSTANT, "message")`, spanned at the attribute.
+pub struct TraitCheck {
+    pub span: Span,
+    /// `PATTERN`, `BOUNDS`, `LENGTH` or `ITEMS`.
+    pub constant: &'static str,
+    pub message: String,
 }
 
 /// A numeric bound, already known to fit the field's type (an integer for integer fields).

@@ -17,8 +17,9 @@ pub enum Kind {
     DateTime,
     List(Box<Kind>),
     Optional(Box<Kind>),
-    /// A type that derives `ToolArgs` itself (struct or fieldless enum).
-    Derived,
+    /// Any other type (a derived struct or enum, an alias, a newtype, a third-party type):
+    /// read through its `ArgType` impl, which says which constraints it honours.
+    Other,
 }
 
 impl Kind {
@@ -46,7 +47,7 @@ impl Kind {
     /// True when some value of this type can need a repair, so `strict` means something.
     pub fn has_repairs(&self) -> bool {
         match self {
-            Kind::List(_) | Kind::Int { .. } | Kind::Float | Kind::Bool | Kind::Derived => true,
+            Kind::List(_) | Kind::Int { .. } | Kind::Float | Kind::Bool | Kind::Other => true,
             Kind::Optional(inner) => inner.has_repairs(),
             Kind::String | Kind::Date | Kind::DateTime => false,
         }
@@ -62,14 +63,14 @@ impl Kind {
             Kind::DateTime => "a DateTime",
             Kind::List(_) => "a Vec",
             Kind::Optional(_) => "an Option",
-            Kind::Derived => "a derived type",
+            Kind::Other => "a type read through ArgType",
         }
     }
 }
 
 pub const SUPPORTED: &str = "supported: String, bool, i8..i64, u8..u64, isize, usize, f32, f64, \
-    chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, and types \
-    that derive ToolArgs";
+    chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, and any type \
+    that implements toolargs::ext::ArgType (types that derive ToolArgs do)";
 
 /// `ty` as it would be written: `HashMap<String, String>`, `&'static str`.
 pub fn show(ty: &Type) -> String {
@@ -94,30 +95,6 @@ pub fn show(ty: &Type) -> String {
         }
     }
     out
-}
-
-/// The type below any `Option` and `Vec` layers: `Line` in `Option<Vec<Line>>`.
-pub fn leaf_type(ty: &Type) -> &Type {
-    match ty {
-        Type::Group(g) => leaf_type(&g.elem),
-        Type::Paren(p) => leaf_type(&p.elem),
-        Type::Path(p) if p.qself.is_none() => {
-            let Some(last) = p.path.segments.last() else {
-                return ty;
-            };
-            let wrapper = last.ident == "Option" || last.ident == "Vec";
-            match &last.arguments {
-                PathArguments::AngleBracketed(a) if wrapper && a.args.len() == 1 => {
-                    match a.args.first() {
-                        Some(GenericArgument::Type(inner)) => leaf_type(inner),
-                        _ => ty,
-                    }
-                }
-                _ => ty,
-            }
-        }
-        _ => ty,
-    }
 }
 
 /// Classifies `ty`, or returns the message for an unsupported type.
@@ -210,8 +187,9 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
         ("Value", []) => Err(format!(
             "`{shown}`: untyped JSON values are not supported, they cannot be checked; declare the shape as a struct ({SUPPORTED})"
         )),
-        (_, []) => Ok(Kind::Derived),
-        _ => Err(format!("`{shown}`: generic types are not supported ({SUPPORTED})")),
+        // Not known by name: read through `ArgType`, and the compiler says when the type does
+        // not implement it (aliases and newtypes of known types included).
+        _ => Ok(Kind::Other),
     }
 }
 
@@ -273,5 +251,10 @@ mod tests {
         assert!(classify(&ty("i128")).is_err());
         assert!(classify(&ty("Option<Option<u8>>")).is_err());
         assert!(classify(&ty("DateTime<Local>")).is_err());
+        assert!(matches!(classify(&ty("OrderId")), Ok(Kind::Other)));
+        assert!(matches!(
+            classify(&ty("Vec<ext::Wrapper<u8>>")),
+            Ok(Kind::List(_))
+        ));
     }
 }

@@ -14,6 +14,12 @@ use crate::report::{Code, Rule};
 use crate::spec::FieldSpec;
 
 impl<T: ArgType> ArgType for Vec<T> {
+    // Constraints other than the item count pass through to the items.
+    const PATTERN: bool = T::PATTERN;
+    const BOUNDS: bool = T::BOUNDS;
+    const LENGTH: bool = T::LENGTH;
+    const ITEMS: bool = true;
+
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {
             T::coerce(item, spec, at, cx)
@@ -29,6 +35,10 @@ impl<T: ArgType> ArgType for Vec<T> {
         put(&mut schema, "minItems", spec.min_items.map(Value::from));
         put(&mut schema, "maxItems", spec.max_items.map(Value::from));
         schema
+    }
+
+    fn declared_semantics() -> crate::declare::Semantics {
+        T::declared_semantics()
     }
 }
 

@@ -26,11 +26,40 @@ use crate::spec::FieldSpec;
 /// the policy, how to write its canonical JSON form, and its JSON Schema.
 ///
 /// Implemented for `String`, `bool`, integers up to 64 bits, `f32`/`f64`, `chrono` dates and
-/// date-times, `Vec<T>`, `Option<T>`, and every type that derives `ToolArgs`.
+/// date-times, `Vec<T>`, `Option<T>`, and every type that derives `ToolArgs`. A field of any
+/// other type is read through this trait, so a type alias, a newtype or a third-party type
+/// works as soon as it implements it.
+///
+/// # Implementing it
+///
+/// Delegate to an existing impl: the policy stays in the coercers, and the newtype only adds
+/// its own check. Record an error in `cx` before returning `None`. The `PATTERN`, `BOUNDS`,
+/// `LENGTH` and `ITEMS` constants say which field attributes the type honours; the derive
+/// refuses the others at compile time, at the attribute.
+///
+/// The `toolargs::ext` module documentation shows a newtype implemented this way.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool argument: it does not implement `ArgType`",
+    label = "not readable as a tool argument",
+    note = "derive `ToolArgs` for `{Self}`, or implement `toolargs::ext::ArgType` for it (a newtype can delegate to the inner type's impl)"
+)]
 pub trait ArgType: Sized {
     /// Whether a lone string may stand for a one-item list of this type (`scalar_to_list`):
     /// true for types that are read from strings.
     const SCALAR_TO_LIST: bool = false;
+
+    /// Whether the type honours `pattern` (and, for strings, `min_len`/`max_len` through
+    /// [`ArgType::LENGTH`]). Lists and options pass the answer of their items.
+    const PATTERN: bool = false;
+
+    /// Whether the type honours the numeric bounds `min` and `max`.
+    const BOUNDS: bool = false;
+
+    /// Whether the type honours `min_len` and `max_len`, a length in characters.
+    const LENGTH: bool = false;
+
+    /// Whether the type honours `min_items` and `max_items`, a number of items.
+    const ITEMS: bool = false;
 
     /// Reads a present, non-null value. Records repairs and errors in `cx`; returns `None` only
     /// after recording at least one error.
@@ -53,6 +82,13 @@ pub trait ArgType: Sized {
     /// field is required.
     fn when_absent() -> Option<Self> {
         None
+    }
+
+    /// What the type declares about the meaning of its own fields, read by the semantic gate
+    /// when the type is nested in a tool. Empty unless the type derives `ToolArgs` with
+    /// declarations.
+    fn declared_semantics() -> crate::declare::Semantics {
+        crate::declare::Semantics::new()
     }
 }
 

@@ -103,6 +103,7 @@ fn number_schema(spec: &FieldSpec<'_>, type_max: f64) -> Value {
 }
 
 impl ArgType for f64 {
+    const BOUNDS: bool = true;
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_number(node, spec, path, cx, f64::MAX)
     }
@@ -117,6 +118,7 @@ impl ArgType for f64 {
 }
 
 impl ArgType for f32 {
+    const BOUNDS: bool = true;
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_number(node, spec, path, cx, f64::from(f32::MAX)).map(|v| v as f32)
     }

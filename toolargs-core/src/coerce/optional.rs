@@ -11,6 +11,10 @@ use crate::spec::FieldSpec;
 
 impl<T: ArgType> ArgType for Option<T> {
     const SCALAR_TO_LIST: bool = T::SCALAR_TO_LIST;
+    const PATTERN: bool = T::PATTERN;
+    const BOUNDS: bool = T::BOUNDS;
+    const LENGTH: bool = T::LENGTH;
+    const ITEMS: bool = T::ITEMS;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         match node {
@@ -33,6 +37,10 @@ impl<T: ArgType> ArgType for Option<T> {
 
     fn when_absent() -> Option<Self> {
         Some(None)
+    }
+
+    fn declared_semantics() -> crate::declare::Semantics {
+        T::declared_semantics()
     }
 }
 

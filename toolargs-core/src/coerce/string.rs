@@ -11,6 +11,8 @@ use crate::spec::FieldSpec;
 
 impl ArgType for String {
     const SCALAR_TO_LIST: bool = true;
+    const PATTERN: bool = true;
+    const LENGTH: bool = true;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         let Node::String(s) = node else {

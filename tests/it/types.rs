@@ -1,0 +1,177 @@
+//! Field types beyond the ones the derive knows by name: each is read through `ArgType`, parses
+//! clean, repaired and rejected calls with stable codes and paths, writes a canonical form that
+//! reads back with zero repairs, and states a schema that accepts what the parser accepts
+//! cleanly.
+
+use jsonschema::{Draft, Validator};
+use serde_json::{json, Value};
+use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
+use toolargs::{Code, ToolArgs};
+
+fn validator<T: ToolArgs>() -> Validator {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&T::json_schema())
+        .expect("the schema compiles")
+}
+
+/// `payload` parses with no repair, the schema accepts it, and the canonical form reads back
+/// to an equal value with no repair.
+fn clean<T: ToolArgs + PartialEq + std::fmt::Debug>(payload: Value) -> T {
+    let parsed = T::parse(payload.to_string()).expect("parses");
+    assert!(parsed.is_clean(), "{payload}: {:?}", parsed.repairs);
+    assert!(validator::<T>().is_valid(&payload), "{payload}");
+    round_trip(&parsed.args);
+    parsed.args
+}
+
+fn round_trip<T: ToolArgs + PartialEq + std::fmt::Debug>(value: &T) {
+    let json = value.to_json();
+    let again = T::parse(json.to_string()).expect("the canonical form parses");
+    assert!(again.is_clean(), "{json}: {:?}", again.repairs);
+    assert_eq!(&again.args, value);
+    assert!(validator::<T>().is_valid(&json), "{json}");
+}
+
+/// `payload` is rejected with `code` at `path`, and the schema rejects it too unless
+/// `schema_can_say` is false.
+fn rejected<T: ToolArgs + std::fmt::Debug>(
+    payload: Value,
+    code: Code,
+    path: &str,
+    schema_can_say: bool,
+) {
+    let rejection = T::parse(payload.to_string()).expect_err("rejected");
+    assert!(
+        rejection
+            .errors()
+            .iter()
+            .any(|e| e.code == code && e.path == path),
+        "{payload}: {:?}",
+        rejection.errors()
+    );
+    if schema_can_say {
+        assert!(!validator::<T>().is_valid(&payload), "{payload}");
+    }
+}
+
+// Part one: types read through the trait, not by name.
+
+type OrderId = String;
+
+/// A ticket number: a positive integer, on top of the integer coercer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ticket(u32);
+
+impl ArgType for Ticket {
+    const BOUNDS: bool = true;
+
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        let n = u32::coerce(node, spec, path, cx)?;
+        if n == 0 {
+            cx.error(path, Code::OutOfRange, "expected a ticket number, got 0");
+            return None;
+        }
+        Some(Ticket(n))
+    }
+
+    fn canonical(&self) -> Value {
+        self.0.canonical()
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        let mut schema = u32::schema(spec);
+        if spec.min.is_none() {
+            schema["minimum"] = json!(1);
+        }
+        schema
+    }
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "read_only", unknown = "reject")]
+struct LookUp {
+    #[arg(pattern = "ord_[0-9]{4}", max_len = 8)]
+    order: OrderId,
+    #[arg(max = 9999)]
+    ticket: Ticket,
+    #[arg(min_items = 1, max = 500)]
+    related: Vec<Ticket>,
+    note: Option<OrderId>,
+}
+
+#[test]
+fn an_alias_is_read_as_the_type_it_names() {
+    let args: LookUp = clean(json!({"order": "ord_1234", "ticket": 7, "related": [1, 2]}));
+    assert_eq!(args.order, "ord_1234");
+    let schema = LookUp::json_schema();
+    assert_eq!(schema["properties"]["order"]["type"], "string");
+    assert_eq!(schema["properties"]["order"]["maxLength"], 8);
+    assert!(schema["properties"]["order"]["pattern"].is_string());
+    rejected::<LookUp>(
+        json!({"order": "ord_12", "ticket": 7, "related": [1]}),
+        Code::Pattern,
+        "$.order",
+        true,
+    );
+    rejected::<LookUp>(
+        json!({"order": 1234, "ticket": 7, "related": [1]}),
+        Code::Type,
+        "$.order",
+        true,
+    );
+}
+
+#[test]
+fn a_hand_written_newtype_keeps_the_inner_policy_and_adds_its_own() {
+    let parsed = LookUp::parse(r#"{"order": "ord_1234", "ticket": "42", "related": [3]}"#)
+        .expect("repaired");
+    assert_eq!(parsed.args.ticket, Ticket(42));
+    // The numeric string is repaired by the integer coercer, as for a `u32`.
+    assert_eq!(parsed.repairs.len(), 1, "{:?}", parsed.repairs);
+    assert_eq!(parsed.repairs[0].path, "$.ticket");
+    round_trip(&parsed.args);
+    // A lone string is no list of tickets: they are not read from strings.
+    rejected::<LookUp>(
+        json!({"order": "ord_1234", "ticket": 1, "related": "3"}),
+        Code::Type,
+        "$.related",
+        true,
+    );
+    rejected::<LookUp>(
+        json!({"order": "ord_1234", "ticket": 0, "related": [1]}),
+        Code::OutOfRange,
+        "$.ticket",
+        true,
+    );
+    rejected::<LookUp>(
+        json!({"order": "ord_1234", "ticket": 10000, "related": [1]}),
+        Code::OutOfRange,
+        "$.ticket",
+        true,
+    );
+    rejected::<LookUp>(
+        json!({"order": "ord_1234", "ticket": 1, "related": [2, 501]}),
+        Code::OutOfRange,
+        "$.related[1]",
+        true,
+    );
+    rejected::<LookUp>(
+        json!({"order": "ord_1234", "ticket": 1, "related": []}),
+        Code::Length,
+        "$.related",
+        true,
+    );
+}
+
+#[test]
+fn trait_constants_say_which_attributes_apply() {
+    const {
+        assert!(<OrderId as ArgType>::PATTERN && <OrderId as ArgType>::LENGTH);
+        assert!(<Ticket as ArgType>::BOUNDS && !<Ticket as ArgType>::PATTERN);
+        assert!(<Vec<Ticket> as ArgType>::ITEMS && <Vec<Ticket> as ArgType>::BOUNDS);
+        assert!(<Option<String> as ArgType>::PATTERN);
+        assert!(!<LookUp as ArgType>::PATTERN && !<LookUp as ArgType>::ITEMS);
+    }
+}
