@@ -97,7 +97,7 @@ pub use toolargs_agent as toolbox;
 #[cfg(feature = "replay")]
 pub use toolargs_replay as replay;
 
-/// Derives [`ToolArgs`] (and [`ArgType`](ext::ArgType)) for a struct with named fields or a fieldless enum.
+/// Derives [`ToolArgs`] (and [`ArgType`](ext::ArgType)) for a struct with named fields, a one-field tuple struct (a newtype) or a fieldless enum.
 ///
 /// See [`guide::attributes`] for the `#[toolargs(...)]` and `#[arg(...)]` keys.
 pub use toolargs_derive::ToolArgs;

@@ -175,3 +175,90 @@ fn trait_constants_say_which_attributes_apply() {
         assert!(!<LookUp as ArgType>::PATTERN && !<LookUp as ArgType>::ITEMS);
     }
 }
+
+// Part two: tuple newtypes.
+
+/// An order identifier.
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+struct OrderRef(#[arg(pattern = "ord_[A-Za-z0-9]{8}")] String);
+
+#[derive(ToolArgs, Debug, Clone, Copy, PartialEq)]
+struct Quantity(#[arg(min = 1, max = 100)] u16);
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+struct Labels(#[arg(min_items = 1, max_items = 3, max_len = 10)] Vec<String>);
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "additive")]
+struct Reorder {
+    order: OrderRef,
+    quantity: Quantity,
+    labels: Option<Labels>,
+    #[arg(max_items = 2)]
+    also: Vec<OrderRef>,
+}
+
+#[test]
+fn a_newtype_is_its_inner_type_under_its_constraints() {
+    let args: Reorder = clean(json!({
+        "order": "ord_abcd1234", "quantity": 3, "labels": ["gift"], "also": ["ord_00000000"]
+    }));
+    assert_eq!(args.order, OrderRef("ord_abcd1234".to_owned()));
+    assert_eq!(args.labels, Some(Labels(vec!["gift".to_owned()])));
+    let schema = Reorder::json_schema();
+    assert_eq!(
+        schema["properties"]["order"],
+        json!({"type": "string", "pattern": "^(?:ord_[A-Za-z0-9]{8})$", "description": "An order identifier."})
+    );
+    assert_eq!(schema["properties"]["quantity"]["minimum"], 1);
+    assert_eq!(schema["properties"]["quantity"]["maximum"], 100);
+    assert_eq!(schema["properties"]["labels"]["maxItems"], 3);
+    assert_eq!(schema["properties"]["labels"]["items"]["maxLength"], 10);
+    assert_eq!(schema["properties"]["also"]["maxItems"], 2);
+    const { assert!(!<OrderRef as ToolArgs>::OBJECT) };
+}
+
+#[test]
+fn a_newtype_repairs_and_rejects_as_its_inner_type() {
+    let parsed = Reorder::parse(
+        r#"{"order": "ord_abcd1234", "quantity": "3", "labels": "gift", "also": []}"#,
+    )
+    .expect("repaired");
+    assert_eq!(parsed.repairs.len(), 2, "{:?}", parsed.repairs);
+    assert_eq!(parsed.args.quantity, Quantity(3));
+    round_trip(&parsed.args);
+    let base = json!({"order": "ord_abcd1234", "quantity": 3, "also": []});
+    let with = |key: &str, value: Value| {
+        let mut payload = base.clone();
+        payload[key] = value;
+        payload
+    };
+    rejected::<Reorder>(
+        with("order", json!("ord_1")),
+        Code::Pattern,
+        "$.order",
+        true,
+    );
+    rejected::<Reorder>(
+        with("quantity", json!(0)),
+        Code::OutOfRange,
+        "$.quantity",
+        true,
+    );
+    rejected::<Reorder>(with("labels", json!([])), Code::Length, "$.labels", true);
+    rejected::<Reorder>(
+        with("labels", json!(["a much too long label"])),
+        Code::Length,
+        "$.labels[0]",
+        true,
+    );
+    rejected::<Reorder>(
+        with("also", json!(["ord_x"])),
+        Code::Pattern,
+        "$.also[0]",
+        true,
+    );
+    // A newtype is a tool argument of its own, read from a bare value.
+    let alone = OrderRef::parse(r#""ord_abcd1234""#).expect("parses");
+    assert!(alone.is_clean());
+}

@@ -20,6 +20,9 @@ pub struct Container<'a> {
 pub enum Body<'a> {
     Struct(Vec<Field<'a>>),
     Enum(Vec<Variant<'a>>),
+    /// A tuple struct with one field: the type is the inner type under the field's
+    /// constraints. The field is named after the type in messages.
+    Newtype(Box<Field<'a>>),
 }
 
 pub struct Field<'a> {
@@ -66,14 +69,27 @@ impl<'a> Container<'a> {
                         named
                             .named
                             .iter()
-                            .map(|f| Field::from_ast(cx, f, names))
+                            .map(|f| {
+                                let ident =
+                                    f.ident.as_ref().expect("named fields have identifiers");
+                                Field::from_ast(cx, f, names, ident)
+                            })
                             .collect(),
                     )
+                }
+                Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                    let field = &unnamed.unnamed[0];
+                    let mut field = Field::from_ast(cx, field, &["arg", "toolargs"], &input.ident);
+                    field.json_name = At {
+                        value: input.ident.to_string(),
+                        span: input.ident.span(),
+                    };
+                    Body::Newtype(Box::new(field))
                 }
                 Fields::Unnamed(_) => {
                     cx.error_spanned_by(
                         &input.ident,
-                        "ToolArgs needs named fields: a tuple struct has no JSON names; write `struct Name { field: Type }`",
+                        "ToolArgs needs named fields, or exactly one unnamed field (a newtype): a tuple struct of several fields has no JSON names; write `struct Name { field: Type }`",
                     );
                     return None;
                 }
@@ -145,8 +161,12 @@ impl<'a> Container<'a> {
 }
 
 impl<'a> Field<'a> {
-    fn from_ast(cx: &Ctxt, field: &'a syn::Field, attr_names: &[&str]) -> Field<'a> {
-        let ident = field.ident.as_ref().expect("named fields have identifiers");
+    fn from_ast(
+        cx: &Ctxt,
+        field: &'a syn::Field,
+        attr_names: &[&str],
+        ident: &'a Ident,
+    ) -> Field<'a> {
         let attrs = attr::field_attrs(cx, &field.attrs, attr_names);
         let kind = match ty::classify(&field.ty) {
             Ok(kind) => Some(kind),

@@ -50,6 +50,10 @@ pub fn check<'a>(cx: &Ctxt, c: &ast::Container<'a>) -> Option<Tool<'a>> {
                 .collect::<Option<Vec<_>>>()
                 .map(Body::Struct)
         }
+        ast::Body::Newtype(field) => {
+            check_newtype(cx, c, field);
+            check_field(cx, field).map(|f| Body::Newtype(Box::new(f)))
+        }
         ast::Body::Enum(variants) => {
             check_variants(cx, c, variants);
             check_synonyms(cx, variants);
@@ -73,6 +77,85 @@ pub fn check<'a>(cx: &Ctxt, c: &ast::Container<'a>) -> Option<Tool<'a>> {
         unknown: unknown?,
         body: body?,
     })
+}
+
+/// What a newtype cannot take: keys of an object (`unknown`) and keys that name a field of
+/// one (`rename`, `default`, the semantic keys). Its field's doc comment stays a comment; the
+/// type's doc comment is the schema description.
+fn check_newtype(cx: &Ctxt, c: &ast::Container, f: &ast::Field) {
+    let ident = c.ident;
+    if let Some(unknown) = &c.attrs.unknown {
+        cx.error_at(
+            unknown.span,
+            format!("`unknown` applies to structs with named fields, and `{ident}` is a newtype with no keys of its own; remove it"),
+        );
+    }
+    let a = &f.attrs;
+    let default = match &a.default {
+        Some(DefaultAttr::Trait(span)) => Some(*span),
+        Some(DefaultAttr::Expr(expr)) => Some(syn::spanned::Spanned::span(expr.as_ref())),
+        None => None,
+    };
+    let refused = [
+        (
+            "rename",
+            a.rename.as_ref().map(LitStr::span),
+            "a newtype has no JSON name of its own",
+        ),
+        (
+            "description",
+            a.description.as_ref().map(LitStr::span),
+            "document the type instead",
+        ),
+        (
+            "default",
+            default,
+            "put the default on the fields that use the type",
+        ),
+        (
+            "semantic",
+            a.semantic.as_ref().map(|s| s.span),
+            "declare it on the fields that use the type",
+        ),
+        (
+            "currency",
+            a.currency.as_ref().map(LitStr::span),
+            "declare it on the fields that use the type",
+        ),
+        (
+            "minor_units",
+            a.minor_units,
+            "declare it on the fields that use the type",
+        ),
+        (
+            "unit",
+            a.unit.as_ref().map(LitStr::span),
+            "declare it on the fields that use the type",
+        ),
+        (
+            "family",
+            a.family.as_ref().map(LitStr::span),
+            "declare it on the fields that use the type",
+        ),
+        (
+            "entity",
+            a.entity.as_ref().map(LitStr::span),
+            "declare it on the fields that use the type",
+        ),
+        (
+            "critical",
+            a.critical,
+            "declare it on the fields that use the type",
+        ),
+    ];
+    for (key, span, hint) in refused {
+        if let Some(span) = span {
+            cx.error_at(
+                span,
+                format!("`{key}` does not apply to the field of the newtype `{ident}`; {hint}"),
+            );
+        }
+    }
 }
 
 fn tool_name(cx: &Ctxt, c: &ast::Container) -> Option<String> {

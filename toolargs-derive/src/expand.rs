@@ -20,6 +20,7 @@ pub fn expand(tool: &Tool) -> TokenStream {
     let body = match &tool.body {
         Body::Struct(fields) => expand_struct(tool, fields),
         Body::Enum(variants) => expand_enum(tool, variants),
+        Body::Newtype(field) => expand_newtype(tool, field),
     };
     let ident = tool.ident;
     let name = &tool.name;
@@ -39,6 +40,14 @@ pub fn expand(tool: &Tool) -> TokenStream {
     let semantics = match &tool.body {
         Body::Struct(fields) => struct_semantics(fields),
         Body::Enum(variants) => enum_semantics(variants),
+        Body::Newtype(field) => {
+            let ty = field.ty;
+            quote! {
+                fn semantics() -> __ta::Semantics {
+                    <#ty as __ta::ArgType>::declared_semantics()
+                }
+            }
+        }
     };
     quote! {
         const _: () = {
@@ -86,7 +95,7 @@ fn size(n: Option<usize>) -> TokenStream {
 
 /// The field's `FieldSpec` and default, as two functions next to the impl. Only the
 /// constraints the field declares are written.
-fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> TokenStream {
+fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: Option<&syn::Ident>) -> TokenStream {
     let strict = if f.strict {
         quote!(true)
     } else {
@@ -132,14 +141,19 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> To
             const _: () = ::core::assert!(<#ty as __ta::ArgType>::#constant, #message);
         }
     });
+    let default_fn = default_fn.map(|default_fn| {
+        quote! {
+            fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
+                #default
+            }
+        }
+    });
     quote! {
         #(#checks)*
         fn #spec_fn(parent: &__ta::FieldSpec<'_>) -> __ta::FieldSpec<'static> {
             #spec
         }
-        fn #default_fn() -> ::core::option::Option<fn() -> #ty> {
-            #default
-        }
+        #default_fn
     }
 }
 
@@ -166,7 +180,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
     let helpers = fields
         .iter()
         .zip(spec_fns.iter().zip(&default_fns))
-        .map(|(f, (spec_fn, default_fn))| field_helpers(f, spec_fn, default_fn));
+        .map(|(f, (spec_fn, default_fn))| field_helpers(f, spec_fn, Some(default_fn)));
 
     let canonical_inserts = fields.iter().map(|f| {
         let (fi, name) = (f.ident, &f.json_name);
@@ -251,6 +265,65 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
 
             fn declared_semantics() -> __ta::Semantics {
                 <Self as __ta::ToolArgs>::semantics()
+            }
+        }
+    }
+}
+
+/// A one-field tuple struct: the inner type's impl under the field's constraints, and the
+/// inner schema with them (plus the type's description). Constraints written where the
+/// newtype is used are not honoured (its `ArgType` constants stay false), since the newtype
+/// states its own.
+fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
+    let ident = tool.ident;
+    let ty = f.ty;
+    let spec_fn = format_ident!("__spec_inner");
+    let helpers = field_helpers(f, &spec_fn, None);
+    let describe = tool.description.as_deref().map(|d| {
+        quote! {
+            if let ::core::option::Option::Some(map) = schema.as_object_mut() {
+                map.insert(::std::string::String::from("description"), __ta::Value::from(#d));
+            }
+        }
+    });
+    quote! {
+        #helpers
+
+        #[automatically_derived]
+        impl __ta::ArgType for #ident {
+            const SCALAR_TO_LIST: bool = <#ty as __ta::ArgType>::SCALAR_TO_LIST;
+
+            fn coerce(
+                node: &__ta::Node<'_>,
+                spec: &__ta::FieldSpec<'_>,
+                path: &__ta::Path<'_>,
+                cx: &mut __ta::Cx,
+            ) -> ::core::option::Option<Self> {
+                <#ty as __ta::ArgType>::coerce(node, &#spec_fn(spec), path, cx).map(Self)
+            }
+
+            fn canonical(&self) -> __ta::Value {
+                <#ty as __ta::ArgType>::canonical(&self.0)
+            }
+
+            fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
+                let mut schema = <#ty as __ta::ArgType>::schema(&#spec_fn(spec));
+                #describe
+                schema
+            }
+
+            fn item_schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
+                let mut schema = <#ty as __ta::ArgType>::item_schema(&#spec_fn(spec));
+                #describe
+                schema
+            }
+
+            fn when_absent() -> ::core::option::Option<Self> {
+                <#ty as __ta::ArgType>::when_absent().map(Self)
+            }
+
+            fn declared_semantics() -> __ta::Semantics {
+                <#ty as __ta::ArgType>::declared_semantics()
             }
         }
     }

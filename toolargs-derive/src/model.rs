@@ -21,6 +21,8 @@ pub struct Tool<'a> {
 pub enum Body<'a> {
     Struct(Vec<Field<'a>>),
     Enum(Vec<Variant<'a>>),
+    /// A one-field tuple struct, read as its field.
+    Newtype(Box<Field<'a>>),
 }
 
 /// `#[toolargs(effect = ...)]`, one variant per `toolargs_core::Effect`.

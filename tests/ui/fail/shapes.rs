@@ -1,7 +1,7 @@
 use toolargs::ToolArgs;
 
 #[derive(ToolArgs)]
-struct OrderId(String);
+struct Range(i64, i64);
 
 #[derive(ToolArgs)]
 struct Ping;
