@@ -128,7 +128,7 @@ impl Pattern {
 /// The constraints declared on one field. Constraints that do not apply to the field's type are
 /// passed through to list items (so `pattern` on a `Vec<String>` constrains each item).
 ///
-/// Built with [`FieldSpec::NONE`] and the `with_*` methods, so it can grow a constraint without
+/// Built with [`FieldSpec::new`] and the `with_*` methods, so it can grow a constraint without
 /// breaking the code that builds it.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
@@ -153,26 +153,36 @@ pub struct FieldSpec<'s> {
 
 impl FieldSpec<'static> {
     /// No constraints.
-    pub const NONE: FieldSpec<'static> = FieldSpec {
-        strict: false,
-        min: None,
-        max: None,
-        pattern: None,
-        min_len: None,
-        max_len: None,
-        min_items: None,
-        max_items: None,
-    };
+    pub const NONE: FieldSpec<'static> = FieldSpec::new();
+
+    /// No constraints; add them with the `with_*` methods.
+    // Written out as a literal and inlined: generated code calls it once per field and call,
+    // and building from the `NONE` constant would copy the whole struct from static memory.
+    #[inline]
+    pub const fn new() -> Self {
+        FieldSpec {
+            strict: false,
+            min: None,
+            max: None,
+            pattern: None,
+            min_len: None,
+            max_len: None,
+            min_items: None,
+            max_items: None,
+        }
+    }
 }
 
 impl<'s> FieldSpec<'s> {
     /// Refuses every value repair on this field and below it when `strict` is true.
+    #[inline]
     pub const fn with_strict(mut self, strict: bool) -> Self {
         self.strict = strict;
         self
     }
 
     /// Inclusive numeric bounds.
+    #[inline]
     pub const fn with_bounds(mut self, min: Option<Bound>, max: Option<Bound>) -> Self {
         self.min = min;
         self.max = max;
@@ -180,12 +190,14 @@ impl<'s> FieldSpec<'s> {
     }
 
     /// A pattern strings must match.
+    #[inline]
     pub const fn with_pattern(mut self, pattern: Option<&'s Pattern>) -> Self {
         self.pattern = pattern;
         self
     }
 
     /// Least and most characters of a string.
+    #[inline]
     pub const fn with_length(mut self, min: Option<usize>, max: Option<usize>) -> Self {
         self.min_len = min;
         self.max_len = max;
@@ -193,6 +205,7 @@ impl<'s> FieldSpec<'s> {
     }
 
     /// Fewest and most items of a list.
+    #[inline]
     pub const fn with_items(mut self, min: Option<usize>, max: Option<usize>) -> Self {
         self.min_items = min;
         self.max_items = max;

@@ -101,7 +101,7 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: Option<&syn::Ident
     } else {
         quote!(parent.strict)
     };
-    let mut spec = quote!(__ta::FieldSpec::NONE.with_strict(#strict));
+    let mut spec = quote!(__ta::FieldSpec::new().with_strict(#strict));
     if f.min.is_some() || f.max.is_some() {
         let (min, max) = (bound(f.min), bound(f.max));
         spec.extend(quote!(.with_bounds(#min, #max)));

@@ -77,7 +77,7 @@ impl Shape {
 
     /// The constraints in the form the coercers take.
     pub fn field_spec(&self) -> FieldSpec<'_> {
-        FieldSpec::NONE
+        FieldSpec::new()
             .with_bounds(self.min, self.max)
             .with_pattern(self.pattern.as_ref())
             .with_length(self.min_len, self.max_len)

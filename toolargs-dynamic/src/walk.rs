@@ -80,7 +80,11 @@ fn coerce_object(
 ) -> Option<Value> {
     let members = object_members(node, path, cx)?;
     let mut slots: Vec<Option<&Node<'_>>> = vec![None; object.fields.len()];
-    let mut out = Map::new();
+    // Sized up front: objects keep insertion order (an index map), and growing one rehashes.
+    let mut out = match output {
+        Output::Build => Map::with_capacity(object.fields.len()),
+        Output::Discard => Map::new(),
+    };
     let mut ok = true;
     for (key, value) in members {
         if let Some(i) = object.fields.iter().position(|f| f.name == key.as_ref()) {
