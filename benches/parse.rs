@@ -14,6 +14,7 @@
 //! ```sh
 //! cargo bench --bench parse                 # everything
 //! cargo bench --bench parse -- refund_clean # one group
+//! scripts/instructions.sh                   # instructions per call, under callgrind
 //! ```
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -400,6 +401,9 @@ fn cases() -> Vec<Case> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cases = cases();
+    if let Ok(request) = std::env::var("TOOLARGS_REPEAT") {
+        return repeat(&cases, &request);
+    }
     for case in &cases {
         let got: Vec<Outcome> = case.run.iter().map(|f| f()).collect();
         assert_eq!(got[1], case.expect, "toolargs on {}", case.group);
@@ -427,6 +431,25 @@ fn main() {
             .filter(|c| filters.is_empty() || filters.iter().any(|f| c.group.contains(f.as_str())))
             .collect();
         report(&selected, &cases);
+    }
+}
+
+/// `TOOLARGS_REPEAT=<group>:<contender>:<n>`: one contender parses one group's payload `n`
+/// times, and nothing else runs. Under `valgrind --tool=callgrind` the difference between two
+/// values of `n` is an instruction count per call that does not drift with the machine's speed
+/// (`scripts/instructions.sh`).
+fn repeat(cases: &[Case], request: &str) {
+    let parts: Vec<&str> = request.split(':').collect();
+    let [group, contender, n] = parts[..] else {
+        panic!("TOOLARGS_REPEAT={request}: expected <group>:<contender>:<n>");
+    };
+    let case = cases.iter().find(|c| c.group == group);
+    let index = NAMES.iter().position(|name| *name == contender);
+    let (Some(case), Some(index), Ok(n)) = (case, index, n.parse::<usize>()) else {
+        panic!("TOOLARGS_REPEAT={request}: unknown group or contender, or not a count");
+    };
+    for _ in 0..n {
+        black_box((case.run[index])());
     }
 }
 
