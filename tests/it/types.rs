@@ -3,10 +3,12 @@
 //! reads back with zero repairs, and states a schema that accepts what the parser accepts
 //! cleanly.
 
+use std::collections::{BTreeMap, HashMap};
+
 use jsonschema::{Draft, Validator};
 use serde_json::{json, Value};
 use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
-use toolargs::{Code, ToolArgs};
+use toolargs::{Code, Dialect, ToolArgs};
 
 fn validator<T: ToolArgs>() -> Validator {
     jsonschema::options()
@@ -261,4 +263,140 @@ fn a_newtype_repairs_and_rejects_as_its_inner_type() {
     // A newtype is a tool argument of its own, read from a bare value.
     let alone = OrderRef::parse(r#""ord_abcd1234""#).expect("parses");
     assert!(alone.is_clean());
+}
+
+// Part three: maps.
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+struct Site {
+    city: String,
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "read_only", unknown = "strip")]
+struct Tag {
+    #[arg(key_pattern = "[a-z_]+", max_items = 3, max_len = 20)]
+    labels: BTreeMap<String, String>,
+    #[arg(default, max = 100)]
+    counts: HashMap<String, u32>,
+    sites: Option<BTreeMap<String, Site>>,
+}
+
+#[test]
+fn a_map_reads_every_key_it_is_sent() {
+    let args: Tag = clean(json!({
+        "labels": {"env": "prod", "team": "core"},
+        "counts": {"b": 2, "a": 1},
+        "sites": {"main": {"city": "Lyon"}}
+    }));
+    assert_eq!(args.labels.len(), 2);
+    assert_eq!(args.counts["b"], 2);
+    // The unknown-key policy (strip, here) does not apply to a map's own keys.
+    let parsed = Tag::parse(r#"{"labels": {"anything_at_all": "x"}}"#).expect("parses");
+    assert!(parsed.is_clean(), "{:?}", parsed.repairs);
+    // It does apply inside a struct held by the map.
+    let parsed = Tag::parse(r#"{"labels": {}, "sites": {"a": {"city": "Lyon", "zip": 1}}}"#)
+        .expect("parses");
+    assert_eq!(parsed.repairs.len(), 1);
+    assert_eq!(parsed.repairs[0].path, "$.sites.a.zip");
+}
+
+#[test]
+fn a_hash_map_writes_its_keys_sorted() {
+    let args: Tag = clean(json!({"labels": {}, "counts": {"zeta": 1, "alpha": 2, "mid": 3}}));
+    let json = args.to_json();
+    let keys: Vec<&String> = json["counts"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["alpha", "mid", "zeta"]);
+    assert_eq!(json.to_string(), args.to_json().to_string());
+}
+
+#[test]
+fn map_values_are_repaired_and_rejected_at_their_key() {
+    let parsed = Tag::parse(r#"{"labels": {}, "counts": {"a": "3"}}"#).expect("repaired");
+    assert_eq!(parsed.repairs.len(), 1);
+    assert_eq!(parsed.repairs[0].path, "$.counts.a");
+    round_trip(&parsed.args);
+    let labels = |value: Value| json!({ "labels": value });
+    rejected::<Tag>(
+        labels(json!({"Env": "x"})),
+        Code::Pattern,
+        "$.labels.Env",
+        true,
+    );
+    rejected::<Tag>(
+        labels(json!({"a": "x", "b": "x", "c": "x", "d": "x"})),
+        Code::Length,
+        "$.labels",
+        true,
+    );
+    rejected::<Tag>(
+        labels(json!({"a": "a label far too long to pass"})),
+        Code::Length,
+        "$.labels.a",
+        true,
+    );
+    rejected::<Tag>(labels(json!({"a": 1})), Code::Type, "$.labels.a", true);
+    rejected::<Tag>(labels(json!(["a"])), Code::Type, "$.labels", true);
+    rejected::<Tag>(
+        json!({"labels": {}, "counts": {"a": 101}}),
+        Code::OutOfRange,
+        "$.counts.a",
+        true,
+    );
+    let duplicate = Tag::parse(r#"{"labels": {"a": "x", "a": "y"}}"#).expect_err("rejected");
+    assert!(duplicate.has_code(Code::DuplicateKey), "{duplicate:?}");
+}
+
+#[test]
+fn a_map_schema_states_values_keys_and_counts() {
+    let schema = Tag::json_schema();
+    assert_eq!(
+        schema["properties"]["labels"],
+        json!({
+            "type": "object",
+            "additionalProperties": {"type": "string", "maxLength": 20},
+            "propertyNames": {"pattern": "^(?:[a-z_]+)$"},
+            "maxProperties": 3
+        })
+    );
+    assert_eq!(
+        schema["properties"]["counts"]["additionalProperties"]["maximum"],
+        100
+    );
+}
+
+#[test]
+fn a_tool_with_a_map_is_sent_without_strict_mode() {
+    for (strict, plain) in [
+        (
+            Dialect::OpenAiChat { strict: true },
+            Dialect::OpenAiChat { strict: false },
+        ),
+        (
+            Dialect::OpenAiResponses { strict: true },
+            Dialect::OpenAiResponses { strict: false },
+        ),
+    ] {
+        assert_eq!(Tag::tool_definition(strict), Tag::tool_definition(plain));
+    }
+    let chat = Tag::tool_definition(Dialect::OpenAiChat { strict: true });
+    assert_eq!(chat["function"]["strict"], false);
+    let labels = &chat["function"]["parameters"]["properties"]["labels"];
+    assert_eq!(labels["additionalProperties"]["maxLength"], 20);
+    assert_eq!(labels["propertyNames"]["pattern"], "^(?:[a-z_]+)$");
+    // A tool without a map keeps strict mode.
+    let strict = LookUp::tool_definition(Dialect::OpenAiChat { strict: true });
+    assert_eq!(strict["function"]["strict"], true);
+    // Anthropic and MCP take the map as written; Gemini gets an object without the
+    // keywords OpenAPI 3.0 lacks.
+    let anthropic = Tag::tool_definition(Dialect::Anthropic);
+    assert_eq!(
+        anthropic["input_schema"]["properties"]["labels"],
+        Tag::json_schema()["properties"]["labels"]
+    );
+    let gemini = Tag::tool_definition(Dialect::Gemini);
+    assert_eq!(
+        gemini["parameters"]["properties"]["labels"],
+        json!({"type": "object"})
+    );
 }

@@ -10,7 +10,11 @@
 //! |---|---|
 //! | [`Dialect::JsonSchema`], [`Dialect::Anthropic`], [`Dialect::Mcp`], OpenAI with `strict: false` | nothing |
 //! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `default` (`null` stands for it) |
-//! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `default` |
+//! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `default`; a map's value schema, key pattern and entry count (`propertyNames`, `minProperties`/`maxProperties`) |
+//!
+//! A map field (an object of open keys) has no form in OpenAI's strict mode, which requires
+//! `additionalProperties: false` on every object: [`tool_definition`] sends a tool with one
+//! with `strict: false`, and the schema states the map as in the other dialects.
 //!
 //! OpenAI's strict mode requires every property, so an optional or defaulted field is typed
 //! `["T", "null"]` there and the model sends `null` to leave it out. Parse such calls with
@@ -99,6 +103,9 @@ const KEYWORDS: &[(&str, bool, bool, bool)] = &[
     ("properties",           KEEP, KEEP, KEEP),
     ("required",             KEEP, KEEP, KEEP),
     ("additionalProperties", KEEP, KEEP, DROP),
+    ("propertyNames",        KEEP, KEEP, DROP), // maps' key pattern
+    ("minProperties",        KEEP, KEEP, DROP), // maps' entry count
+    ("maxProperties",        KEEP, KEEP, DROP),
     ("items",                KEEP, KEEP, KEEP),
     ("enum",                 KEEP, KEEP, KEEP),
     ("default",              KEEP, DROP, DROP),
@@ -219,6 +226,7 @@ impl Dialect {
                         .collect(),
                 ),
                 ("items", items) => self.convert(items),
+                ("additionalProperties", values @ Value::Object(_)) => self.convert(values),
                 _ => value.clone(),
             };
             out.insert(key.clone(), value);
@@ -239,6 +247,22 @@ impl Dialect {
         }
         Value::Object(out)
     }
+}
+
+/// True when some object of `schema` takes keys it does not declare (a map's
+/// `additionalProperties` schema), which OpenAI's strict mode cannot express.
+pub fn has_open_keys(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    map.iter().any(|(key, value)| match key.as_str() {
+        "additionalProperties" => value.is_object() || value == &Value::Bool(true),
+        "properties" => value
+            .as_object()
+            .is_some_and(|props| props.values().any(has_open_keys)),
+        "items" => has_open_keys(value),
+        _ => false,
+    })
 }
 
 /// Strict mode: every property is required, one that was optional accepts `null` instead, and
@@ -284,7 +308,8 @@ fn null_as_nullable(schema: &mut Map<String, Value>) {
 /// The definition of a tool in `dialect`: its name, description and the arguments' plain
 /// JSON Schema (`schema`, as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns
 /// it) transformed by [`Dialect::parameters`]; MCP adds the annotations of `effect`.
-/// `description` is left out when there is none.
+/// `description` is left out when there is none. A schema with open keys (a map field, see
+/// [`has_open_keys`]) is sent with `strict: false` in the OpenAI dialects.
 pub fn tool_definition(
     dialect: Dialect,
     name: &str,
@@ -292,6 +317,18 @@ pub fn tool_definition(
     effect: Effect,
     schema: &Value,
 ) -> Value {
+    // Strict mode needs `additionalProperties: false` on every object, which a map (an
+    // object of open keys) cannot have; such a tool is sent without strict mode rather than
+    // with a schema that would forbid every entry.
+    let dialect = match dialect {
+        Dialect::OpenAiChat { strict: true } if has_open_keys(schema) => {
+            Dialect::OpenAiChat { strict: false }
+        }
+        Dialect::OpenAiResponses { strict: true } if has_open_keys(schema) => {
+            Dialect::OpenAiResponses { strict: false }
+        }
+        other => other,
+    };
     let parameters = dialect.parameters(schema, description);
     let mut def = Map::new();
     def.insert("name".to_owned(), Value::from(name));

@@ -149,6 +149,8 @@ pub struct FieldSpec<'s> {
     pub min_items: Option<usize>,
     /// Most items for lists.
     pub max_items: Option<usize>,
+    /// Full-match pattern for the keys of a map.
+    pub key_pattern: Option<&'s Pattern>,
 }
 
 impl FieldSpec<'static> {
@@ -169,6 +171,7 @@ impl FieldSpec<'static> {
             max_len: None,
             min_items: None,
             max_items: None,
+            key_pattern: None,
         }
     }
 }
@@ -204,7 +207,14 @@ impl<'s> FieldSpec<'s> {
         self
     }
 
-    /// Fewest and most items of a list.
+    /// A pattern the keys of a map must match.
+    #[inline]
+    pub const fn with_key_pattern(mut self, pattern: Option<&'s Pattern>) -> Self {
+        self.key_pattern = pattern;
+        self
+    }
+
+    /// Fewest and most items of a list (or entries of a map).
     #[inline]
     pub const fn with_items(mut self, min: Option<usize>, max: Option<usize>) -> Self {
         self.min_items = min;

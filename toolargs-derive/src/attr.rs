@@ -16,6 +16,7 @@ pub const FIELD_KEYS: &[&str] = &[
     "min",
     "max",
     "pattern",
+    "key_pattern",
     "min_len",
     "max_len",
     "min_items",
@@ -86,6 +87,8 @@ pub struct FieldAttrs {
     pub min: Option<Spanned<Number>>,
     pub max: Option<Spanned<Number>>,
     pub pattern: Option<LitStr>,
+    /// `key_pattern = "..."`: the keys of a map.
+    pub key_pattern: Option<LitStr>,
     pub min_len: Option<Spanned<usize>>,
     pub max_len: Option<Spanned<usize>>,
     pub min_items: Option<Spanned<usize>>,
@@ -391,6 +394,10 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs
             "pattern" => {
                 let v = lit_str(cx, meta, key)?;
                 set(cx, &mut out.pattern, v, key, span);
+            }
+            "key_pattern" => {
+                let v = lit_str(cx, meta, key)?;
+                set(cx, &mut out.key_pattern, v, key, span);
             }
             "min_len" => {
                 let v = usize_lit(cx, meta, key)?;

@@ -370,6 +370,17 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
         }
     }
     let pattern = a.pattern.as_ref().map(|lit| check_pattern(cx, lit));
+    if let Some(lit) = &a.key_pattern {
+        if other && !kind.has_map() {
+            honoured(lit.span(), "key_pattern", "KEY_PATTERN");
+        } else if !kind.has_map() {
+            cx.error_at(
+                lit.span(),
+                format!("`key_pattern` applies to maps (`HashMap<String, T>`, `BTreeMap<String, T>`), and `{field}` is `{ty}`; remove it"),
+            );
+        }
+    }
+    let key_pattern = a.key_pattern.as_ref().map(|lit| check_pattern(cx, lit));
 
     let list = kind.has_list();
     if other && !list {
@@ -395,7 +406,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
             };
             cx.error_at(
                 span,
-                format!("`{key}` applies to Vec fields, and `{field}` is `{ty}`; {hint}"),
+                format!("`{key}` applies to Vec and map fields, and `{field}` is `{ty}`; {hint}"),
             );
         }
     }
@@ -467,6 +478,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
         min: valid(min)?,
         max: valid(max)?,
         pattern: valid(pattern)?,
+        key_pattern: valid(key_pattern)?,
         min_len: size(&a.min_len),
         max_len: size(&a.max_len),
         min_items: size(&a.min_items),

@@ -114,6 +114,14 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: Option<&syn::Ident
             ::core::option::Option::Some(&*PATTERN)
         })));
     }
+    if let Some(pattern) = &f.key_pattern {
+        let source = &pattern.source;
+        spec.extend(quote!(.with_key_pattern({
+            static KEY_PATTERN: __ta::LazyLock<__ta::Pattern> =
+                __ta::LazyLock::new(|| __ta::pattern(#source));
+            ::core::option::Option::Some(&*KEY_PATTERN)
+        })));
+    }
     if f.min_len.is_some() || f.max_len.is_some() {
         let (min, max) = (size(f.min_len), size(f.max_len));
         spec.extend(quote!(.with_length(#min, #max)));

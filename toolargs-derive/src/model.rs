@@ -52,6 +52,8 @@ pub struct Field<'a> {
     pub min: Option<Bound>,
     pub max: Option<Bound>,
     pub pattern: Option<Pattern>,
+    /// The keys of a map.
+    pub key_pattern: Option<Pattern>,
     pub min_len: Option<usize>,
     pub max_len: Option<usize>,
     pub min_items: Option<usize>,

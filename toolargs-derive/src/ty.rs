@@ -16,6 +16,8 @@ pub enum Kind {
     Date,
     DateTime,
     List(Box<Kind>),
+    /// `HashMap<String, T>` or `BTreeMap<String, T>`: the kind of its values.
+    Map(Box<Kind>),
     Optional(Box<Kind>),
     /// Any other type (a derived struct or enum, an alias, a newtype, a third-party type):
     /// read through its `ArgType` impl, which says which constraints it honours.
@@ -26,7 +28,7 @@ impl Kind {
     /// The kind below any `Option` and `Vec` layers: what `min`, `pattern`, ... apply to.
     pub fn leaf(&self) -> &Kind {
         match self {
-            Kind::List(inner) | Kind::Optional(inner) => inner.leaf(),
+            Kind::List(inner) | Kind::Map(inner) | Kind::Optional(inner) => inner.leaf(),
             other => other,
         }
     }
@@ -35,11 +37,21 @@ impl Kind {
         matches!(self, Kind::Optional(_))
     }
 
-    /// True when a `Vec` layer is present (possibly under an `Option`).
+    /// True when a `Vec` or map layer is present (possibly under an `Option`): something
+    /// `min_items` and `max_items` can count.
     pub fn has_list(&self) -> bool {
         match self {
-            Kind::List(_) => true,
+            Kind::List(_) | Kind::Map(_) => true,
             Kind::Optional(inner) => inner.has_list(),
+            _ => false,
+        }
+    }
+
+    /// True when a map layer is present below `Option` and `Vec` layers.
+    pub fn has_map(&self) -> bool {
+        match self {
+            Kind::Map(_) => true,
+            Kind::List(inner) | Kind::Optional(inner) => inner.has_map(),
             _ => false,
         }
     }
@@ -48,7 +60,7 @@ impl Kind {
     pub fn has_repairs(&self) -> bool {
         match self {
             Kind::List(_) | Kind::Int { .. } | Kind::Float | Kind::Bool | Kind::Other => true,
-            Kind::Optional(inner) => inner.has_repairs(),
+            Kind::Optional(inner) | Kind::Map(inner) => inner.has_repairs(),
             Kind::String | Kind::Date | Kind::DateTime => false,
         }
     }
@@ -62,6 +74,7 @@ impl Kind {
             Kind::Date => "a NaiveDate",
             Kind::DateTime => "a DateTime",
             Kind::List(_) => "a Vec",
+            Kind::Map(_) => "a map",
             Kind::Optional(_) => "an Option",
             Kind::Other => "a type read through ArgType",
         }
@@ -177,7 +190,17 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
             "`{shown}`: 128-bit integers are not supported, JSON numbers beyond 64 bits lose precision in most clients; use i64 or u64"
         )),
         ("char" | "str", []) => Err(format!("`{shown}` is not supported; use String ({SUPPORTED})")),
-        ("HashMap" | "BTreeMap" | "IndexMap", _) => Err(format!(
+        ("HashMap" | "BTreeMap", [key, value]) => match show(key).as_str() {
+            "String" | "std::string::String" | "::std::string::String" => {
+                classify(value).map(|k| Kind::Map(Box::new(k)))
+            }
+            other => Err(format!(
+                "`{shown}`: map keys are JSON object keys, so they must be `String`, not `{other}`; use `{}<String, {}>`",
+                name,
+                show(value)
+            )),
+        },
+        ("IndexMap", _) => Err(format!(
             "`{shown}`: maps are not supported, their keys cannot be declared in the schema; use a struct that derives ToolArgs or a Vec of one ({SUPPORTED})"
         )),
         ("HashSet" | "BTreeSet", _) => Err(format!("`{shown}`: sets are not supported; use Vec<T> ({SUPPORTED})")),
@@ -256,5 +279,10 @@ mod tests {
             classify(&ty("Vec<ext::Wrapper<u8>>")),
             Ok(Kind::List(_))
         ));
+        assert!(matches!(
+            classify(&ty("std::collections::HashMap<String, Vec<u8>>")),
+            Ok(Kind::Map(_))
+        ));
+        assert!(classify(&ty("BTreeMap<u32, String>")).is_err());
     }
 }

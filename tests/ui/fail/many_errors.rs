@@ -11,7 +11,7 @@ struct IssueRefund {
     notify: bool,
     #[arg(rename = "order_id")]
     order: String,
-    labels: std::collections::HashMap<String, String>,
+    labels: std::collections::HashMap<u64, String>,
 }
 
 fn main() {}

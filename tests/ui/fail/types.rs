@@ -30,3 +30,22 @@ struct Ship {
 }
 
 fn main() {}
+
+#[derive(ToolArgs)]
+struct Labels {
+    // Keys are constrained on maps only, and the pattern must compile.
+    #[arg(key_pattern = "[a-z]+")]
+    name: String,
+    #[arg(key_pattern = "[a-z")]
+    tags: std::collections::BTreeMap<String, String>,
+    // Values take the constraints of their type.
+    #[arg(min = 1)]
+    notes: std::collections::HashMap<String, String>,
+}
+
+#[derive(ToolArgs)]
+struct Visit {
+    // A type read through ArgType that is no map takes no key pattern.
+    #[arg(key_pattern = "[a-z]+")]
+    site: Address,
+}

@@ -4,7 +4,7 @@ use toolargs::ToolArgs;
 
 #[derive(ToolArgs)]
 struct Tag {
-    labels: HashMap<String, String>,
+    labels: HashMap<u64, String>,
 }
 
 #[derive(ToolArgs)]

@@ -19,6 +19,7 @@ impl<T: ArgType> ArgType for Vec<T> {
     const BOUNDS: bool = T::BOUNDS;
     const LENGTH: bool = T::LENGTH;
     const ITEMS: bool = true;
+    const KEY_PATTERN: bool = T::KEY_PATTERN;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {

@@ -10,6 +10,7 @@ pub mod datetime;
 pub mod enumeration;
 pub mod integer;
 pub mod list;
+pub mod map;
 pub mod number;
 pub mod object;
 pub mod optional;
@@ -60,6 +61,9 @@ pub trait ArgType: Sized {
 
     /// Whether the type honours `min_items` and `max_items`, a number of items.
     const ITEMS: bool = false;
+
+    /// Whether the type honours `key_pattern`, a pattern for the keys of a map.
+    const KEY_PATTERN: bool = false;
 
     /// Reads a present, non-null value. Records repairs and errors in `cx`; returns `None` only
     /// after recording at least one error.

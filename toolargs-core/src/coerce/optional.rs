@@ -15,6 +15,7 @@ impl<T: ArgType> ArgType for Option<T> {
     const BOUNDS: bool = T::BOUNDS;
     const LENGTH: bool = T::LENGTH;
     const ITEMS: bool = T::ITEMS;
+    const KEY_PATTERN: bool = T::KEY_PATTERN;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         match node {
