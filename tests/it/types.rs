@@ -3,7 +3,7 @@
 //! reads back with zero repairs, and states a schema that accepts what the parser accepts
 //! cleanly.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use jsonschema::{Draft, Validator};
 use serde_json::{json, Value};
@@ -398,5 +398,116 @@ fn a_tool_with_a_map_is_sent_without_strict_mode() {
     assert_eq!(
         gemini["parameters"]["properties"]["labels"],
         json!({"type": "object"})
+    );
+}
+
+// Part four: sets.
+
+#[derive(ToolArgs, Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Channel {
+    Email,
+    Sms,
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "additive")]
+struct Notify {
+    #[arg(min_items = 1, max = 1000)]
+    users: BTreeSet<u32>,
+    #[arg(default)]
+    channels: HashSet<Channel>,
+    #[arg(default, pattern = "[a-z]+")]
+    topics: BTreeSet<String>,
+}
+
+#[test]
+fn a_set_reads_distinct_items() {
+    let args: Notify = clean(json!({"users": [3, 1, 2], "channels": ["sms", "email"]}));
+    assert_eq!(args.users, BTreeSet::from([1, 2, 3]));
+    let json = args.to_json();
+    assert_eq!(json["users"], json!([1, 2, 3]));
+    // A hash set writes its items sorted, whatever the hasher.
+    assert_eq!(json["channels"], json!(["email", "sms"]));
+    let schema = Notify::json_schema();
+    assert_eq!(schema["properties"]["users"]["uniqueItems"], true);
+    assert_eq!(schema["properties"]["users"]["minItems"], 1);
+    assert_eq!(schema["properties"]["users"]["items"]["maximum"], 1000);
+}
+
+#[test]
+fn a_set_is_repaired_like_a_list() {
+    let parsed = Notify::parse(r#"{"users": ["7"], "channels": "email", "topics": "billing"}"#)
+        .expect("repaired");
+    let rules: Vec<(&str, &str)> = parsed
+        .repairs
+        .iter()
+        .map(|r| (r.path.as_str(), r.rule.as_str()))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("$.users[0]", "numeric_string_to_int"),
+            ("$.channels", "scalar_to_list"),
+            ("$.topics", "scalar_to_list"),
+        ]
+    );
+    round_trip(&parsed.args);
+}
+
+#[test]
+fn a_repeated_item_is_rejected_at_its_second_occurrence() {
+    rejected::<Notify>(
+        json!({"users": [1, 2, 1]}),
+        Code::DuplicateItem,
+        "$.users[2]",
+        true,
+    );
+    // Equal once read: "1" and 1 are the same integer. The schema cannot say this one
+    // (it refuses the string for its type instead).
+    rejected::<Notify>(
+        json!({"users": [1, "1"]}),
+        Code::DuplicateItem,
+        "$.users[1]",
+        false,
+    );
+    rejected::<Notify>(
+        json!({"users": [1], "channels": ["sms", "Sms"]}),
+        Code::DuplicateItem,
+        "$.channels[1]",
+        false,
+    );
+    rejected::<Notify>(
+        json!({"users": [1], "topics": ["a", "b", "a", "a"]}),
+        Code::DuplicateItem,
+        "$.topics[3]",
+        true,
+    );
+    let rejection = Notify::parse(r#"{"users": [1, 1, 1]}"#).expect_err("rejected");
+    assert_eq!(rejection.errors().len(), 2, "every repeat is reported");
+    rejected::<Notify>(json!({"users": []}), Code::Length, "$.users", true);
+    rejected::<Notify>(
+        json!({"users": [1001]}),
+        Code::OutOfRange,
+        "$.users[0]",
+        true,
+    );
+    rejected::<Notify>(
+        json!({"users": [1], "topics": "a,b"}),
+        Code::AmbiguousList,
+        "$.topics",
+        true,
+    );
+}
+
+#[test]
+fn dialects_without_unique_items_say_it_in_words() {
+    let strict = Notify::tool_definition(Dialect::OpenAiChat { strict: true });
+    let users = &strict["function"]["parameters"]["properties"]["users"];
+    assert!(users.get("uniqueItems").is_none(), "{users}");
+    assert_eq!(users["description"], "Each item at most once.");
+    let anthropic = Notify::tool_definition(Dialect::Anthropic);
+    assert_eq!(
+        anthropic["input_schema"]["properties"]["users"]["uniqueItems"],
+        true
     );
 }

@@ -9,8 +9,8 @@
 //! | dialect | cannot express (the parser still enforces it, with the code shown) |
 //! |---|---|
 //! | [`Dialect::JsonSchema`], [`Dialect::Anthropic`], [`Dialect::Mcp`], OpenAI with `strict: false` | nothing |
-//! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `default` (`null` stands for it) |
-//! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `default`; a map's value schema, key pattern and entry count (`propertyNames`, `minProperties`/`maxProperties`) |
+//! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `uniqueItems` (`duplicate_item`); `default` (`null` stands for it) |
+//! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `uniqueItems` (`duplicate_item`); `default`; a map's value schema, key pattern and entry count (`propertyNames`, `minProperties`/`maxProperties`) |
 //!
 //! A map field (an object of open keys) has no form in OpenAI's strict mode, which requires
 //! `additionalProperties: false` on every object: [`tool_definition`] sends a tool with one
@@ -117,6 +117,7 @@ const KEYWORDS: &[(&str, bool, bool, bool)] = &[
     ("maximum",              KEEP, KEEP, KEEP),
     ("minItems",             KEEP, KEEP, KEEP),
     ("maxItems",             KEEP, KEEP, KEEP),
+    ("uniqueItems",          KEEP, DROP, DROP), // sets; said in words where dropped
     ("nullable",             DROP, DROP, KEEP), // OpenAPI's spelling of a type array with null
 ];
 
@@ -194,7 +195,7 @@ impl Dialect {
             Some(1) => "1 character".to_owned(),
             _ => format!("{n} characters"),
         };
-        ["format", "minLength", "maxLength", "default"]
+        ["format", "minLength", "maxLength", "uniqueItems", "default"]
             .into_iter()
             .filter_map(|key| {
                 let value = schema.get(key).filter(|v| !self.keeps(key, v))?;
@@ -202,6 +203,9 @@ impl Dialect {
                     "format" if value == "date" => Some("A date written YYYY-MM-DD.".to_owned()),
                     "minLength" => Some(format!("At least {}.", characters(value))),
                     "maxLength" => Some(format!("At most {}.", characters(value))),
+                    "uniqueItems" if value == &Value::Bool(true) => {
+                        Some("Each item at most once.".to_owned())
+                    }
                     "default" => Some(format!("Default: {value}.")),
                     _ => None,
                 }

@@ -150,6 +150,8 @@ stable_names! {
         TooManyItems => "too_many_items",
         /// An object has more keys than [`Limits::max_keys`](crate::Limits).
         TooManyKeys => "too_many_keys",
+        /// An item of a set equal, once read, to an earlier one (reported at the later one).
+        DuplicateItem => "duplicate_item",
     }
 }
 

@@ -15,6 +15,7 @@ pub enum Kind {
     Float,
     Date,
     DateTime,
+    /// `Vec<T>`, `BTreeSet<T>` or `HashSet<T>`.
     List(Box<Kind>),
     /// `HashMap<String, T>` or `BTreeMap<String, T>`: the kind of its values.
     Map(Box<Kind>),
@@ -82,7 +83,8 @@ impl Kind {
 }
 
 pub const SUPPORTED: &str = "supported: String, bool, i8..i64, u8..u64, isize, usize, f32, f64, \
-    chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, and any type \
+    chrono::NaiveDate, chrono::DateTime<FixedOffset> or <Utc>, Vec<T>, Option<T>, sets, maps \
+    with String keys, and any type \
     that implements toolargs::ext::ArgType (types that derive ToolArgs do)";
 
 /// `ty` as it would be written: `HashMap<String, String>`, `&'static str`.
@@ -203,7 +205,8 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
         ("IndexMap", _) => Err(format!(
             "`{shown}`: maps are not supported, their keys cannot be declared in the schema; use a struct that derives ToolArgs or a Vec of one ({SUPPORTED})"
         )),
-        ("HashSet" | "BTreeSet", _) => Err(format!("`{shown}`: sets are not supported; use Vec<T> ({SUPPORTED})")),
+        // A set is a list to the attributes: the same item constraints and counts.
+        ("HashSet" | "BTreeSet", [inner]) => classify(inner).map(|k| Kind::List(Box::new(k))),
         ("Box" | "Rc" | "Arc" | "Cow", _) => Err(format!(
             "`{shown}`: smart pointers are not supported; use the inner type ({SUPPORTED})"
         )),

@@ -49,3 +49,10 @@ struct Visit {
     #[arg(key_pattern = "[a-z]+")]
     site: Address,
 }
+
+#[derive(ToolArgs)]
+struct Audience {
+    // A set's items take the constraints of their type.
+    #[arg(pattern = "[0-9]+")]
+    users: std::collections::BTreeSet<u32>,
+}

@@ -14,6 +14,7 @@ pub mod map;
 pub mod number;
 pub mod object;
 pub mod optional;
+pub mod set;
 pub mod string;
 
 use serde_json::Value;
