@@ -511,3 +511,68 @@ fn dialects_without_unique_items_say_it_in_words() {
         true
     );
 }
+
+// Part five: open values.
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "external")]
+struct Webhook {
+    #[arg(pattern = "https://[a-z.]+/[a-z/]*")]
+    url: String,
+    /// Sent to the hook as given.
+    #[arg(any)]
+    body: Value,
+    #[arg(any)]
+    headers: Option<Value>,
+    #[arg(any, default)]
+    extra: Vec<Value>,
+}
+
+#[test]
+fn an_open_value_passes_unchanged() {
+    let body = json!({"a": [1, "2", null], "b": {"c": true}, "n": 1.0});
+    let args: Webhook =
+        clean(json!({"url": "https://h.example/x", "body": body, "extra": [null, 3]}));
+    assert_eq!(args.body, body);
+    assert_eq!(args.extra, [Value::Null, json!(3)]);
+    assert_eq!(args.headers, None);
+    let schema = Webhook::json_schema();
+    assert_eq!(
+        schema["properties"]["body"],
+        json!({"description": "Sent to the hook as given."})
+    );
+    // Nothing inside is repaired or refused: no unknown-key policy, no coercion.
+    let parsed =
+        Webhook::parse(r#"{"url": "https://h.example/x", "body": "12", "headers": {"X": 1}}"#)
+            .expect("parses");
+    assert!(parsed.is_clean());
+    assert_eq!(parsed.args.body, json!("12"));
+    // Null is the absence of a field, as for every field: a required open value is missing.
+    rejected::<Webhook>(
+        json!({"url": "https://h.example/x", "body": null}),
+        Code::Missing,
+        "$.body",
+        false,
+    );
+    rejected::<Webhook>(
+        json!({"url": "https://h.example/x"}),
+        Code::Missing,
+        "$.body",
+        true,
+    );
+}
+
+#[test]
+fn a_tool_with_an_open_value_is_sent_without_strict_mode() {
+    let chat = Webhook::tool_definition(Dialect::OpenAiChat { strict: true });
+    assert_eq!(
+        chat,
+        Webhook::tool_definition(Dialect::OpenAiChat { strict: false })
+    );
+    assert_eq!(chat["function"]["strict"], false);
+    let mcp = Webhook::tool_definition(Dialect::Mcp);
+    assert_eq!(
+        mcp["inputSchema"]["properties"]["body"],
+        json!({"description": "Sent to the hook as given."})
+    );
+}

@@ -12,9 +12,10 @@
 //! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `uniqueItems` (`duplicate_item`); `default` (`null` stands for it) |
 //! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `uniqueItems` (`duplicate_item`); `default`; a map's value schema, key pattern and entry count (`propertyNames`, `minProperties`/`maxProperties`) |
 //!
-//! A map field (an object of open keys) has no form in OpenAI's strict mode, which requires
-//! `additionalProperties: false` on every object: [`tool_definition`] sends a tool with one
-//! with `strict: false`, and the schema states the map as in the other dialects.
+//! A map field (an object of open keys) and an open value (`serde_json::Value`, schema `{}`)
+//! have no form in OpenAI's strict mode, which requires `additionalProperties: false` on every
+//! object and a type everywhere: [`tool_definition`] sends a tool with one with
+//! `strict: false`, and the schema states it as in the other dialects.
 //!
 //! OpenAI's strict mode requires every property, so an optional or defaulted field is typed
 //! `["T", "null"]` there and the model sends `null` to leave it out. Parse such calls with
@@ -253,20 +254,25 @@ impl Dialect {
     }
 }
 
-/// True when some object of `schema` takes keys it does not declare (a map's
-/// `additionalProperties` schema), which OpenAI's strict mode cannot express.
-pub fn has_open_keys(schema: &Value) -> bool {
+/// True when some part of `schema` is open, which OpenAI's strict mode cannot express: an
+/// object that takes keys it does not declare (a map's `additionalProperties` schema), or a
+/// value of any type (a `serde_json::Value` field, schema `{}`).
+pub fn has_open_parts(schema: &Value) -> bool {
     let Some(map) = schema.as_object() else {
         return false;
     };
-    map.iter().any(|(key, value)| match key.as_str() {
-        "additionalProperties" => value.is_object() || value == &Value::Bool(true),
-        "properties" => value
-            .as_object()
-            .is_some_and(|props| props.values().any(has_open_keys)),
-        "items" => has_open_keys(value),
-        _ => false,
-    })
+    let typed = ["type", "enum", "properties"]
+        .iter()
+        .any(|key| map.contains_key(*key));
+    !typed
+        || map.iter().any(|(key, value)| match key.as_str() {
+            "additionalProperties" => value.is_object() || value == &Value::Bool(true),
+            "properties" => value
+                .as_object()
+                .is_some_and(|props| props.values().any(has_open_parts)),
+            "items" => has_open_parts(value),
+            _ => false,
+        })
 }
 
 /// Strict mode: every property is required, one that was optional accepts `null` instead, and
@@ -312,8 +318,9 @@ fn null_as_nullable(schema: &mut Map<String, Value>) {
 /// The definition of a tool in `dialect`: its name, description and the arguments' plain
 /// JSON Schema (`schema`, as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns
 /// it) transformed by [`Dialect::parameters`]; MCP adds the annotations of `effect`.
-/// `description` is left out when there is none. A schema with open keys (a map field, see
-/// [`has_open_keys`]) is sent with `strict: false` in the OpenAI dialects.
+/// `description` is left out when there is none. A schema with open parts (a map or an
+/// open value field, see [`has_open_parts`]) is sent with `strict: false` in the OpenAI
+/// dialects.
 pub fn tool_definition(
     dialect: Dialect,
     name: &str,
@@ -325,10 +332,10 @@ pub fn tool_definition(
     // object of open keys) cannot have; such a tool is sent without strict mode rather than
     // with a schema that would forbid every entry.
     let dialect = match dialect {
-        Dialect::OpenAiChat { strict: true } if has_open_keys(schema) => {
+        Dialect::OpenAiChat { strict: true } if has_open_parts(schema) => {
             Dialect::OpenAiChat { strict: false }
         }
-        Dialect::OpenAiResponses { strict: true } if has_open_keys(schema) => {
+        Dialect::OpenAiResponses { strict: true } if has_open_parts(schema) => {
             Dialect::OpenAiResponses { strict: false }
         }
         other => other,

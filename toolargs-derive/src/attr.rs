@@ -31,6 +31,7 @@ pub const FIELD_KEYS: &[&str] = &[
     "family",
     "entity",
     "critical",
+    "any",
 ];
 pub const VARIANT_KEYS: &[&str] = &["rename", "synonym"];
 
@@ -108,6 +109,8 @@ pub struct FieldAttrs {
     /// `entity = "person"`, with `semantic = "entity"`.
     pub entity: Option<LitStr>,
     pub critical: Option<Span>,
+    /// `any`: the field is a `serde_json::Value` on purpose.
+    pub any: Option<Span>,
 }
 
 #[derive(Default)]
@@ -458,6 +461,10 @@ pub fn field_attrs(cx: &Ctxt, attrs: &[Attribute], names: &[&str]) -> FieldAttrs
             "critical" => {
                 flag(cx, meta, key)?;
                 set(cx, &mut out.critical, Some(span), key, span);
+            }
+            "any" => {
+                flag(cx, meta, key)?;
+                set(cx, &mut out.any, Some(span), key, span);
             }
             _ => unknown_key(cx, meta, key, FIELD_KEYS, "field")?,
         }

@@ -370,6 +370,19 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
         }
     }
     let pattern = a.pattern.as_ref().map(|lit| check_pattern(cx, lit));
+    // An open value is a hole in the contract, so it must be asked for by name.
+    let any = matches!(leaf, Kind::Any);
+    match (any, a.any) {
+        (true, None) => cx.error_spanned_by(
+            f.ty,
+            format!("`{field}` is `{ty}`, which accepts any JSON and checks nothing; if that is meant, write `#[arg(any)]` on the field, otherwise declare the shape as a type that derives ToolArgs"),
+        ),
+        (false, Some(span)) => cx.error_at(
+            span,
+            format!("`any` marks a `serde_json::Value` field, and `{field}` is `{ty}`; remove it"),
+        ),
+        _ => {}
+    }
     if let Some(lit) = &a.key_pattern {
         if other && !kind.has_map() {
             honoured(lit.span(), "key_pattern", "KEY_PATTERN");

@@ -20,6 +20,8 @@ pub enum Kind {
     /// `HashMap<String, T>` or `BTreeMap<String, T>`: the kind of its values.
     Map(Box<Kind>),
     Optional(Box<Kind>),
+    /// `serde_json::Value`: any JSON value, accepted only with `#[arg(any)]`.
+    Any,
     /// Any other type (a derived struct or enum, an alias, a newtype, a third-party type):
     /// read through its `ArgType` impl, which says which constraints it honours.
     Other,
@@ -62,7 +64,7 @@ impl Kind {
         match self {
             Kind::List(_) | Kind::Int { .. } | Kind::Float | Kind::Bool | Kind::Other => true,
             Kind::Optional(inner) | Kind::Map(inner) => inner.has_repairs(),
-            Kind::String | Kind::Date | Kind::DateTime => false,
+            Kind::String | Kind::Date | Kind::DateTime | Kind::Any => false,
         }
     }
 
@@ -76,6 +78,7 @@ impl Kind {
             Kind::DateTime => "a DateTime",
             Kind::List(_) => "a Vec",
             Kind::Map(_) => "a map",
+            Kind::Any => "a serde_json::Value",
             Kind::Optional(_) => "an Option",
             Kind::Other => "a type read through ArgType",
         }
@@ -210,9 +213,8 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
         ("Box" | "Rc" | "Arc" | "Cow", _) => Err(format!(
             "`{shown}`: smart pointers are not supported; use the inner type ({SUPPORTED})"
         )),
-        ("Value", []) => Err(format!(
-            "`{shown}`: untyped JSON values are not supported, they cannot be checked; declare the shape as a struct ({SUPPORTED})"
-        )),
+        // Checked against `#[arg(any)]` by the caller, which knows the attributes.
+        ("Value", []) => Ok(Kind::Any),
         // Not known by name: read through `ArgType`, and the compiler says when the type does
         // not implement it (aliases and newtypes of known types included).
         _ => Ok(Kind::Other),

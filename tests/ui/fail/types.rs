@@ -56,3 +56,12 @@ struct Audience {
     #[arg(pattern = "[0-9]+")]
     users: std::collections::BTreeSet<u32>,
 }
+
+#[derive(ToolArgs)]
+struct Hook {
+    // An open value must be asked for with `#[arg(any)]`.
+    body: serde_json::Value,
+    // And `any` is for open values only.
+    #[arg(any)]
+    url: String,
+}
