@@ -130,13 +130,7 @@ fn minor_units_come_from_the_currency_table() {
         &json!({"type": "object", "properties": {
             "amount": {"type": "integer"}, "currency": {"type": "string"}}}),
     )
-    .with(&Semantics::new().declare(
-        "amount",
-        Kind::Money {
-            currency: Source::field("currency"),
-            minor_units: true,
-        },
-    ))
+    .with(&Semantics::new().declare("amount", Kind::money(Source::field("currency"), true)))
     .unwrap();
     let gate = SemanticGate::new();
     let check = |original: Value, corrected: Value| {
@@ -395,30 +389,21 @@ fn derived_declarations() {
     assert!(amount.critical);
     assert_eq!(
         amount.meaning,
-        Meaning::Kind(Kind::Money {
-            currency: Source::field("currency"),
-            minor_units: true
-        })
+        Meaning::Kind(Kind::money(Source::field("currency"), true))
     );
     assert_eq!(
         Profile::of::<ReserveWindow>()
             .field("duration_hours")
             .unwrap()
             .meaning,
-        Meaning::Kind(Kind::Quantity {
-            family: "duration".into(),
-            unit: Source::fixed("hours")
-        })
+        Meaning::Kind(Kind::quantity("duration", Source::fixed("hours")))
     );
     assert_eq!(
         Profile::of::<SchedulePayment>()
             .field("amount_cents")
             .unwrap()
             .meaning,
-        Meaning::Kind(Kind::Money {
-            currency: Source::fixed("EUR"),
-            minor_units: true
-        })
+        Meaning::Kind(Kind::money(Source::fixed("EUR"), true))
     );
     assert!(matches!(
         &Profile::of::<ShipOrder>().field("speed").unwrap().meaning,
@@ -506,18 +491,9 @@ fn tools_loaded_from_a_schema() {
             &Semantics::new()
                 .declare(
                     "weight",
-                    Kind::Quantity {
-                        family: "mass".into(),
-                        unit: Source::field("weight_unit"),
-                    },
+                    Kind::quantity("mass", Source::field("weight_unit")),
                 )
-                .declare(
-                    "volume",
-                    Kind::Quantity {
-                        family: "volume".into(),
-                        unit: Source::fixed("l"),
-                    },
-                ),
+                .declare("volume", Kind::quantity("volume", Source::fixed("l"))),
         )
         .unwrap();
     let gate = SemanticGate::new().with_family(volume);

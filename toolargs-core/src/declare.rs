@@ -25,12 +25,15 @@ impl Source {
 
 /// A canonical kind a field can be declared with.
 ///
-/// Exhaustive on purpose: the semantic gate (`toolargs-semantic`) must compare every kind it
-/// can be handed, so a new kind is a release of both crates together.
+/// The enum is exhaustive on purpose: the semantic gate (`toolargs-semantic`) must compare
+/// every kind it can be handed, so a new kind is a release of both crates together. The
+/// variants with data are `#[non_exhaustive]`, so a kind can gain a parameter: build them
+/// with [`Kind::money`], [`Kind::quantity`] and [`Kind::entity`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// An amount of money. The canonical form is an integer number of minor units with an
     /// explicit ISO 4217 currency; the number of minor units comes from the currency table.
+    #[non_exhaustive]
     Money {
         /// The currency: a sibling field or a fixed code.
         currency: Source,
@@ -42,6 +45,7 @@ pub enum Kind {
     /// A date-time, normalized to UTC with its offset kept; compared as an instant.
     DateTime,
     /// A quantity with a unit, compared exactly in the base unit of its family.
+    #[non_exhaustive]
     Quantity {
         /// The unit family: `duration`, `length`, `mass`, `data_size`, or one added to the gate.
         family: String,
@@ -50,6 +54,7 @@ pub enum Kind {
     },
     /// A reference to an entity (a person, an account), compared by the id a
     /// [`Resolver`](https://docs.rs/toolargs-semantic/latest/toolargs_semantic/trait.Resolver.html) gives for it.
+    #[non_exhaustive]
     Entity {
         /// The kind of entity, passed to the resolver (`person`, `account`).
         kind: String,
@@ -57,6 +62,29 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// An amount of money in `currency`, in minor units (cents) when `minor_units` is true.
+    pub fn money(currency: Source, minor_units: bool) -> Kind {
+        Kind::Money {
+            currency,
+            minor_units,
+        }
+    }
+
+    /// A quantity of the unit `family` (`duration`, `length`, ...) in `unit`.
+    pub fn quantity(family: &str, unit: Source) -> Kind {
+        Kind::Quantity {
+            family: family.to_owned(),
+            unit,
+        }
+    }
+
+    /// A reference to an entity of `kind` (`person`, `account`).
+    pub fn entity(kind: &str) -> Kind {
+        Kind::Entity {
+            kind: kind.to_owned(),
+        }
+    }
+
     /// The stable name of the kind: `money`, `date`, `datetime`, `quantity`, `entity`.
     pub fn name(&self) -> &'static str {
         match self {
@@ -89,7 +117,7 @@ pub struct Declaration {
 /// use toolargs_core::declare::{Kind, Semantics, Source};
 ///
 /// let semantics = Semantics::new()
-///     .declare("amount_cents", Kind::Money { currency: Source::field("currency"), minor_units: true })
+///     .declare("amount_cents", Kind::money(Source::field("currency"), true))
 ///     .critical("amount_cents")
 ///     .declare("due", Kind::Date);
 /// assert_eq!(semantics.fields().len(), 2);

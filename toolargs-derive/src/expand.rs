@@ -397,12 +397,12 @@ fn semantic_kind(semantic: &Semantic) -> TokenStream {
             minor_units,
         } => {
             let currency = source(currency);
-            quote!(__ta::SemanticKind::Money { currency: #currency, minor_units: #minor_units })
+            quote!(__ta::SemanticKind::money(#currency, #minor_units))
         }
         Semantic::Date => quote!(__ta::SemanticKind::Date),
         Semantic::DateTime => quote!(__ta::SemanticKind::DateTime),
         Semantic::Entity { kind } => {
-            quote!(__ta::SemanticKind::Entity { kind: ::std::string::String::from(#kind) })
+            quote!(__ta::SemanticKind::entity(#kind))
         }
         Semantic::Quantity { family, unit } => {
             let family = match family {
@@ -410,10 +410,7 @@ fn semantic_kind(semantic: &Semantic) -> TokenStream {
                 Family::Custom(name) => name.as_str(),
             };
             let unit = source(unit);
-            quote!(__ta::SemanticKind::Quantity {
-                family: ::std::string::String::from(#family),
-                unit: #unit,
-            })
+            quote!(__ta::SemanticKind::quantity(#family, #unit))
         }
     }
 }

@@ -315,7 +315,7 @@ fn leaf(
     };
     // Entities without a resolver compare as written: equal text is the same reference, but
     // different text proves nothing either way.
-    if let (Meaning::Kind(Kind::Entity { kind }), None) = (meaning, env.resolver) {
+    if let (Meaning::Kind(Kind::Entity { kind, .. }), None) = (meaning, env.resolver) {
         let same = readings.iter().any(|r| r == &canonical);
         return Finding {
             verdict: if same {
@@ -576,8 +576,9 @@ fn original_readings(
         Meaning::Kind(Kind::Money {
             currency,
             minor_units,
+            ..
         }) => money_readings(value, currency, *minor_units, parents.original),
-        Meaning::Kind(Kind::Quantity { family, unit }) => {
+        Meaning::Kind(Kind::Quantity { family, unit, .. }) => {
             let family = env
                 .families
                 .iter()
@@ -587,7 +588,7 @@ fn original_readings(
                 })?;
             quantity(value, family, unit, parents.original)
         }
-        Meaning::Kind(Kind::Entity { kind }) => {
+        Meaning::Kind(Kind::Entity { kind, .. }) => {
             let reference = match value {
                 Value::String(s) => s.trim().to_owned(),
                 Value::Number(n) => n.to_string(),

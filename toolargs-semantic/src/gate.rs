@@ -24,8 +24,7 @@ use toolargs_core::tool::ToolArgs;
 /// let schema = json!({"type": "object", "properties": {
 ///     "amount": {"type": "number"}, "currency": {"type": "string"}}});
 /// let profile = Profile::from_schema("create_invoice", Effect::External, &schema)
-///     .with(&Semantics::new().declare("amount", Kind::Money {
-///         currency: Source::field("currency"), minor_units: false }))
+///     .with(&Semantics::new().declare("amount", Kind::money(Source::field("currency"), false)))
 ///     .unwrap();
 /// let gate = SemanticGate::new();
 /// let review = gate.compare(&profile,
@@ -199,33 +198,10 @@ mod tests {
         Profile::from_schema("create_invoice", Effect::External, &schema)
             .with(
                 &Semantics::new()
-                    .declare(
-                        "amount",
-                        Kind::Money {
-                            currency: Source::field("currency"),
-                            minor_units: false,
-                        },
-                    )
-                    .declare(
-                        "hours",
-                        Kind::Quantity {
-                            family: "duration".into(),
-                            unit: Source::fixed("hours"),
-                        },
-                    )
-                    .declare(
-                        "length",
-                        Kind::Quantity {
-                            family: "duration".into(),
-                            unit: Source::field("unit"),
-                        },
-                    )
-                    .declare(
-                        "recipient",
-                        Kind::Entity {
-                            kind: "person".into(),
-                        },
-                    ),
+                    .declare("amount", Kind::money(Source::field("currency"), false))
+                    .declare("hours", Kind::quantity("duration", Source::fixed("hours")))
+                    .declare("length", Kind::quantity("duration", Source::field("unit")))
+                    .declare("recipient", Kind::entity("person")),
             )
             .unwrap()
     }

@@ -348,7 +348,7 @@ fn check_kind(
                 }
             }
         }
-        Kind::Quantity { family, unit } => {
+        Kind::Quantity { family, unit, .. } => {
             sibling(unit, "unit")?;
             if let (Source::Fixed(name), Some(builtin)) = (unit, builtin_family(family)) {
                 if builtin.units_named(name).is_empty() {
@@ -405,16 +405,10 @@ mod tests {
     #[test]
     fn lays_declarations_over_it() {
         let semantics = Semantics::new()
-            .declare(
-                "amount",
-                Kind::Money {
-                    currency: Source::field("currency"),
-                    minor_units: true,
-                },
-            )
+            .declare("amount", Kind::money(Source::field("currency"), true))
             .critical("amount")
             .nested("speed", Semantics::new().alias("next_day", "overnight"))
-            .declare("tags", Kind::Entity { kind: "tag".into() });
+            .declare("tags", Kind::entity("tag"));
         let p = Profile::from_schema("t", Effect::Additive, &schema())
             .with(&semantics)
             .unwrap();
@@ -434,26 +428,11 @@ mod tests {
     fn rejects_declarations_that_cannot_hold() {
         let bad = [
             Semantics::new().critical("nope"),
+            Semantics::new().declare("amount", Kind::money(Source::field("nope"), false)),
+            Semantics::new().declare("amount", Kind::money(Source::fixed("XYZ"), false)),
             Semantics::new().declare(
                 "amount",
-                Kind::Money {
-                    currency: Source::field("nope"),
-                    minor_units: false,
-                },
-            ),
-            Semantics::new().declare(
-                "amount",
-                Kind::Money {
-                    currency: Source::fixed("XYZ"),
-                    minor_units: false,
-                },
-            ),
-            Semantics::new().declare(
-                "amount",
-                Kind::Quantity {
-                    family: "duration".into(),
-                    unit: Source::fixed("fortnights"),
-                },
+                Kind::quantity("duration", Source::fixed("fortnights")),
             ),
             Semantics::new().nested("speed", Semantics::new().alias("x", "warp")),
         ];

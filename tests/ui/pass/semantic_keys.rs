@@ -59,7 +59,7 @@ fn main() {
     assert!(profile.field("price_cents").is_some_and(|f| f.critical));
     assert!(matches!(
         &profile.field("agent").map(|f| &f.meaning),
-        Some(toolargs::semantic::Meaning::Kind(Kind::Entity { kind })) if kind == "agent"
+        Some(toolargs::semantic::Meaning::Kind(Kind::Entity { kind, .. })) if kind == "agent"
     ));
     let _ = Source::field("currency");
     assert_eq!(LengthUnit::semantics().aliases().len(), 2);
