@@ -31,3 +31,4 @@ mod semantic;
 #[cfg(feature = "agent")]
 mod toolbox;
 mod types;
+mod unions;

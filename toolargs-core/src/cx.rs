@@ -101,6 +101,33 @@ impl Cx {
         !self.errors.is_empty()
     }
 
+    /// How many errors were recorded, counting those left out past the cap.
+    pub fn error_count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
+
+    /// An empty collector under the same options, for trying a reading whose repairs and
+    /// errors must not count until it is chosen ([`Cx::absorb`]).
+    pub fn scratch(&self) -> Cx {
+        Cx {
+            null_as_absent: self.null_as_absent,
+            ..Cx::new(self.unknown)
+        }
+    }
+
+    /// Takes over what a scratch collector recorded, in order, as if recorded here.
+    pub fn absorb(&mut self, other: Cx) {
+        self.repairs.extend(other.repairs);
+        for error in other.errors {
+            if self.errors.len() >= Rejection::MAX_ERRORS {
+                self.omitted += 1;
+            } else {
+                self.errors.push(error);
+            }
+        }
+        self.omitted += other.omitted;
+    }
+
     /// Repairs recorded so far.
     pub fn repairs(&self) -> &[Repair] {
         &self.repairs

@@ -152,6 +152,8 @@ stable_names! {
         TooManyKeys => "too_many_keys",
         /// An item of a set equal, once read, to an earlier one (reported at the later one).
         DuplicateItem => "duplicate_item",
+        /// A value two or more variants of an untagged union accept equally well.
+        AmbiguousVariant => "ambiguous_variant",
     }
 }
 

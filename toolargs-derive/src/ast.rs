@@ -40,6 +40,16 @@ pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: At<String>,
     pub synonyms: Vec<syn::LitStr>,
+    pub data: VariantData<'a>,
+}
+
+/// What a variant carries; only a union (`tag` or `untagged`) has variants with data.
+pub enum VariantData<'a> {
+    Unit,
+    /// `Variant { field: T, ... }`: an object of its own fields.
+    Named(Vec<Field<'a>>),
+    /// `Variant(T)`: read as `T` (untagged unions only).
+    Newtype(Box<Field<'a>>),
 }
 
 impl<'a> Container<'a> {
@@ -50,6 +60,20 @@ impl<'a> Container<'a> {
                 &input.generics,
                 "ToolArgs cannot be derived for generic types: the schema must be fixed at compile time; use concrete field types",
             );
+        }
+        if matches!(input.data, Data::Struct(_)) {
+            let refused = [
+                ("tag", attrs.tag.as_ref().map(|t| t.span)),
+                ("untagged", attrs.untagged),
+            ];
+            for (key, span) in refused {
+                if let Some(span) = span {
+                    cx.error_at(
+                        span,
+                        format!("`{key}` applies to enums whose variants carry data (unions); a struct is an object already, so remove it"),
+                    );
+                }
+            }
         }
         let body = match &input.data {
             Data::Struct(data) => match &data.fields {
@@ -102,15 +126,69 @@ impl<'a> Container<'a> {
                 }
             },
             Data::Enum(data) => {
+                let union = attrs.tag.is_some() || attrs.untagged.is_some();
+                if let (Some(_), Some(span)) = (&attrs.tag, attrs.untagged) {
+                    cx.error_at(
+                        span,
+                        "`tag` and `untagged` exclude each other: a tagged union names its variant in the tag key, an untagged one has none; keep one",
+                    );
+                }
                 let mut variants = Vec::new();
                 for v in &data.variants {
-                    if !matches!(v.fields, Fields::Unit) {
-                        cx.error_spanned_by(
-                            &v.fields,
-                            "ToolArgs enums must be fieldless (they become string enums); move the data into a struct",
-                        );
-                        continue;
-                    }
+                    let data = match &v.fields {
+                        Fields::Unit => VariantData::Unit,
+                        _ if !union => {
+                            cx.error_spanned_by(
+                                &v.fields,
+                                "ToolArgs enums without `tag` or `untagged` must be fieldless (they become string enums); for a union write `#[toolargs(tag = \"type\")]` or `#[toolargs(untagged)]` on the enum, or move the data into a struct",
+                            );
+                            continue;
+                        }
+                        Fields::Named(named) => VariantData::Named(
+                            named
+                                .named
+                                .iter()
+                                .map(|f| {
+                                    let ident =
+                                        f.ident.as_ref().expect("named fields have identifiers");
+                                    Field::from_ast(cx, f, &["arg", "toolargs"], ident)
+                                })
+                                .collect(),
+                        ),
+                        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                            if attrs.tag.is_some() {
+                                cx.error_spanned_by(
+                                    &v.fields,
+                                    format!(
+                                        "a tagged union's variants have named fields, which sit beside the tag; write `{} {{ field: Type }}`, or make the enum `untagged`",
+                                        v.ident
+                                    ),
+                                );
+                                continue;
+                            }
+                            let mut field = Field::from_ast(
+                                cx,
+                                &unnamed.unnamed[0],
+                                &["arg", "toolargs"],
+                                &v.ident,
+                            );
+                            field.json_name = At {
+                                value: v.ident.to_string(),
+                                span: v.ident.span(),
+                            };
+                            VariantData::Newtype(Box::new(field))
+                        }
+                        Fields::Unnamed(_) => {
+                            cx.error_spanned_by(
+                                &v.fields,
+                                format!(
+                                    "a variant with several unnamed fields has no JSON names; write `{} {{ field: Type, ... }}`",
+                                    v.ident
+                                ),
+                            );
+                            continue;
+                        }
+                    };
                     let vattrs = attr::variant_attrs(cx, &v.attrs);
                     let json_name = match vattrs.rename {
                         Some(lit) => At {
@@ -126,7 +204,21 @@ impl<'a> Container<'a> {
                         ident: &v.ident,
                         json_name,
                         synonyms: vattrs.synonyms,
+                        data,
                     });
+                }
+                if let Some(span) = attrs.untagged {
+                    if !data.variants.is_empty()
+                        && data
+                            .variants
+                            .iter()
+                            .all(|v| matches!(v.fields, Fields::Unit))
+                    {
+                        cx.error_at(
+                            span,
+                            "`untagged` applies to enums whose variants carry data; a fieldless enum is a string enum, so remove it",
+                        );
+                    }
                 }
                 Body::Enum(variants)
             }

@@ -10,7 +10,14 @@ use syn::{Attribute, Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::ctxt::Ctxt;
 use crate::hint::did_you_mean;
 
-pub const CONTAINER_KEYS: &[&str] = &["name", "description", "unknown", "effect"];
+pub const CONTAINER_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "unknown",
+    "effect",
+    "tag",
+    "untagged",
+];
 pub const FIELD_KEYS: &[&str] = &[
     "strict",
     "min",
@@ -73,6 +80,10 @@ pub struct ContainerAttrs {
     pub description: Option<Spanned<String>>,
     pub unknown: Option<Spanned<String>>,
     pub effect: Option<Spanned<String>>,
+    /// `tag = "..."`: an enum with data is an object whose tag key names the variant.
+    pub tag: Option<Spanned<String>>,
+    /// `untagged`: an enum with data whose variant is found by trying each.
+    pub untagged: Option<Span>,
 }
 
 pub enum DefaultAttr {
@@ -369,6 +380,14 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             "effect" => {
                 let v = word(cx, meta, key)?;
                 set(cx, &mut out.effect, v, key, span);
+            }
+            "tag" => {
+                let v = lit_str(cx, meta, key)?.map(spanned);
+                set(cx, &mut out.tag, v, key, span);
+            }
+            "untagged" => {
+                flag(cx, meta, key)?;
+                set(cx, &mut out.untagged, Some(span), key, span);
             }
             _ => unknown_key(cx, meta, key, CONTAINER_KEYS, "container")?,
         }

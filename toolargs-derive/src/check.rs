@@ -15,7 +15,7 @@ use crate::ecma;
 use crate::hint::did_you_mean;
 use crate::model::{
     Body, Bound, BuiltinFamily, DefaultValue, EffectAttr, Family, Field, Pattern, Semantic,
-    SemanticAttr, Source, Tool, TraitCheck, UnknownAttr, Variant,
+    SemanticAttr, Source, Tool, TraitCheck, Union, UnionVariant, UnknownAttr, Variant, VariantData,
 };
 use crate::ty::{self, Kind};
 use crate::vocabulary::{self, EFFECTS, FAMILIES, SEMANTIC_KINDS, UNKNOWN_POLICIES};
@@ -53,6 +53,10 @@ pub fn check<'a>(cx: &Ctxt, c: &ast::Container<'a>) -> Option<Tool<'a>> {
         ast::Body::Newtype(field) => {
             check_newtype(cx, c, field);
             check_field(cx, field).map(|f| Body::Newtype(Box::new(f)))
+        }
+        ast::Body::Enum(variants) if c.attrs.tag.is_some() || c.attrs.untagged.is_some() => {
+            check_variants(cx, c, variants);
+            check_union(cx, c, variants).map(Body::Union)
         }
         ast::Body::Enum(variants) => {
             check_variants(cx, c, variants);
@@ -662,6 +666,104 @@ fn check_field_names(cx: &Ctxt, fields: &[ast::Field]) {
                     "two fields are named \"{}\" in JSON (`{}` and `{}`); rename one",
                     f.json_name.value, first.ident, f.ident
                 ),
+            );
+        }
+    }
+}
+
+/// The variants of a union: their fields checked as a struct's, a tag that names no field,
+/// and data in every variant of an untagged union (a unit variant there has nothing to try).
+fn check_union<'a>(
+    cx: &Ctxt,
+    c: &ast::Container<'a>,
+    variants: &[ast::Variant<'a>],
+) -> Option<Union<'a>> {
+    let tag = c.attrs.tag.as_ref().map(|t| t.value.clone());
+    if let Some(t) = &c.attrs.tag {
+        if t.value.trim().is_empty() {
+            cx.error_at(t.span, "`tag` needs a key name; write `tag = \"type\"`");
+        }
+    }
+    let mut out = Vec::new();
+    let mut ok = true;
+    for v in variants {
+        if !v.synonyms.is_empty() {
+            cx.error_at(
+                v.synonyms[0].span(),
+                "`synonym` applies to the values of string enums, not to union variants; remove it",
+            );
+        }
+        let data = match &v.data {
+            ast::VariantData::Unit => {
+                // An untagged enum of unit variants only is reported once, at `untagged`.
+                let all_unit = variants
+                    .iter()
+                    .all(|v| matches!(v.data, ast::VariantData::Unit));
+                if tag.is_none() && !all_unit {
+                    cx.error_spanned_by(
+                        v.ident,
+                        format!("a unit variant of an untagged union has no value to recognise it by; give `{}` data, or make the union tagged", v.ident),
+                    );
+                }
+                VariantData::Unit
+            }
+            ast::VariantData::Named(fields) => {
+                check_field_names(cx, fields);
+                for f in fields {
+                    if tag.as_deref() == Some(f.json_name.value.as_str()) {
+                        cx.error_at(
+                            f.json_name.span,
+                            format!(
+                                "the field `{}` of `{}` is named \"{}\" in JSON, which is the union's tag; rename the field or the tag",
+                                f.ident, v.ident, f.json_name.value
+                            ),
+                        );
+                    }
+                    refuse_semantic_in_variant(cx, f);
+                }
+                let checked: Option<Vec<Field>> =
+                    fields.iter().map(|f| check_field(cx, f)).collect();
+                match checked {
+                    Some(fields) => VariantData::Named(fields),
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                }
+            }
+            ast::VariantData::Newtype(field) => {
+                refuse_semantic_in_variant(cx, field);
+                match check_field(cx, field) {
+                    Some(f) => VariantData::Newtype(Box::new(f)),
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                }
+            }
+        };
+        out.push(UnionVariant {
+            ident: v.ident,
+            json_name: v.json_name.value.clone(),
+            data,
+        });
+    }
+    ok.then_some(Union { tag, variants: out })
+}
+
+/// The semantic gate does not read inside union variants yet: a declaration there would be
+/// silently ignored, so it is refused.
+fn refuse_semantic_in_variant(cx: &Ctxt, f: &ast::Field) {
+    let a = &f.attrs;
+    let spans = [
+        ("semantic", a.semantic.as_ref().map(|s| s.span)),
+        ("critical", a.critical),
+    ];
+    for (key, span) in spans {
+        if let Some(span) = span {
+            cx.error_at(
+                span,
+                format!("`{key}` is not read inside union variants; declare it on a struct field"),
             );
         }
     }

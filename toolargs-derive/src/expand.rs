@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 
 use crate::model::{
-    Body, Bound, DefaultValue, EffectAttr, Family, Field, Semantic, Source, Tool, UnknownAttr,
-    Variant,
+    Body, Bound, DefaultValue, EffectAttr, Family, Field, Semantic, Source, Tool, Union,
+    UnknownAttr, Variant, VariantData,
 };
 
 /// The facade's hidden module the generated code goes through. Versioned, so code generated
@@ -21,6 +21,7 @@ pub fn expand(tool: &Tool) -> TokenStream {
         Body::Struct(fields) => expand_struct(tool, fields),
         Body::Enum(variants) => expand_enum(tool, variants),
         Body::Newtype(field) => expand_newtype(tool, field),
+        Body::Union(union) => expand_union(tool, union),
     };
     let ident = tool.ident;
     let name = &tool.name;
@@ -40,6 +41,7 @@ pub fn expand(tool: &Tool) -> TokenStream {
     let semantics = match &tool.body {
         Body::Struct(fields) => struct_semantics(fields),
         Body::Enum(variants) => enum_semantics(variants),
+        Body::Union(_) => TokenStream::new(),
         Body::Newtype(field) => {
             let ty = field.ty;
             quote! {
@@ -468,4 +470,234 @@ fn enum_semantics(variants: &[Variant]) -> TokenStream {
             s
         }
     }
+}
+
+/// An enum with data. The tag and the choice of variant are the runtime's (`tagged`,
+/// `untagged`); each variant is read here as a newtype or as a struct's fields.
+fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
+    let ident = tool.ident;
+    let tag = union.tag.as_deref();
+    let names: Vec<&str> = union
+        .variants
+        .iter()
+        .map(|v| v.json_name.as_str())
+        .collect();
+    let mut helpers = Vec::new();
+    let mut readers = Vec::new();
+    let mut canonicals = Vec::new();
+    let mut schemas = Vec::new();
+    for (vi, v) in union.variants.iter().enumerate() {
+        let vident = v.ident;
+        let name = v.json_name.as_str();
+        let tag_insert = tag.map(|tag| {
+            quote! {
+                map.insert(::std::string::String::from(#tag), __ta::Value::from(#name));
+            }
+        });
+        let tag_property = tag.map(
+            |tag| quote!(__ta::Property::new(#tag, __ta::tag_schema(#name)).with_required(true),),
+        );
+        match &v.data {
+            VariantData::Unit => {
+                readers.push(read_named(tag, &[], &[], &[], quote!(Self::#vident)));
+                canonicals.push(quote! {
+                    Self::#vident => {
+                        let mut map = __ta::Map::new();
+                        #tag_insert
+                        __ta::Value::Object(map)
+                    }
+                });
+                schemas.push(quote!(__ta::object_schema(
+                    ::core::option::Option::None,
+                    ::std::vec![#tag_property]
+                )));
+            }
+            VariantData::Newtype(f) => {
+                let ty = f.ty;
+                let spec_fn = format_ident!("__spec_v{}", vi);
+                helpers.push(field_helpers(f, &spec_fn, None));
+                readers.push(quote! {
+                    <#ty as __ta::ArgType>::coerce(node, &#spec_fn(spec), path, cx).map(Self::#vident)
+                });
+                canonicals.push(quote!(Self::#vident(inner) => __ta::ArgType::canonical(inner)));
+                schemas.push(quote!(<#ty as __ta::ArgType>::schema(&#spec_fn(spec))));
+            }
+            VariantData::Named(fields) => {
+                let spec_fns: Vec<_> = fields
+                    .iter()
+                    .map(|f| format_ident!("__spec_v{}_{}", vi, f.ident))
+                    .collect();
+                let default_fns: Vec<_> = fields
+                    .iter()
+                    .map(|f| format_ident!("__default_v{}_{}", vi, f.ident))
+                    .collect();
+                for (f, (s, d)) in fields.iter().zip(spec_fns.iter().zip(&default_fns)) {
+                    helpers.push(field_helpers(f, s, Some(d)));
+                }
+                let idents: Vec<_> = fields.iter().map(|f| f.ident).collect();
+                let locals: Vec<_> = fields
+                    .iter()
+                    .map(|f| format_ident!("__f_{}", f.ident))
+                    .collect();
+                readers.push(read_named(
+                    tag,
+                    fields,
+                    &spec_fns,
+                    &default_fns,
+                    quote!(Self::#vident { #(#idents: #locals?,)* }),
+                ));
+                let inserts = fields.iter().zip(&locals).map(|(f, local)| {
+                    let name = &f.json_name;
+                    if f.optional {
+                        quote! {
+                            if let ::core::option::Option::Some(value) = #local {
+                                map.insert(::std::string::String::from(#name), __ta::ArgType::canonical(value));
+                            }
+                        }
+                    } else {
+                        quote! {
+                            map.insert(::std::string::String::from(#name), __ta::ArgType::canonical(#local));
+                        }
+                    }
+                });
+                canonicals.push(quote! {
+                    Self::#vident { #(#idents: #locals,)* } => {
+                        let mut map = __ta::Map::new();
+                        #tag_insert
+                        #(#inserts)*
+                        __ta::Value::Object(map)
+                    }
+                });
+                let properties = fields
+                    .iter()
+                    .zip(spec_fns.iter().zip(&default_fns))
+                    .map(|(f, (s, d))| property(f, s, d));
+                schemas.push(quote!(__ta::object_schema(
+                    ::core::option::Option::None,
+                    ::std::vec![#tag_property #(#properties),*]
+                )));
+            }
+        }
+    }
+    let indexes = 0..union.variants.len();
+    let choose = match tag {
+        Some(tag) => quote! {
+            let (index, members) = __ta::tagged(node, #tag, NAMES, spec, path, cx)?;
+            match index {
+                #(#indexes => #readers,)*
+                _ => ::core::option::Option::None,
+            }
+        },
+        None => quote! {
+            __ta::untagged(NAMES, path, cx, |index, cx| match index {
+                #(#indexes => #readers,)*
+                _ => ::core::option::Option::None,
+            })
+        },
+    };
+    let description = option_str(tool.description.as_deref());
+    quote! {
+        #(#helpers)*
+
+        #[automatically_derived]
+        impl __ta::ArgType for #ident {
+            fn coerce(
+                node: &__ta::Node<'_>,
+                spec: &__ta::FieldSpec<'_>,
+                path: &__ta::Path<'_>,
+                cx: &mut __ta::Cx,
+            ) -> ::core::option::Option<Self> {
+                const NAMES: &[&str] = &[#(#names),*];
+                #choose
+            }
+
+            fn canonical(&self) -> __ta::Value {
+                match self {
+                    #(#canonicals,)*
+                }
+            }
+
+            fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
+                __ta::union_schema(#description, ::std::vec![#(#schemas),*])
+            }
+        }
+    }
+}
+
+/// Reads a variant's fields from an object, as a struct reads its own; the tag key, when
+/// there is one, was read already and is skipped. Untagged variants find their members here.
+fn read_named(
+    tag: Option<&str>,
+    fields: &[Field],
+    spec_fns: &[syn::Ident],
+    default_fns: &[syn::Ident],
+    build: TokenStream,
+) -> TokenStream {
+    let count = fields.len();
+    let json_names: Vec<&str> = fields.iter().map(|f| f.json_name.as_str()).collect();
+    let known = tag.into_iter().chain(json_names.iter().copied());
+    let tys: Vec<_> = fields.iter().map(|f| f.ty).collect();
+    let locals: Vec<_> = fields
+        .iter()
+        .map(|f| format_ident!("__f_{}", f.ident))
+        .collect();
+    let indexes: Vec<usize> = (0..count).collect();
+    let members = match tag {
+        Some(_) => quote!(members),
+        None => quote!(__ta::object_members(node, path, cx)?),
+    };
+    let skip_tag = tag.map(|tag| quote!(#tag => {}));
+    if count == 0 {
+        return quote! {{
+            const KNOWN: &[&str] = &[#(#known),*];
+            for (key, value) in #members {
+                match ::core::convert::AsRef::<str>::as_ref(key) {
+                    #skip_tag
+                    other => __ta::unknown_member(other, value, KNOWN, path, cx),
+                }
+            }
+            ::core::option::Option::Some(#build)
+        }};
+    }
+    quote! {{
+        const KNOWN: &[&str] = &[#(#known),*];
+        let mut slots: [::core::option::Option<&__ta::Node<'_>>; #count] = [::core::option::Option::None; #count];
+        for (key, value) in #members {
+            match ::core::convert::AsRef::<str>::as_ref(key) {
+                #skip_tag
+                #(#json_names => slots[#indexes] = ::core::option::Option::Some(value),)*
+                other => __ta::unknown_member(other, value, KNOWN, path, cx),
+            }
+        }
+        #(
+            let #locals = __ta::field::<#tys>(
+                slots[#indexes],
+                &#spec_fns(spec),
+                &path.key(#json_names),
+                cx,
+                #default_fns(),
+            );
+        )*
+        ::core::option::Option::Some(#build)
+    }}
+}
+
+/// One field's `Property` in an object schema.
+fn property(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> TokenStream {
+    let name = &f.json_name;
+    let ty = f.ty;
+    let mut property =
+        quote!(__ta::Property::new(#name, <#ty as __ta::ArgType>::schema(&#spec_fn(spec))));
+    if let Some(description) = &f.description {
+        property.extend(quote!(.with_description(::core::option::Option::Some(#description))));
+    }
+    if f.default.is_none() && !f.optional {
+        property.extend(quote!(.with_required(true)));
+    }
+    if f.default.is_some() {
+        property.extend(
+            quote!(.with_default(#default_fn().map(|make| __ta::ArgType::canonical(&make())))),
+        );
+    }
+    property
 }

@@ -23,6 +23,28 @@ pub enum Body<'a> {
     Enum(Vec<Variant<'a>>),
     /// A one-field tuple struct, read as its field.
     Newtype(Box<Field<'a>>),
+    /// An enum with data: `tag = "..."` or `untagged`.
+    Union(Union<'a>),
+}
+
+pub struct Union<'a> {
+    /// The tag key; `None` for an untagged union.
+    pub tag: Option<String>,
+    pub variants: Vec<UnionVariant<'a>>,
+}
+
+pub struct UnionVariant<'a> {
+    pub ident: &'a Ident,
+    pub json_name: String,
+    pub data: VariantData<'a>,
+}
+
+pub enum VariantData<'a> {
+    /// Only the tag (tagged unions only).
+    Unit,
+    Named(Vec<Field<'a>>),
+    /// Read as the field's type (untagged unions only).
+    Newtype(Box<Field<'a>>),
 }
 
 /// `#[toolargs(effect = ...)]`, one variant per `toolargs_core::Effect`.

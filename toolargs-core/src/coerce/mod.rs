@@ -17,6 +17,7 @@ pub mod object;
 pub mod optional;
 pub mod set;
 pub mod string;
+pub mod union;
 
 use serde_json::Value;
 

@@ -1,0 +1,44 @@
+use toolargs::ToolArgs;
+
+// A struct is an object already: it takes no tag.
+#[derive(ToolArgs)]
+#[toolargs(tag = "type")]
+struct Click {
+    x: i64,
+}
+
+// A union is tagged or untagged, not both.
+#[derive(ToolArgs)]
+#[toolargs(tag = "type", untagged)]
+enum Both {
+    Click { x: i64 },
+}
+
+// The tag sits beside the fields, so no field may take its name; a tuple variant of several
+// fields has no JSON names; a tagged union has no newtype variants.
+#[derive(ToolArgs)]
+#[toolargs(tag = "kind")]
+enum Action {
+    Click {
+        #[arg(rename = "kind")]
+        button: String,
+    },
+    Move(i64, i64),
+    Type(String),
+}
+
+// An untagged union needs data in its variants.
+#[derive(ToolArgs)]
+#[toolargs(untagged)]
+enum Color {
+    Red,
+    Green,
+}
+
+// Data without `tag` or `untagged` is refused, with both ways out.
+#[derive(ToolArgs)]
+enum Plain {
+    Click { x: i64 },
+}
+
+fn main() {}
