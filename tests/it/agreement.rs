@@ -161,6 +161,12 @@ fn conforming(schema: &Value) -> BoxedStrategy<Value> {
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         return proptest::sample::select(values.clone()).boxed();
     }
+    if let Some(value) = schema.get("const") {
+        return Just(value.clone()).boxed();
+    }
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        return Union::new(branches.iter().map(conforming)).boxed();
+    }
     let types: Vec<&str> = match &schema["type"] {
         Value::String(t) => vec![t],
         Value::Array(types) => types.iter().filter_map(Value::as_str).collect(),
@@ -307,9 +313,18 @@ fn date_time() -> impl Strategy<Value = Value> {
 /// `schema`: absent or null is the default, numbers compare by value, date-times by instant.
 fn same_meaning(schema: &Value, sent: &Value, got: &Value) -> Result<(), String> {
     let differ = || Err(format!("sent {sent}, read back {got}"));
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        return match branches.iter().any(|b| same_meaning(b, sent, got).is_ok()) {
+            true => Ok(()),
+            false => differ(),
+        };
+    }
     match (sent, got) {
         (Value::Object(s), Value::Object(g)) => {
-            let props = schema["properties"].as_object().expect("properties");
+            // An object sent against a branch of another type (in an `anyOf`) differs.
+            let Some(props) = schema["properties"].as_object() else {
+                return differ();
+            };
             if g.keys().any(|k| !props.contains_key(k)) {
                 return differ();
             }
@@ -645,6 +660,7 @@ fn from_openapi(schema: &Value) -> Value {
                     .collect(),
             ),
             "items" => from_openapi(value),
+            "anyOf" => Value::Array(value.as_array().unwrap().iter().map(from_openapi).collect()),
             _ => value.clone(),
         };
         out.insert(key.clone(), value);
@@ -698,6 +714,52 @@ fn refund_calls_conforming_to_any_dialect_parse_clean() {
 #[test]
 fn shipment_calls_conforming_to_any_dialect_parse_clean() {
     conforming_calls_parse_clean_in_every_dialect::<ScheduleShipment>();
+}
+
+/// A computer-use step: a tagged union beside an untagged one, in a list and optional.
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(effect = "external", unknown = "reject")]
+struct UseComputer {
+    action: Step,
+    then: Option<Vec<Step>>,
+    wait: Option<Pause>,
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(tag = "type")]
+enum Step {
+    Click {
+        #[arg(min = 0, max = 4000)]
+        x: i64,
+        #[arg(min = 0, max = 4000)]
+        y: i64,
+        double: Option<bool>,
+    },
+    Type {
+        #[arg(min_len = 1, max_len = 20)]
+        text: String,
+    },
+    Screenshot,
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+#[toolargs(untagged)]
+enum Pause {
+    Seconds(#[arg(min = 0, max = 60)] i64),
+    Until {
+        #[arg(pattern = "[a-z]+")]
+        event: String,
+    },
+}
+
+#[test]
+fn union_calls_the_schema_accepts_parse_clean() {
+    schema_valid_calls_parse_clean::<UseComputer>();
+}
+
+#[test]
+fn union_calls_conforming_to_any_dialect_parse_clean() {
+    conforming_calls_parse_clean_in_every_dialect::<UseComputer>();
 }
 
 #[test]

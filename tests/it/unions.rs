@@ -365,3 +365,70 @@ fn a_deep_payload_for_a_union_is_too_deep() {
         assert!(rejection.has_code(Code::TooDeep), "{rejection}");
     }
 }
+
+#[test]
+fn every_dialect_takes_a_union() {
+    use toolargs::Dialect;
+    // OpenAI strict mode: `anyOf` of strict objects (every property required, no other key),
+    // still strict: true.
+    let strict = Computer::tool_definition(Dialect::OpenAiChat { strict: true });
+    assert_eq!(strict["function"]["strict"], true);
+    let action = &strict["function"]["parameters"]["properties"]["action"];
+    assert!(action.get("oneOf").is_none());
+    assert_eq!(
+        action["anyOf"][1],
+        json!({
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "const": "type"},
+                "text": {"type": "string", "description": "At least 1 character."},
+            },
+            "required": ["type", "text"],
+            "additionalProperties": false,
+        })
+    );
+    // Gemini: no `const`, so the tag is a one-value `enum`; no `additionalProperties`.
+    let gemini = Computer::tool_definition(Dialect::Gemini);
+    let action = &gemini["parameters"]["properties"]["action"];
+    assert_eq!(
+        action["anyOf"][0],
+        json!({
+            "type": "object",
+            "properties": {
+                "type": {"type": "string", "enum": ["click"]},
+                "x": {"type": "integer", "minimum": 0},
+                "y": {"type": "integer", "minimum": 0},
+            },
+            "required": ["type", "x", "y"],
+        })
+    );
+    assert!(!gemini.to_string().contains("const"));
+    // Every dialect keeps the union.
+    for dialect in Dialect::ALL {
+        let text = Computer::tool_definition(dialect).to_string();
+        assert!(
+            text.contains("anyOf") && !text.contains("oneOf"),
+            "{dialect:?}"
+        );
+    }
+    // An optional union in strict mode takes `null` as one more branch.
+    let strict = Configure2::tool_definition(Dialect::OpenAiChat { strict: true });
+    let value = &strict["function"]["parameters"]["properties"]["value"]["anyOf"];
+    assert_eq!(
+        value.as_array().unwrap().last(),
+        Some(&json!({"type": "null"}))
+    );
+    let gemini = Configure2::tool_definition(Dialect::Gemini);
+    assert_eq!(
+        gemini["parameters"]["properties"]["value"]["anyOf"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[derive(ToolArgs, Debug, Clone, PartialEq)]
+struct Configure2 {
+    value: Option<Setting>,
+}

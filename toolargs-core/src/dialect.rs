@@ -17,6 +17,10 @@
 //! object and a type everywhere: [`tool_definition`] sends a tool with one with
 //! `strict: false`, and the schema states it as in the other dialects.
 //!
+//! A union (an enum with data) is `anyOf` its variants in every dialect: OpenAI's strict mode
+//! takes `anyOf` of strict objects but not `oneOf`. Gemini has no `const`, so a tagged
+//! union's tag is a one-value `enum` there, and OpenAPI's missing `null` type is `nullable`.
+//!
 //! OpenAI's strict mode requires every property, so an optional or defaulted field is typed
 //! `["T", "null"]` there and the model sends `null` to leave it out. Parse such calls with
 //! [`Dialect::parse_options`] (it sets [`ParseOptions::null_as_absent`]), and a call that conforms
@@ -109,6 +113,8 @@ const KEYWORDS: &[(&str, bool, bool, bool)] = &[
     ("maxProperties",        KEEP, KEEP, DROP),
     ("items",                KEEP, KEEP, KEEP),
     ("enum",                 KEEP, KEEP, KEEP),
+    ("anyOf",                KEEP, KEEP, KEEP), // unions; every provider takes it, not `oneOf`
+    ("const",                KEEP, KEEP, DROP), // a union's tag; Gemini gets a one-value `enum`
     ("default",              KEEP, DROP, DROP),
     ("format",               KEEP, KEEP, KEEP), // Gemini: `date-time` only
     ("pattern",              KEEP, KEEP, KEEP),
@@ -231,6 +237,9 @@ impl Dialect {
                         .collect(),
                 ),
                 ("items", items) => self.convert(items),
+                ("anyOf", Value::Array(branches)) => {
+                    Value::Array(branches.iter().map(|b| self.convert(b)).collect())
+                }
                 ("additionalProperties", values @ Value::Object(_)) => self.convert(values),
                 _ => value.clone(),
             };
@@ -248,6 +257,9 @@ impl Dialect {
             require_all(&mut out);
         }
         if self == Dialect::Gemini {
+            if let Some(value) = map.get("const") {
+                out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
+            }
             null_as_nullable(&mut out);
         }
         Value::Object(out)
@@ -261,7 +273,7 @@ pub fn has_open_parts(schema: &Value) -> bool {
     let Some(map) = schema.as_object() else {
         return false;
     };
-    let typed = ["type", "enum", "properties"]
+    let typed = ["type", "enum", "const", "properties", "anyOf"]
         .iter()
         .any(|key| map.contains_key(*key));
     !typed
@@ -271,6 +283,9 @@ pub fn has_open_parts(schema: &Value) -> bool {
                 .as_object()
                 .is_some_and(|props| props.values().any(has_open_parts)),
             "items" => has_open_parts(value),
+            "anyOf" => value
+                .as_array()
+                .is_some_and(|branches| branches.iter().any(has_open_parts)),
             _ => false,
         })
 }
@@ -298,6 +313,14 @@ fn require_all(schema: &mut Map<String, Value>) {
 /// leaves an `enum`.
 fn null_as_nullable(schema: &mut Map<String, Value>) {
     let null = Value::from("null");
+    // OpenAPI has no null type: a union's `null` branch becomes `nullable`.
+    if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b.get("type") != Some(&null));
+        if branches.len() < before {
+            schema.insert("nullable".to_owned(), Value::Bool(true));
+        }
+    }
     let Some(Value::Array(types)) = schema.get_mut("type") else {
         return;
     };

@@ -62,5 +62,12 @@ pub fn nullable(mut schema: Value) -> Value {
             values.push(Value::Null);
         }
     }
+    // A union has no `type` of its own: `null` is one more branch.
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        let null = serde_json::json!({"type": "null"});
+        if !branches.contains(&null) {
+            branches.push(null);
+        }
+    }
     schema
 }
