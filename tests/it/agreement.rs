@@ -838,6 +838,9 @@ fn each_schema(schema: &Value, visit: &mut dyn FnMut(&Map<String, Value>)) {
     if let Some(items) = map.get("items") {
         each_schema(items, visit);
     }
+    if let Some(Value::Array(branches)) = map.get("anyOf") {
+        branches.iter().for_each(|s| each_schema(s, visit));
+    }
 }
 
 fn definitions() -> Vec<(Dialect, &'static str, Value, Value)> {
@@ -861,6 +864,12 @@ fn definitions() -> Vec<(Dialect, &'static str, Value, Value)> {
             SearchEvents::tool_definition(dialect),
             SearchEvents::json_schema(),
         ));
+        all.push((
+            dialect,
+            UseComputer::NAME,
+            UseComputer::tool_definition(dialect),
+            UseComputer::json_schema(),
+        ));
     }
     all
 }
@@ -869,7 +878,7 @@ fn definitions() -> Vec<(Dialect, &'static str, Value, Value)> {
 fn gemini_schemas_stay_in_the_openapi_subset() {
     const OPENAPI: &str = concat!(
         "type nullable description properties required items enum format pattern ",
-        "minLength maxLength minimum maximum minItems maxItems"
+        "minLength maxLength minimum maximum minItems maxItems anyOf"
     );
     for (dialect, name, definition, _) in definitions() {
         if dialect != Dialect::Gemini {
@@ -884,8 +893,13 @@ fn gemini_schemas_stay_in_the_openapi_subset() {
                     assert_eq!(value, "date-time", "{name}");
                 }
             }
-            assert!(schema["type"].is_string(), "{name}: {:?}", schema["type"]);
-            assert_ne!(schema["type"], "null");
+            // A union has no type of its own; its branches do.
+            let ty = schema.get("type");
+            assert!(
+                ty.is_some_and(Value::is_string) || schema.contains_key("anyOf"),
+                "{name}: {ty:?}"
+            );
+            assert_ne!(ty, Some(&json!("null")));
             if let Some(values) = schema.get("enum") {
                 assert!(values.as_array().unwrap().iter().all(Value::is_string));
             }
@@ -903,7 +917,7 @@ fn gemini_schemas_stay_in_the_openapi_subset() {
 fn strict_schemas_follow_strict_mode() {
     const STRICT: &str = concat!(
         "type description properties required additionalProperties items enum format ",
-        "pattern minimum maximum minItems maxItems"
+        "pattern minimum maximum minItems maxItems anyOf const"
     );
     for (dialect, name, definition, plain) in definitions() {
         if !dialect.is_strict() {
@@ -926,10 +940,13 @@ fn strict_schemas_follow_strict_mode() {
         collect_optional(&plain, &parameters, &mut optional);
         assert!(!optional.is_empty());
         for schema in optional {
-            assert!(
-                schema["type"].as_array().unwrap().contains(&json!("null")),
-                "{name}: {schema}"
-            );
+            let null_type = schema["type"]
+                .as_array()
+                .is_some_and(|t| t.contains(&json!("null")));
+            let null_branch = schema["anyOf"]
+                .as_array()
+                .is_some_and(|b| b.contains(&json!({"type": "null"})));
+            assert!(null_type || null_branch, "{name}: {schema}");
             if let Some(values) = schema.get("enum") {
                 assert!(values.as_array().unwrap().contains(&Value::Null), "{name}");
             }

@@ -70,6 +70,7 @@ enum Action {
         dx: i64,
         dy: i64,
     },
+    /// Capture the screen.
     Screenshot,
 }
 
@@ -193,15 +194,21 @@ fn a_tagged_union_schema_is_any_of_tagged_objects() {
         })
     );
     assert_eq!(branches[3]["required"], json!(["type"]));
+    // A variant's doc comment describes its branch.
+    assert_eq!(branches[3]["description"], "Capture the screen.");
 }
 
 /// A value for a settings field: a number, some text, or a range.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
 #[toolargs(untagged)]
 enum Setting {
+    /// How many.
     Count(i64),
     Label(String),
-    Range { low: i64, high: i64 },
+    Range {
+        low: i64,
+        high: i64,
+    },
 }
 
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -314,7 +321,7 @@ fn an_untagged_union_schema_is_any_of_its_variants() {
     assert_eq!(
         schema["properties"]["value"]["anyOf"],
         json!([
-            {"type": "integer"},
+            {"type": "integer", "description": "How many."},
             {"type": "string"},
             {
                 "type": "object",

@@ -15,6 +15,8 @@ pub struct Container<'a> {
     pub description: Option<String>,
     pub attrs: ContainerAttrs,
     pub body: Body<'a>,
+    /// The variants as written (an enum's), refused ones included.
+    pub variant_count: usize,
 }
 
 pub enum Body<'a> {
@@ -40,6 +42,8 @@ pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: At<String>,
     pub synonyms: Vec<syn::LitStr>,
+    /// The doc comment: a union variant's schema description.
+    pub description: Option<String>,
     pub data: VariantData<'a>,
 }
 
@@ -204,6 +208,7 @@ impl<'a> Container<'a> {
                         ident: &v.ident,
                         json_name,
                         synonyms: vattrs.synonyms,
+                        description: attr::doc_comment(&v.attrs),
                         data,
                     });
                 }
@@ -242,12 +247,17 @@ impl<'a> Container<'a> {
             .as_ref()
             .map(|d| d.value.clone())
             .or_else(|| attr::doc_comment(&input.attrs));
+        let variant_count = match &input.data {
+            Data::Enum(data) => data.variants.len(),
+            _ => 0,
+        };
         Some(Container {
             ident: &input.ident,
             name,
             description,
             attrs,
             body,
+            variant_count,
         })
     }
 }

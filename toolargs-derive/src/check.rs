@@ -745,6 +745,7 @@ fn check_union<'a>(
         out.push(UnionVariant {
             ident: v.ident,
             json_name: v.json_name.value.clone(),
+            description: v.description.clone(),
             data,
         });
     }
@@ -770,7 +771,9 @@ fn refuse_semantic_in_variant(cx: &Ctxt, f: &ast::Field) {
 }
 
 fn check_variants(cx: &Ctxt, c: &ast::Container, variants: &[ast::Variant]) {
-    if variants.is_empty() {
+    // Only an enum written without variants: one whose variants were all refused already
+    // has its errors.
+    if c.variant_count == 0 {
         cx.error_spanned_by(
             c.ident,
             "an enum without variants accepts no value; add a variant",

@@ -489,6 +489,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
     for (vi, v) in union.variants.iter().enumerate() {
         let vident = v.ident;
         let name = v.json_name.as_str();
+        let variant_description = option_str(v.description.as_deref());
         let tag_insert = tag.map(|tag| {
             quote! {
                 map.insert(::std::string::String::from(#tag), __ta::Value::from(#name));
@@ -508,7 +509,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
                     }
                 });
                 schemas.push(quote!(__ta::object_schema(
-                    ::core::option::Option::None,
+                    #variant_description,
                     ::std::vec![#tag_property]
                 )));
             }
@@ -520,7 +521,19 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
                     <#ty as __ta::ArgType>::coerce(node, &#spec_fn(spec), path, cx).map(Self::#vident)
                 });
                 canonicals.push(quote!(Self::#vident(inner) => __ta::ArgType::canonical(inner)));
-                schemas.push(quote!(<#ty as __ta::ArgType>::schema(&#spec_fn(spec))));
+                let describe = v.description.as_deref().map(|d| {
+                    quote! {
+                        if let ::core::option::Option::Some(map) = schema.as_object_mut() {
+                            map.insert(::std::string::String::from("description"), __ta::Value::from(#d));
+                        }
+                    }
+                });
+                schemas.push(quote!({
+                    #[allow(unused_mut)]
+                    let mut schema = <#ty as __ta::ArgType>::schema(&#spec_fn(spec));
+                    #describe
+                    schema
+                }));
             }
             VariantData::Named(fields) => {
                 let spec_fns: Vec<_> = fields
@@ -573,7 +586,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
                     .zip(spec_fns.iter().zip(&default_fns))
                     .map(|(f, (s, d))| property(f, s, d));
                 schemas.push(quote!(__ta::object_schema(
-                    ::core::option::Option::None,
+                    #variant_description,
                     ::std::vec![#tag_property #(#properties),*]
                 )));
             }

@@ -36,6 +36,7 @@ pub struct Union<'a> {
 pub struct UnionVariant<'a> {
     pub ident: &'a Ident,
     pub json_name: String,
+    pub description: Option<String>,
     pub data: VariantData<'a>,
 }
 

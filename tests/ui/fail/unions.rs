@@ -41,4 +41,14 @@ enum Plain {
     Click { x: i64 },
 }
 
+// The semantic gate does not read inside variants, so a declaration there is refused.
+#[derive(ToolArgs)]
+#[toolargs(untagged)]
+enum Charge {
+    Amount {
+        #[arg(critical)]
+        cents: i64,
+    },
+}
+
 fn main() {}
