@@ -17,6 +17,8 @@ mod fuzz_regressions;
 mod ghost;
 #[cfg(feature = "dynamic")]
 mod hostile;
+#[cfg(all(feature = "uuid", feature = "url", feature = "indexmap"))]
+mod formats;
 mod layout;
 mod properties;
 #[cfg(feature = "replay")]

@@ -152,6 +152,21 @@ impl Dialect {
             // Gemini refuses every string format but `enum` and `date-time`.
             Dialect::Gemini if keyword == "format" => value == "date-time",
             Dialect::Gemini => gemini,
+            // Strict mode refuses a format outside the set OpenAI documents for it.
+            d if d.is_strict() && keyword == "format" => matches!(
+                value.as_str(),
+                Some(
+                    "date-time"
+                        | "time"
+                        | "date"
+                        | "duration"
+                        | "email"
+                        | "hostname"
+                        | "ipv4"
+                        | "ipv6"
+                        | "uuid"
+                )
+            ),
             d if d.is_strict() => strict,
             _ => plain,
         }
@@ -208,6 +223,10 @@ impl Dialect {
                 let value = schema.get(key).filter(|v| !self.keeps(key, v))?;
                 match key {
                     "format" if value == "date" => Some("A date written YYYY-MM-DD.".to_owned()),
+                    "format" if value == "uuid" => {
+                        Some("A UUID written 8-4-4-4-12 hexadecimal digits.".to_owned())
+                    }
+                    "format" if value == "uri" => Some("An absolute URL.".to_owned()),
                     "minLength" => Some(format!("At least {}.", characters(value))),
                     "maxLength" => Some(format!("At most {}.", characters(value))),
                     "uniqueItems" if value == &Value::Bool(true) => {

@@ -154,6 +154,8 @@ stable_names! {
         DuplicateItem => "duplicate_item",
         /// A value two or more variants of an untagged union accept equally well.
         AmbiguousVariant => "ambiguous_variant",
+        /// A string that is not of its field's format (a UUID, an absolute URL).
+        Format => "format",
     }
 }
 

@@ -195,7 +195,8 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
             "`{shown}`: 128-bit integers are not supported, JSON numbers beyond 64 bits lose precision in most clients; use i64 or u64"
         )),
         ("char" | "str", []) => Err(format!("`{shown}` is not supported; use String ({SUPPORTED})")),
-        ("HashMap" | "BTreeMap", [key, value]) => match show(key).as_str() {
+        // `IndexMap` needs toolargs' `indexmap` feature, which its `ArgType` impl says.
+        ("HashMap" | "BTreeMap" | "IndexMap", [key, value]) => match show(key).as_str() {
             "String" | "std::string::String" | "::std::string::String" => {
                 classify(value).map(|k| Kind::Map(Box::new(k)))
             }
@@ -205,9 +206,6 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
                 show(value)
             )),
         },
-        ("IndexMap", _) => Err(format!(
-            "`{shown}`: maps are not supported, their keys cannot be declared in the schema; use a struct that derives ToolArgs or a Vec of one ({SUPPORTED})"
-        )),
         // A set is a list to the attributes: the same item constraints and counts.
         ("HashSet" | "BTreeSet", [inner]) => classify(inner).map(|k| Kind::List(Box::new(k))),
         ("Box" | "Rc" | "Arc" | "Cow", _) => Err(format!(

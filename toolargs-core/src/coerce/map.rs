@@ -175,3 +175,37 @@ impl<T: ArgType, S: BuildHasher + Default> ArgType for HashMap<String, T, S> {
         T::declared_semantics()
     }
 }
+
+#[cfg(feature = "indexmap")]
+impl<T: ArgType, S: BuildHasher + Default> ArgType for indexmap::IndexMap<String, T, S> {
+    const PATTERN: bool = T::PATTERN;
+    const BOUNDS: bool = T::BOUNDS;
+    const LENGTH: bool = T::LENGTH;
+    const ITEMS: bool = true;
+    const KEY_PATTERN: bool = true;
+
+    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
+        let mut out = indexmap::IndexMap::default();
+        coerce_entries(node, spec, path, cx, |k, v| {
+            out.insert(k, v);
+        })
+        .then_some(out)
+    }
+
+    /// Keys in the map's order: the order they were sent in.
+    fn canonical(&self) -> Value {
+        Value::Object(
+            self.iter()
+                .map(|(k, v)| (k.clone(), v.canonical()))
+                .collect(),
+        )
+    }
+
+    fn schema(spec: &FieldSpec<'_>) -> Value {
+        map_schema::<T>(spec)
+    }
+
+    fn declared_semantics() -> crate::declare::Semantics {
+        T::declared_semantics()
+    }
+}

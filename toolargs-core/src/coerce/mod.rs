@@ -18,6 +18,10 @@ pub mod optional;
 pub mod set;
 pub mod string;
 pub mod union;
+#[cfg(feature = "url")]
+pub mod url;
+#[cfg(feature = "uuid")]
+pub mod uuid;
 
 use serde_json::Value;
 

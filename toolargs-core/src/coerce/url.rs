@@ -1,0 +1,77 @@
+//! Absolute URLs (feature `url`), JSON Schema's `format: uri`: a scheme, then what RFC 3986
+//! allows, in ASCII. The `url` crate follows the WHATWG standard, which also reads strings a
+//! URI cannot be (spaces, padding, backslashes, non-ASCII); those are a `format` error, so what
+//! the parser accepts is what the schema accepts.
+//!
+//! An accepted URL is kept as the standard parses it: `https://Example.com` reads as
+//! `https://example.com/`. Both name the same resource, as `2026-03-04T10:00:00+00:00` and
+//! `2026-03-04T10:00:00Z` name the same instant, so this is a reading, not a repair.
+
+use serde_json::{json, Value};
+use url::Url;
+
+use super::{type_error, ArgType};
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::Code;
+use crate::spec::FieldSpec;
+
+/// True when every byte may appear in an RFC 3986 URI: unreserved, reserved, or `%`.
+fn uri_characters(s: &str) -> bool {
+    s.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b))
+}
+
+impl ArgType for Url {
+    const SCALAR_TO_LIST: bool = true;
+
+    fn coerce(
+        node: &Node<'_>,
+        _spec: &FieldSpec<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Self> {
+        let Node::String(s) = node else {
+            type_error(cx, path, "a URL string", node);
+            return None;
+        };
+        match Url::parse(s) {
+            Ok(url) if uri_characters(s) => Some(url),
+            _ => {
+                cx.error(
+                    path,
+                    Code::Format,
+                    format!(
+                        "expected an absolute URL such as https://example.com/path, with any \
+                         space or non-ASCII character percent-encoded, got {}",
+                        node.describe()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn canonical(&self) -> Value {
+        Value::String(self.as_str().to_owned())
+    }
+
+    fn schema(_spec: &FieldSpec<'_>) -> Value {
+        json!({"type": "string", "format": "uri"})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri_characters;
+
+    #[test]
+    fn only_uri_characters() {
+        assert!(uri_characters("https://example.com/a?b=c&d=%20#f"));
+        assert!(!uri_characters("https://example.com/a b"));
+        assert!(!uri_characters(" https://example.com"));
+        assert!(!uri_characters("https://exämple.com"));
+        assert!(!uri_characters("https:\\\\example.com"));
+    }
+}
