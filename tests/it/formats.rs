@@ -150,3 +150,74 @@ fn strict_mode_keeps_uuid_and_describes_uri() {
         "A UUID written 8-4-4-4-12 hexadecimal digits."
     );
 }
+
+/// Charge an amount.
+#[derive(ToolArgs, Debug, PartialEq)]
+#[toolargs(effect = "external")]
+struct Charge {
+    #[arg(min = 0.01, max = 10000)]
+    amount: rust_decimal::Decimal,
+    #[arg(default)]
+    fees: Vec<rust_decimal::Decimal>,
+}
+
+fn decimal(text: &str) -> rust_decimal::Decimal {
+    text.parse().unwrap()
+}
+
+#[test]
+fn decimals_are_read_from_their_digits() {
+    let parsed = Charge::parse(r#"{"amount": 19.99, "fees": [0.1, 1.999e1, 3]}"#).unwrap();
+    assert!(parsed.repairs.is_empty());
+    assert_eq!(parsed.args.amount, decimal("19.99"));
+    assert_eq!(
+        parsed.args.fees,
+        [decimal("0.1"), decimal("19.99"), decimal("3")]
+    );
+    // The canonical form is a JSON number that reads back as the same decimal.
+    let canonical = parsed.args.to_json();
+    assert_eq!(
+        canonical.to_string(),
+        r#"{"amount":19.99,"fees":[0.1,19.99,3]}"#
+    );
+    let again = Charge::parse(&canonical).unwrap();
+    assert!(again.repairs.is_empty());
+    assert_eq!(again.args, parsed.args);
+    assert!(validator(&Charge::json_schema()).is_valid(&canonical));
+}
+
+#[test]
+fn a_decimal_string_is_repaired_as_a_number_is() {
+    let parsed = Charge::parse(r#"{"amount": "19.99"}"#).unwrap();
+    assert_eq!(parsed.args.amount, decimal("19.99"));
+    assert_eq!(parsed.repairs.len(), 1);
+    assert_eq!(parsed.repairs[0].rule, "numeric_string_to_number");
+    assert_eq!(parsed.repairs[0].after, json!(19.99));
+}
+
+#[test]
+fn decimals_out_of_bounds_or_precision_are_rejected() {
+    let bad = Charge::parse(r#"{"amount": "1,999", "fees": [0.12345678901234567, "1e3", true]}"#)
+        .unwrap_err();
+    let got: Vec<(&str, &str)> = bad
+        .errors()
+        .iter()
+        .map(|e| (e.code.as_str(), e.path.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("ambiguous_number", "$.amount"),
+            ("lossy_number", "$.fees[0]"),
+            ("ambiguous_number", "$.fees[1]"),
+            ("type", "$.fees[2]"),
+        ]
+    );
+    for (amount, code) in [("0.001", "out_of_range"), ("10000.01", "out_of_range")] {
+        let err = Charge::parse(format!(r#"{{"amount": {amount}}}"#)).unwrap_err();
+        assert_eq!(err.errors()[0].code, code, "{amount}");
+    }
+    // The bounds are the decimals written in the attribute, not the floats nearest to them.
+    assert!(Charge::parse(r#"{"amount": 0.01}"#).is_ok());
+    assert!(Charge::parse(r#"{"amount": 10000}"#).is_ok());
+}

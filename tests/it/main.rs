@@ -12,13 +12,18 @@ mod async_openai;
 mod behaviour;
 #[cfg(feature = "dynamic")]
 mod dynamic;
+#[cfg(all(
+    feature = "uuid",
+    feature = "url",
+    feature = "indexmap",
+    feature = "decimal"
+))]
+mod formats;
 #[cfg(feature = "dynamic")]
 mod fuzz_regressions;
 mod ghost;
 #[cfg(feature = "dynamic")]
 mod hostile;
-#[cfg(all(feature = "uuid", feature = "url", feature = "indexmap"))]
-mod formats;
 mod layout;
 mod properties;
 #[cfg(feature = "replay")]

@@ -107,7 +107,8 @@ stable_names! {
         NonFiniteNumber => "non_finite_number",
         /// A string for an integer field that is not a plain base-10 integer.
         AmbiguousInteger => "ambiguous_integer",
-        /// A number with a fractional part for an integer field.
+        /// A number that would lose precision: a fraction for an integer field, or more
+        /// significant digits than a decimal field carries.
         LossyNumber => "lossy_number",
         /// A string for a number field that is not a plain decimal.
         AmbiguousNumber => "ambiguous_number",

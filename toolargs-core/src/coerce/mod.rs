@@ -8,6 +8,8 @@ pub mod any;
 pub mod boolean;
 pub mod date;
 pub mod datetime;
+#[cfg(feature = "decimal")]
+pub mod decimal;
 pub mod enumeration;
 pub mod integer;
 pub mod list;

@@ -5,22 +5,30 @@ use serde_json::{json, Value};
 
 use super::{put, type_error, ArgType};
 use crate::cx::Cx;
-use crate::node::Node;
+use crate::node::{Node, Number};
 use crate::path::Path;
 use crate::report::{Code, Rule};
 use crate::spec::FieldSpec;
 
-/// Reads a finite number within the field's bounds and `type_max` in magnitude.
-pub fn coerce_number(
-    node: &Node<'_>,
-    spec: &FieldSpec<'_>,
+/// Where a number field's value comes from: a JSON number, taken as it is, or a plain decimal
+/// string, taken with the `numeric_string_to_number` repair.
+pub(crate) enum NumberSource<'n, 'a> {
+    /// A JSON number.
+    Number(&'n Number<'a>),
+    /// A string that is a plain decimal (`"19.99"`).
+    DecimalString(&'n str),
+}
+
+/// Reads where a number comes from; anything else is recorded as `ambiguous_number` (other
+/// strings) or `type`. Shared by every number type, so the string rule lives here once.
+pub(crate) fn number_source<'n, 'a>(
+    node: &'n Node<'a>,
     path: &Path<'_>,
     cx: &mut Cx,
-    type_max: f64,
-) -> Option<f64> {
-    let (value, repaired) = match node {
-        Node::Number(n) => (n.as_f64(), false),
-        Node::String(s) if is_plain_decimal(s) => (s.parse::<f64>().unwrap_or(f64::NAN), true),
+) -> Option<NumberSource<'n, 'a>> {
+    match node {
+        Node::Number(n) => Some(NumberSource::Number(n)),
+        Node::String(s) if is_plain_decimal(s) => Some(NumberSource::DecimalString(s)),
         Node::String(_) => {
             cx.error(
                 path,
@@ -30,27 +38,53 @@ pub fn coerce_number(
                     node.describe()
                 ),
             );
-            return None;
+            None
         }
         other => {
             type_error(cx, path, "a number", other);
-            return None;
+            None
         }
+    }
+}
+
+/// Records `out_of_range` for a number outside the field's bounds (or, with no bounds, beyond
+/// `type_max` in magnitude).
+pub(crate) fn range_error(
+    node: &Node<'_>,
+    spec: &FieldSpec<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    type_max: f64,
+) {
+    let expected = match (spec.min, spec.max) {
+        (Some(min), Some(max)) => format!("a number from {min} to {max}"),
+        (Some(min), None) => format!("a number of at least {min}"),
+        (None, Some(max)) => format!("a number of at most {max}"),
+        (None, None) => format!("a number no larger than {type_max:e} in magnitude"),
+    };
+    cx.error(
+        path,
+        Code::OutOfRange,
+        format!("expected {expected}, got {}", node.describe()),
+    );
+}
+
+/// Reads a finite number within the field's bounds and `type_max` in magnitude.
+pub fn coerce_number(
+    node: &Node<'_>,
+    spec: &FieldSpec<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    type_max: f64,
+) -> Option<f64> {
+    let (value, repaired) = match number_source(node, path, cx)? {
+        NumberSource::Number(n) => (n.as_f64(), false),
+        NumberSource::DecimalString(s) => (s.parse::<f64>().unwrap_or(f64::NAN), true),
     };
     let below = spec.min.is_some_and(|m| value < m.as_f64());
     let above = spec.max.is_some_and(|m| value > m.as_f64());
     if !value.is_finite() || value.abs() > type_max || below || above {
-        let expected = match (spec.min, spec.max) {
-            (Some(min), Some(max)) => format!("a number from {min} to {max}"),
-            (Some(min), None) => format!("a number of at least {min}"),
-            (None, Some(max)) => format!("a number of at most {max}"),
-            (None, None) => format!("a number no larger than {type_max:e} in magnitude"),
-        };
-        cx.error(
-            path,
-            Code::OutOfRange,
-            format!("expected {expected}, got {}", node.describe()),
-        );
+        range_error(node, spec, path, cx, type_max);
         return None;
     }
     if repaired
@@ -86,7 +120,7 @@ pub(crate) fn is_plain_decimal(s: &str) -> bool {
 
 /// The JSON Schema of a number field; the type's range is stated when narrower than `f64`'s,
 /// as for integers.
-fn number_schema(spec: &FieldSpec<'_>, type_max: f64) -> Value {
+pub(crate) fn number_schema(spec: &FieldSpec<'_>, type_max: f64) -> Value {
     let narrow = type_max < f64::MAX;
     let low = match spec.min {
         Some(min) if !narrow || min.as_f64() > -type_max => Some(min.to_value()),
