@@ -8,6 +8,7 @@ pub use toolargs_core::coerce::enumeration::{coerce_enum, enum_schema};
 pub use toolargs_core::coerce::object::{
     field, object_members, object_schema, unknown_member, Property,
 };
+pub use toolargs_core::coerce::recursive::{declared, defined};
 pub use toolargs_core::coerce::union::{tag_schema, tagged, union_schema, untagged};
 pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};
 pub use toolargs_core::{

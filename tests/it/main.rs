@@ -26,6 +26,7 @@ mod ghost;
 mod hostile;
 mod layout;
 mod properties;
+mod recursion;
 #[cfg(feature = "replay")]
 mod replay;
 #[cfg(feature = "rig")]

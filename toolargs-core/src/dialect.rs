@@ -126,6 +126,8 @@ const KEYWORDS: &[(&str, bool, bool, bool)] = &[
     ("maxItems",             KEEP, KEEP, KEEP),
     ("uniqueItems",          KEEP, DROP, DROP), // sets; said in words where dropped
     ("nullable",             DROP, DROP, KEEP), // OpenAPI's spelling of a type array with null
+    ("$ref",                 KEEP, KEEP, DROP), // recursive types; Gemini's are written out
+    ("$defs",                KEEP, KEEP, DROP),
 ];
 
 impl Dialect {
@@ -198,7 +200,11 @@ impl Dialect {
         if self == Dialect::JsonSchema {
             return schema.clone();
         }
-        let mut out = self.convert(schema);
+        let mut out = if self == Dialect::Gemini {
+            self.convert(&without_refs(schema))
+        } else {
+            self.convert(schema)
+        };
         if let Some(map) = out.as_object_mut() {
             if description.is_some()
                 && map.get("description").and_then(Value::as_str) == description
@@ -259,6 +265,11 @@ impl Dialect {
                 ("anyOf", Value::Array(branches)) => {
                     Value::Array(branches.iter().map(|b| self.convert(b)).collect())
                 }
+                ("$defs", Value::Object(defs)) => Value::Object(
+                    defs.iter()
+                        .map(|(name, s)| (name.clone(), self.convert(s)))
+                        .collect(),
+                ),
                 ("additionalProperties", values @ Value::Object(_)) => self.convert(values),
                 _ => value.clone(),
             };
@@ -292,7 +303,7 @@ pub fn has_open_parts(schema: &Value) -> bool {
     let Some(map) = schema.as_object() else {
         return false;
     };
-    let typed = ["type", "enum", "const", "properties", "anyOf"]
+    let typed = ["type", "enum", "const", "properties", "anyOf", "$ref"]
         .iter()
         .any(|key| map.contains_key(*key));
     !typed
@@ -305,8 +316,81 @@ pub fn has_open_parts(schema: &Value) -> bool {
             "anyOf" => value
                 .as_array()
                 .is_some_and(|branches| branches.iter().any(has_open_parts)),
+            "$defs" => value
+                .as_object()
+                .is_some_and(|defs| defs.values().any(has_open_parts)),
             _ => false,
         })
+}
+
+/// Gemini reads no `$ref`: each reference is replaced by its definition, and a reference met
+/// inside its own definition (a recursive field) by an object whose description names what
+/// it holds. The model is shown one level of the recursion in full; the parser reads every
+/// level, with the same rules.
+fn without_refs(schema: &Value) -> Value {
+    let Some(Value::Object(defs)) = schema.get("$defs") else {
+        return schema.clone();
+    };
+    let mut open = Vec::new();
+    let mut out = inline(schema, defs, &mut open);
+    if let Some(map) = out.as_object_mut() {
+        map.shift_remove("$defs");
+    }
+    out
+}
+
+fn inline<'s>(schema: &'s Value, defs: &'s Map<String, Value>, open: &mut Vec<&'s str>) -> Value {
+    match schema {
+        Value::Object(map) => {
+            let target = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"));
+            let Some(name) = target else {
+                return Value::Object(
+                    map.iter()
+                        .filter(|(key, _)| *key != "$defs")
+                        .map(|(key, value)| (key.clone(), inline(value, defs, open)))
+                        .collect(),
+                );
+            };
+            let said = map.get("description").and_then(Value::as_str);
+            let Some((name, definition)) = defs.get_key_value(name) else {
+                return Value::Object(Map::new());
+            };
+            let mut out = if open.contains(&name.as_str()) {
+                let what = definition
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map_or(String::new(), |d| format!(" ({})", d.trim_end_matches('.')));
+                let mut placeholder = Map::new();
+                placeholder.insert("type".to_owned(), Value::from("object"));
+                placeholder.insert(
+                    "description".to_owned(),
+                    Value::from(format!(
+                        "A {name}{what}: an object of the same shape as the enclosing {name}."
+                    )),
+                );
+                Value::Object(placeholder)
+            } else {
+                open.push(name);
+                let out = inline(definition, defs, open);
+                open.pop();
+                out
+            };
+            // A description written at the use goes before the definition's.
+            if let (Some(said), Some(map)) = (said, out.as_object_mut()) {
+                let text = match map.get("description").and_then(Value::as_str) {
+                    Some(d) => format!("{said} {d}"),
+                    None => said.to_owned(),
+                };
+                map.insert("description".to_owned(), Value::from(text));
+            }
+            out
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| inline(v, defs, open)).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Strict mode: every property is required, one that was optional accepts `null` instead, and

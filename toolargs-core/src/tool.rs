@@ -43,7 +43,7 @@ pub trait ToolArgs: ArgType {
 
     /// The JSON Schema (2020-12) of the arguments.
     fn json_schema() -> Value {
-        let schema = Self::schema(&FieldSpec::NONE);
+        let schema = crate::coerce::recursive::root(|| Self::schema(&FieldSpec::NONE));
         let Value::Object(body) = schema else {
             return schema;
         };

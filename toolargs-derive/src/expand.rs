@@ -2,7 +2,7 @@
 //! wires the runtime's coercers together; it contains no policy of its own.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 
 use crate::model::{
     Body, Bound, DefaultValue, EffectAttr, Family, Field, Semantic, Source, Tool, Union,
@@ -97,7 +97,12 @@ fn size(n: Option<usize>) -> TokenStream {
 
 /// The field's `FieldSpec` and default, as two functions next to the impl. Only the
 /// constraints the field declares are written.
-fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: Option<&syn::Ident>) -> TokenStream {
+fn field_helpers(
+    f: &Field,
+    owner: &syn::Ident,
+    spec_fn: &syn::Ident,
+    default_fn: Option<&syn::Ident>,
+) -> TokenStream {
     let strict = if f.strict {
         quote!(true)
     } else {
@@ -132,7 +137,8 @@ fn field_helpers(f: &Field, spec_fn: &syn::Ident, default_fn: Option<&syn::Ident
         let (min, max) = (size(f.min_items), size(f.max_items));
         spec.extend(quote!(.with_items(#min, #max)));
     }
-    let ty = f.ty;
+    // The helpers sit outside the impl, where a field written `Vec<Self>` must name the type.
+    let ty = without_self(f.ty.to_token_stream(), owner);
     let default = match &f.default {
         None => quote!(::core::option::Option::None),
         // The call carries the key's span and takes its type from the `fn() -> #ty` it is
@@ -190,7 +196,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
     let helpers = fields
         .iter()
         .zip(spec_fns.iter().zip(&default_fns))
-        .map(|(f, (spec_fn, default_fn))| field_helpers(f, spec_fn, Some(default_fn)));
+        .map(|(f, (spec_fn, default_fn))| field_helpers(f, ident, spec_fn, Some(default_fn)));
 
     let canonical_inserts = fields.iter().map(|f| {
         let (fi, name) = (f.ident, &f.json_name);
@@ -228,6 +234,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
         property
     });
     let struct_description = option_str(tool.description.as_deref());
+    let ident_name = ident.to_string();
 
     quote! {
         #(#helpers)*
@@ -270,11 +277,13 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
             }
 
             fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
-                __ta::object_schema(#struct_description, ::std::vec![#(#properties),*])
+                __ta::defined::<Self>(#ident_name, || {
+                    __ta::object_schema(#struct_description, ::std::vec![#(#properties),*])
+                })
             }
 
             fn declared_semantics() -> __ta::Semantics {
-                <Self as __ta::ToolArgs>::semantics()
+                __ta::declared::<Self>(<Self as __ta::ToolArgs>::semantics)
             }
         }
     }
@@ -288,7 +297,8 @@ fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
     let ident = tool.ident;
     let ty = f.ty;
     let spec_fn = format_ident!("__spec_inner");
-    let helpers = field_helpers(f, &spec_fn, None);
+    let ident_name = ident.to_string();
+    let helpers = field_helpers(f, ident, &spec_fn, None);
     let describe = tool.description.as_deref().map(|d| {
         quote! {
             if let ::core::option::Option::Some(map) = schema.as_object_mut() {
@@ -317,9 +327,12 @@ fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
             }
 
             fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
-                let mut schema = <#ty as __ta::ArgType>::schema(&#spec_fn(spec));
-                #describe
-                schema
+                __ta::defined::<Self>(#ident_name, || {
+                    #[allow(unused_mut)]
+                    let mut schema = <#ty as __ta::ArgType>::schema(&#spec_fn(spec));
+                    #describe
+                    schema
+                })
             }
 
             fn item_schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
@@ -333,7 +346,7 @@ fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
             }
 
             fn declared_semantics() -> __ta::Semantics {
-                <#ty as __ta::ArgType>::declared_semantics()
+                __ta::declared::<Self>(<#ty as __ta::ArgType>::declared_semantics)
             }
         }
     }
@@ -516,7 +529,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
             VariantData::Newtype(f) => {
                 let ty = f.ty;
                 let spec_fn = format_ident!("__spec_v{}", vi);
-                helpers.push(field_helpers(f, &spec_fn, None));
+                helpers.push(field_helpers(f, ident, &spec_fn, None));
                 readers.push(quote! {
                     <#ty as __ta::ArgType>::coerce(node, &#spec_fn(spec), path, cx).map(Self::#vident)
                 });
@@ -545,7 +558,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
                     .map(|f| format_ident!("__default_v{}_{}", vi, f.ident))
                     .collect();
                 for (f, (s, d)) in fields.iter().zip(spec_fns.iter().zip(&default_fns)) {
-                    helpers.push(field_helpers(f, s, Some(d)));
+                    helpers.push(field_helpers(f, ident, s, Some(d)));
                 }
                 let idents: Vec<_> = fields.iter().map(|f| f.ident).collect();
                 let locals: Vec<_> = fields
@@ -609,6 +622,7 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
         },
     };
     let description = option_str(tool.description.as_deref());
+    let ident_name = ident.to_string();
     quote! {
         #(#helpers)*
 
@@ -631,7 +645,9 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
             }
 
             fn schema(spec: &__ta::FieldSpec<'_>) -> __ta::Value {
-                __ta::union_schema(#description, ::std::vec![#(#schemas),*])
+                __ta::defined::<Self>(#ident_name, || {
+                    __ta::union_schema(#description, ::std::vec![#(#schemas),*])
+                })
             }
         }
     }
@@ -713,4 +729,25 @@ fn property(f: &Field, spec_fn: &syn::Ident, default_fn: &syn::Ident) -> TokenSt
         );
     }
     property
+}
+
+/// `tokens` with every `Self` replaced by `owner`.
+fn without_self(tokens: TokenStream, owner: &syn::Ident) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Ident(i) if i == "Self" => {
+                let mut named = owner.clone();
+                named.set_span(i.span());
+                TokenTree::Ident(named)
+            }
+            TokenTree::Group(g) => {
+                let mut inner = Group::new(g.delimiter(), without_self(g.stream(), owner));
+                inner.set_span(g.span());
+                TokenTree::Group(inner)
+            }
+            other => other,
+        })
+        .collect()
 }

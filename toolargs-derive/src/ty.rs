@@ -208,7 +208,9 @@ pub fn classify(ty: &Type) -> Result<Kind, String> {
         },
         // A set is a list to the attributes: the same item constraints and counts.
         ("HashSet" | "BTreeSet", [inner]) => classify(inner).map(|k| Kind::List(Box::new(k))),
-        ("Box" | "Rc" | "Arc" | "Cow", _) => Err(format!(
+        // A box is its content, and what lets a type contain itself.
+        ("Box", [inner]) => classify(inner),
+        ("Rc" | "Arc" | "Cow", _) => Err(format!(
             "`{shown}`: smart pointers are not supported; use the inner type ({SUPPORTED})"
         )),
         // Checked against `#[arg(any)]` by the caller, which knows the attributes.

@@ -17,6 +17,7 @@ pub mod map;
 pub mod number;
 pub mod object;
 pub mod optional;
+pub mod recursive;
 pub mod set;
 pub mod string;
 pub mod union;

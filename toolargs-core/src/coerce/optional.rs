@@ -51,6 +51,18 @@ pub fn nullable(mut schema: Value) -> Value {
     let Some(map) = schema.as_object_mut() else {
         return schema;
     };
+    // A reference has no `type` to widen: it becomes one branch beside `null`, and what was
+    // said next to it (a description) moves out to the union.
+    if let Some(target) = map.shift_remove("$ref") {
+        let mut reference = serde_json::Map::new();
+        reference.insert("$ref".to_owned(), target);
+        let null = serde_json::json!({"type": "null"});
+        map.insert(
+            "anyOf".to_owned(),
+            Value::Array(vec![Value::Object(reference), null]),
+        );
+        return schema;
+    }
     let null = Value::from("null");
     match map.get_mut("type") {
         Some(Value::Array(types)) if !types.contains(&null) => types.push(null),
