@@ -6,8 +6,12 @@
 use std::collections::BTreeMap;
 
 use jsonschema::{Draft, Validator};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::strategy::Union;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Value};
-use toolargs::{Dialect, ToolArgs};
+use toolargs::{Dialect, Limits, ParseOptions, ToolArgs};
 
 /// A boolean filter over labels.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -128,7 +132,10 @@ fn a_recursive_union_is_a_definition_used_by_reference() {
     // The same schema twice: building it leaves nothing behind on the thread.
     assert_eq!(FindItems::json_schema(), schema);
     // `$defs` comes last, after the body.
-    assert_eq!(schema.as_object().unwrap().keys().next_back().unwrap(), "$defs");
+    assert_eq!(
+        schema.as_object().unwrap().keys().next_back().unwrap(),
+        "$defs"
+    );
 }
 
 #[test]
@@ -349,20 +356,135 @@ fn a_map_of_a_hundred_thousand_keys_is_read_or_refused_in_linear_time() {
         text.push_str(&format!(r#""k{i}": "v""#));
     }
     text.push_str("}}");
-    match Tag::parse(text.as_str()) {
-        Ok(parsed) => assert_eq!(parsed.args.labels.len(), 100_000),
-        Err(rejection) => {
-            let codes: Vec<String> = rejection
-                .errors()
-                .iter()
-                .map(|e| e.code.to_string())
-                .collect();
-            assert!(
-                codes
+    // The default limits refuse it at the object, before any key is read twice.
+    let rejection = Tag::parse(text.as_str()).expect_err("too many keys");
+    assert_eq!(rejection.errors().len(), 1);
+    assert_eq!(rejection.errors()[0].code.to_string(), "too_many_keys");
+    // Raised limits read every key once: duplicates through a hash set, entries into the map.
+    let options = ParseOptions {
+        limits: Limits {
+            max_keys: 200_000,
+            ..Limits::DEFAULT
+        },
+        ..ParseOptions::DEFAULT
+    };
+    let parsed = toolargs::parse_with::<Tag>(&text.as_str().into(), &options).expect("parses");
+    assert!(parsed.is_clean());
+    assert_eq!(parsed.args.labels.len(), 100_000);
+}
+
+/// Values `schema` accepts, following `$ref`s into `defs` at most `depth` times; past that, a
+/// reference takes only the branches of its union that refer to nothing.
+fn conforming(schema: &Value, defs: &Value, depth: u32) -> BoxedStrategy<Value> {
+    if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        let name = target.strip_prefix("#/$defs/").expect("a local definition");
+        let definition = &defs[name];
+        if depth > 0 {
+            return conforming(definition, defs, depth - 1);
+        }
+        let leaves: Vec<Value> = definition["anyOf"]
+            .as_array()
+            .expect("a recursive union")
+            .iter()
+            .filter(|b| !b.to_string().contains("$ref"))
+            .cloned()
+            .collect();
+        return Union::new(leaves.iter().map(|b| conforming(b, defs, 0))).boxed();
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return proptest::sample::select(values.clone()).boxed();
+    }
+    if let Some(value) = schema.get("const") {
+        return Just(value.clone()).boxed();
+    }
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        return Union::new(branches.iter().map(|b| conforming(b, defs, depth))).boxed();
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t],
+        Value::Array(types) => types.iter().filter_map(Value::as_str).collect(),
+        other => panic!("a schema without a type: {other}"),
+    };
+    let of_type = |t: &str| -> BoxedStrategy<Value> {
+        match t {
+            "null" => Just(Value::Null).boxed(),
+            "integer" => {
+                let low = schema["minimum"].as_i64().unwrap_or(-1000);
+                let high = schema["maximum"].as_i64().unwrap_or(1000);
+                (low..=high).prop_map(Value::from).boxed()
+            }
+            "string" => "[a-z]{0,4}".prop_map(Value::from).boxed(),
+            "array" => vec(conforming(&schema["items"], defs, depth), 0..=2)
+                .prop_map(Value::Array)
+                .boxed(),
+            "object" => {
+                let required = schema["required"].as_array().cloned().unwrap_or_default();
+                let members: Vec<BoxedStrategy<Option<(String, Value)>>> = schema["properties"]
+                    .as_object()
+                    .expect("properties")
                     .iter()
-                    .all(|c| c == "too_many_keys" || c == "too_large"),
-                "{codes:?}"
+                    .map(|(name, prop)| {
+                        let name = name.clone();
+                        let value = conforming(prop, defs, depth);
+                        if required.contains(&Value::from(name.as_str())) {
+                            value.prop_map(move |v| Some((name.clone(), v))).boxed()
+                        } else {
+                            proptest::option::of(value)
+                                .prop_map(move |v| v.map(|v| (name.clone(), v)))
+                                .boxed()
+                        }
+                    })
+                    .collect();
+                members
+                    .prop_map(|m| Value::Object(m.into_iter().flatten().collect()))
+                    .boxed()
+            }
+            other => panic!("unexpected type {other}"),
+        }
+    };
+    Union::new(types.into_iter().map(of_type)).boxed()
+}
+
+#[test]
+fn calls_conforming_to_a_recursive_schema_parse_clean() {
+    let plain_check = validator(&FindItems::json_schema());
+    for dialect in Dialect::ALL {
+        // Gemini shows recursive fields as described objects (pinned above), not as a shape a
+        // generator can follow.
+        if dialect == Dialect::Gemini {
+            continue;
+        }
+        let definition = FindItems::tool_definition(dialect);
+        let schema = match dialect {
+            Dialect::OpenAiChat { .. } => definition["function"]["parameters"].clone(),
+            Dialect::Anthropic => definition["input_schema"].clone(),
+            Dialect::Mcp => definition["inputSchema"].clone(),
+            _ => definition["parameters"].clone(),
+        };
+        let check = validator(&schema);
+        let options = dialect.parse_options();
+        let config = Config {
+            cases: 128,
+            failure_persistence: None,
+            ..Config::default()
+        };
+        let strategy = conforming(&schema, &schema["$defs"], 3);
+        let outcome = TestRunner::new(config).run(&strategy, |call| {
+            prop_assert!(check.is_valid(&call), "the generator made {call}");
+            let parsed =
+                toolargs::parse_with::<FindItems>(&(&call).into(), &options).map_err(|e| {
+                    TestCaseError::fail(format!("{dialect:?}: {call}: {}", e.for_model()))
+                })?;
+            prop_assert!(
+                parsed.is_clean(),
+                "{dialect:?}: {call}: {:?}",
+                parsed.repairs
             );
+            prop_assert!(plain_check.is_valid(&parsed.args.to_json()));
+            Ok(())
+        });
+        if let Err(e) = outcome {
+            panic!("{e}");
         }
     }
 }
