@@ -488,3 +488,13 @@ fn calls_conforming_to_a_recursive_schema_parse_clean() {
         }
     }
 }
+
+/// The dynamic loader resolves references as it loads, so it refuses a schema that refers to
+/// itself: a clean error, not a loop.
+#[cfg(feature = "dynamic")]
+#[test]
+fn the_dynamic_loader_refuses_a_recursive_schema_cleanly() {
+    let error = toolargs::Spec::from_schema(&FindItems::json_schema()).expect_err("recursive");
+    assert!(!error.to_string().is_empty());
+    assert!(toolargs::Spec::from_schema(&Node::json_schema()).is_err());
+}
