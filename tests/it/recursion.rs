@@ -283,9 +283,13 @@ fn every_dialect_shows_a_recursive_tool() {
         let definition = FindItems::tool_definition(dialect);
         let text = definition.to_string();
         match dialect {
-            Dialect::Gemini => {
-                assert!(!text.contains("$ref") && !text.contains("$defs"), "{text}");
-            }
+            Dialect::Gemini => assert!(
+                definition.get("parameters").is_none()
+                    && definition["parametersJsonSchema"]["$defs"]
+                        .get("Filter")
+                        .is_some(),
+                "{text}"
+            ),
             _ => assert!(
                 text.contains("\"$defs\"") && text.contains("#/$defs/Filter"),
                 "{dialect:?}: {text}"
@@ -303,22 +307,16 @@ fn every_dialect_shows_a_recursive_tool() {
 }
 
 #[test]
-fn gemini_writes_a_recursive_field_as_an_object_in_words() {
+fn gemini_is_sent_a_recursive_tool_as_json_schema() {
+    // Gemini's OpenAPI subset has no `$ref`; its `parametersJsonSchema` field takes the plain
+    // schema, references included.
     let definition = FindItems::tool_definition(Dialect::Gemini);
-    let filter = &definition["parameters"]["properties"]["filter"];
-    // The first level is written out; the recursive fields below it are objects whose
-    // description says what they hold.
-    assert_eq!(
-        filter["anyOf"][3]["properties"]["op"]["enum"],
-        json!(["label"])
-    );
-    let inner = &filter["anyOf"][2]["properties"]["not"];
-    assert_eq!(inner["type"], "object");
-    assert!(inner.get("properties").is_none());
-    let said = inner["description"].as_str().unwrap();
-    assert!(said.contains("Filter"), "{said}");
-    let items = &filter["anyOf"][0]["properties"]["all"]["items"];
-    assert_eq!(items["type"], "object");
+    let mut plain = FindItems::json_schema();
+    let header = plain.as_object_mut().unwrap();
+    header.shift_remove("$schema");
+    header.shift_remove("title");
+    header.shift_remove("description");
+    assert_eq!(definition["parametersJsonSchema"], plain);
 }
 
 #[test]
@@ -449,16 +447,12 @@ fn conforming(schema: &Value, defs: &Value, depth: u32) -> BoxedStrategy<Value> 
 fn calls_conforming_to_a_recursive_schema_parse_clean() {
     let plain_check = validator(&FindItems::json_schema());
     for dialect in Dialect::ALL {
-        // Gemini shows recursive fields as described objects (pinned above), not as a shape a
-        // generator can follow.
-        if dialect == Dialect::Gemini {
-            continue;
-        }
         let definition = FindItems::tool_definition(dialect);
         let schema = match dialect {
             Dialect::OpenAiChat { .. } => definition["function"]["parameters"].clone(),
             Dialect::Anthropic => definition["input_schema"].clone(),
             Dialect::Mcp => definition["inputSchema"].clone(),
+            Dialect::Gemini => definition["parametersJsonSchema"].clone(),
             _ => definition["parameters"].clone(),
         };
         let check = validator(&schema);

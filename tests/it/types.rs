@@ -387,18 +387,21 @@ fn a_tool_with_a_map_is_sent_without_strict_mode() {
     // A tool without a map keeps strict mode.
     let strict = LookUp::tool_definition(Dialect::OpenAiChat { strict: true });
     assert_eq!(strict["function"]["strict"], true);
-    // Anthropic and MCP take the map as written; Gemini gets an object without the
-    // keywords OpenAPI 3.0 lacks.
+    // Anthropic and MCP take the map as written; so does Gemini, through its JSON Schema
+    // field, since its OpenAPI subset has no open keys (and refuses an object without
+    // properties).
     let anthropic = Tag::tool_definition(Dialect::Anthropic);
     assert_eq!(
         anthropic["input_schema"]["properties"]["labels"],
         Tag::json_schema()["properties"]["labels"]
     );
     let gemini = Tag::tool_definition(Dialect::Gemini);
+    assert!(gemini.get("parameters").is_none(), "{gemini}");
     assert_eq!(
-        gemini["parameters"]["properties"]["labels"],
-        json!({"type": "object"})
+        gemini["parametersJsonSchema"]["properties"]["labels"],
+        Tag::json_schema()["properties"]["labels"]
     );
+    assert!(gemini["parametersJsonSchema"].get("$schema").is_none());
 }
 
 // Part four: sets.

@@ -196,6 +196,10 @@ impl Dialect {
     /// [`ToolArgs::json_schema`](crate::ToolArgs::json_schema), filtered by [`Dialect::keeps`]
     /// and reshaped for strict mode or OpenAPI. Besides `$schema` and `title`, every dialect but
     /// [`Dialect::JsonSchema`] drops a root `description` that repeats the tool's.
+    ///
+    /// For Gemini this is the OpenAPI 3.0 form (`parameters`); [`tool_definition`] sends a
+    /// schema that needs more (a map, an open value, a recursive type) as Gemini's
+    /// `parametersJsonSchema` instead.
     pub fn parameters(self, schema: &Value, description: Option<&str>) -> Value {
         if self == Dialect::JsonSchema {
             return schema.clone();
@@ -321,6 +325,12 @@ pub fn has_open_parts(schema: &Value) -> bool {
                 .is_some_and(|defs| defs.values().any(has_open_parts)),
             _ => false,
         })
+}
+
+/// True when `schema` needs more than Gemini's OpenAPI subset: open parts (maps, open values)
+/// or definitions (recursive types).
+fn needs_json_schema(schema: &Value) -> bool {
+    has_open_parts(schema) || schema.get("$defs").is_some()
 }
 
 /// Gemini reads no `$ref`: each reference is replaced by its definition, and a reference met
@@ -466,6 +476,30 @@ pub fn tool_definition(
         }
         other => other,
     };
+    // Gemini's `parameters` take the OpenAPI 3.0 subset: no open keys, no untyped values, no
+    // references, and an object must list its properties. Its `parametersJsonSchema` takes
+    // JSON Schema. A tool that needs what the subset lacks is sent with the latter, as the
+    // plain schema, rather than as objects Gemini refuses or that say less than the parser
+    // enforces.
+    if dialect == Dialect::Gemini && needs_json_schema(schema) {
+        let mut plain = Dialect::JsonSchema.parameters(schema, description);
+        if let Some(map) = plain.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("title");
+            if description.is_some()
+                && map.get("description").and_then(Value::as_str) == description
+            {
+                map.shift_remove("description");
+            }
+        }
+        let mut def = Map::new();
+        def.insert("name".to_owned(), Value::from(name));
+        if let Some(d) = description {
+            def.insert("description".to_owned(), Value::from(d));
+        }
+        def.insert("parametersJsonSchema".to_owned(), plain);
+        return Value::Object(def);
+    }
     let parameters = dialect.parameters(schema, description);
     let mut def = Map::new();
     def.insert("name".to_owned(), Value::from(name));
