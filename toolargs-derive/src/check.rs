@@ -749,7 +749,64 @@ fn check_union<'a>(
             data,
         });
     }
+    if tag.is_none() {
+        refuse_indistinct_variants(cx, &out);
+    }
     ok.then_some(Union { tag, variants: out })
+}
+
+/// What an untagged variant reads, written out: its type, or its fields with their types and
+/// constraints. Two variants with the same shape accept exactly the same values, so every call
+/// would be `ambiguous_variant`.
+fn variant_shape(v: &UnionVariant) -> Option<String> {
+    // A newtype's one field has no JSON name of its own: only its type and constraints count.
+    let field = |f: &Field, named: bool| {
+        let ty = f.ty;
+        format!(
+            "{}:{}:{}:{:?}:{:?}:{:?}:{:?}:{:?}:{:?}:{:?}:{:?}:{}",
+            if named { f.json_name.as_str() } else { "" },
+            quote::quote!(#ty),
+            f.optional,
+            f.min,
+            f.max,
+            f.pattern.as_ref().map(|p| &p.source),
+            f.key_pattern.as_ref().map(|p| &p.source),
+            f.min_len,
+            f.max_len,
+            f.min_items,
+            f.max_items,
+            f.default.is_some(),
+        )
+    };
+    match &v.data {
+        VariantData::Unit => None,
+        VariantData::Newtype(f) => Some(format!("newtype {}", field(f, false))),
+        VariantData::Named(fields) => {
+            let mut shapes: Vec<String> = fields.iter().map(|f| field(f, true)).collect();
+            shapes.sort();
+            Some(format!("fields {}", shapes.join(",")))
+        }
+    }
+}
+
+/// Refuses an untagged variant that reads exactly what an earlier one reads: no call could
+/// ever be told apart, so the union would reject every value either accepts.
+fn refuse_indistinct_variants(cx: &Ctxt, variants: &[UnionVariant]) {
+    let mut seen: HashMap<String, &UnionVariant> = HashMap::new();
+    for v in variants {
+        let Some(shape) = variant_shape(v) else {
+            continue;
+        };
+        if let Some(first) = seen.insert(shape, v) {
+            cx.error_spanned_by(
+                v.ident,
+                format!(
+                    "`{}` reads exactly the values `{}` reads, so no call could be told apart and every one would be rejected as ambiguous_variant; give them different shapes, or make the union tagged",
+                    v.ident, first.ident
+                ),
+            );
+        }
+    }
 }
 
 /// The semantic gate does not read inside union variants yet: a declaration there would be

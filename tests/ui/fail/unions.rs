@@ -51,4 +51,16 @@ enum Charge {
     },
 }
 
+// Two untagged variants that read the same values can never be told apart.
+#[derive(ToolArgs)]
+#[toolargs(untagged)]
+enum Contact {
+    Email(String),
+    Phone(String),
+    Named { name: String, id: u32 },
+    Person { id: u32, name: String },
+    // Different constraints: told apart by the value.
+    Code(#[arg(pattern = "[A-Z]{3}")] String),
+}
+
 fn main() {}
