@@ -213,26 +213,10 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
         }
     });
 
-    let properties = fields.iter().enumerate().map(|(i, f)| {
-        let name = &f.json_name;
-        let ty = f.ty;
-        let spec_fn = &spec_fns[i];
-        let default_fn = &default_fns[i];
-        let mut property =
-            quote!(__ta::Property::new(#name, <#ty as __ta::ArgType>::schema(&#spec_fn(spec))));
-        if let Some(description) = &f.description {
-            property.extend(quote!(.with_description(::core::option::Option::Some(#description))));
-        }
-        if f.default.is_none() && !f.optional {
-            property.extend(quote!(.with_required(true)));
-        }
-        if f.default.is_some() {
-            property.extend(
-                quote!(.with_default(#default_fn().map(|make| __ta::ArgType::canonical(&make())))),
-            );
-        }
-        property
-    });
+    let properties = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| property(f, &spec_fns[i], &default_fns[i]));
     let struct_description = option_str(tool.description.as_deref());
     let ident_name = ident.to_string();
 
