@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::object::object_members;
 use super::{put, ArgType};
@@ -108,104 +108,59 @@ fn map_schema<T: ArgType>(spec: &FieldSpec<'_>) -> Value {
     schema
 }
 
-impl<T: ArgType> ArgType for BTreeMap<String, T> {
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = true;
-
-    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let mut out = BTreeMap::new();
-        coerce_entries(node, spec, path, cx, |k, v| {
-            out.insert(k, v);
-        })
-        .then_some(out)
-    }
-
-    /// Keys in the map's order, which is sorted.
-    fn canonical(&self) -> Value {
-        Value::Object(
-            self.iter()
-                .map(|(k, v)| (k.clone(), v.canonical()))
-                .collect(),
-        )
-    }
-
-    fn schema(spec: &FieldSpec<'_>) -> Value {
-        map_schema::<T>(spec)
-    }
-
-    fn declared_semantics() -> crate::declare::Semantics {
-        T::declared_semantics()
-    }
+/// The entries as a JSON object, in the order given.
+fn object_of<'m, T: ArgType + 'm>(entries: impl Iterator<Item = (&'m String, &'m T)>) -> Value {
+    Value::Object(entries.map(|(k, v)| (k.clone(), v.canonical())).collect())
 }
 
-impl<T: ArgType, S: BuildHasher + Default> ArgType for HashMap<String, T, S> {
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = true;
+/// Keys sorted, so the form does not depend on a hasher.
+fn sorted_object<'m, T: ArgType + 'm>(entries: impl Iterator<Item = (&'m String, &'m T)>) -> Value {
+    let mut entries: Vec<(&String, &T)> = entries.collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    object_of(entries.into_iter())
+}
 
-    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let mut out = HashMap::default();
-        coerce_entries(node, spec, path, cx, |k, v| {
-            out.insert(k, v);
-        })
-        .then_some(out)
-    }
+/// `ArgType` for a map type with `String` keys; `$canonical` writes its entries (in the map's
+/// own order where it has one that does not depend on a hasher).
+macro_rules! map_arg_type {
+    ([$($generics:tt)*] $map:ty, $canonical:ident) => {
+        impl<$($generics)*> ArgType for $map {
+            const PATTERN: bool = T::PATTERN;
+            const BOUNDS: bool = T::BOUNDS;
+            const LENGTH: bool = T::LENGTH;
+            const ITEMS: bool = true;
+            const KEY_PATTERN: bool = true;
 
-    /// Keys sorted, so the form does not depend on the hasher.
-    fn canonical(&self) -> Value {
-        let mut entries: Vec<(&String, &T)> = self.iter().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        let mut map = Map::with_capacity(entries.len());
-        for (k, v) in entries {
-            map.insert(k.clone(), v.canonical());
+            fn coerce(
+                node: &Node<'_>,
+                spec: &FieldSpec<'_>,
+                path: &Path<'_>,
+                cx: &mut Cx,
+            ) -> Option<Self> {
+                let mut out = <$map>::default();
+                coerce_entries(node, spec, path, cx, |k, v| {
+                    out.insert(k, v);
+                })
+                .then_some(out)
+            }
+
+            fn canonical(&self) -> Value {
+                $canonical(self.iter())
+            }
+
+            fn schema(spec: &FieldSpec<'_>) -> Value {
+                map_schema::<T>(spec)
+            }
+
+            fn declared_semantics() -> crate::declare::Semantics {
+                T::declared_semantics()
+            }
         }
-        Value::Object(map)
-    }
-
-    fn schema(spec: &FieldSpec<'_>) -> Value {
-        map_schema::<T>(spec)
-    }
-
-    fn declared_semantics() -> crate::declare::Semantics {
-        T::declared_semantics()
-    }
+    };
 }
 
+// A `BTreeMap` is in key order and an `IndexMap` in the order the keys were sent.
+map_arg_type!([T: ArgType] BTreeMap<String, T>, object_of);
+map_arg_type!([T: ArgType, S: BuildHasher + Default] HashMap<String, T, S>, sorted_object);
 #[cfg(feature = "indexmap")]
-impl<T: ArgType, S: BuildHasher + Default> ArgType for indexmap::IndexMap<String, T, S> {
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = true;
-
-    fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let mut out = indexmap::IndexMap::default();
-        coerce_entries(node, spec, path, cx, |k, v| {
-            out.insert(k, v);
-        })
-        .then_some(out)
-    }
-
-    /// Keys in the map's order: the order they were sent in.
-    fn canonical(&self) -> Value {
-        Value::Object(
-            self.iter()
-                .map(|(k, v)| (k.clone(), v.canonical()))
-                .collect(),
-        )
-    }
-
-    fn schema(spec: &FieldSpec<'_>) -> Value {
-        map_schema::<T>(spec)
-    }
-
-    fn declared_semantics() -> crate::declare::Semantics {
-        T::declared_semantics()
-    }
-}
+map_arg_type!([T: ArgType, S: BuildHasher + Default] indexmap::IndexMap<String, T, S>, object_of);
