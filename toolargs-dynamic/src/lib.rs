@@ -11,7 +11,7 @@ mod walk;
 
 use serde_json::Value;
 
-pub use load::LoadError;
+pub use load::{LoadError, LoadWarning};
 use shape::{Shape, ShapeKind};
 
 use toolargs_core::decode::RawArgs;
@@ -66,6 +66,7 @@ pub struct Spec {
     effect: Option<Effect>,
     default_unknown: UnknownPolicy,
     root: Shape,
+    warnings: Vec<LoadWarning>,
 }
 
 impl Spec {
@@ -100,6 +101,7 @@ impl Spec {
             effect: None,
             default_unknown: UnknownPolicy::Reject,
             root: load::load_root(schema, "")?,
+            warnings: Vec::new(),
         })
     }
 
@@ -134,6 +136,13 @@ impl Spec {
     /// The tool's description, when the definition gives one.
     pub fn description(&self) -> Option<&str> {
         self.description.as_deref()
+    }
+
+    /// What loading noticed but did not refuse: annotations the gate does not act on,
+    /// defaults it dropped, repairs it turned off. Empty when the schema means exactly what
+    /// the gate enforces.
+    pub fn warnings(&self) -> &[LoadWarning] {
+        &self.warnings
     }
 
     /// The effect read from MCP annotations, when present.

@@ -86,6 +86,27 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// Something a schema says that the gate reads differently from, or not at all, though it
+/// loaded: an annotation it does not act on, a `default` it dropped, a repair it turned off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadWarning {
+    /// JSON pointer of the keyword the warning is about (`""` is the root).
+    pub pointer: String,
+    /// What the gate does with it.
+    pub message: String,
+}
+
+impl fmt::Display for LoadWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "#"
+        } else {
+            &self.pointer
+        };
+        write!(f, "schema at {at}: {}", self.message)
+    }
+}
+
 /// What a tool definition holds besides its schema.
 pub(crate) struct ToolParts<'n, 'a> {
     pub name: Option<String>,
