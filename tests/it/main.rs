@@ -36,6 +36,8 @@ mod rmcp;
 mod seed;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
+#[cfg(feature = "dynamic")]
+mod tool_list;
 #[cfg(feature = "agent")]
 mod toolbox;
 mod types;

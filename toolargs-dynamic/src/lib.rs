@@ -5,12 +5,14 @@
 //! derived types: same repairs, codes and paths. Loading is strict: a keyword the gate would
 //! not enforce is a load error that names it, never silently ignored.
 
+mod list;
 mod load;
 mod shape;
 mod walk;
 
 use serde_json::Value;
 
+pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
 pub use load::{LoadError, LoadWarning};
 use shape::{Shape, ShapeKind};
 
@@ -22,41 +24,6 @@ use toolargs_core::path::Path;
 use toolargs_core::report::{Parsed, Rejection};
 use toolargs_core::spec::UnknownPolicy;
 use toolargs_core::tool::parse_payload;
-
-/// Loads a list of tool definitions from JSON text: an array, or an object with a `tools`
-/// array, in any of the shapes [`Spec::from_tool_definition`] reads. Pointers in errors start at
-/// the definition's index.
-pub fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
-    let node = toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH)
-        .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
-    let (list, prefix) = match &node {
-        Node::Array(items) => (items, ""),
-        Node::Object(members) => match members.iter().find(|(k, _)| k == "tools") {
-            Some((_, Node::Array(items))) => (items, "/tools"),
-            _ => {
-                return Err(LoadError::new(
-                    "",
-                    "expected an array of tool definitions or an object with a `tools` array",
-                ))
-            }
-        },
-        _ => {
-            return Err(LoadError::new(
-                "",
-                "expected an array of tool definitions or an object with a `tools` array",
-            ))
-        }
-    };
-    list.iter()
-        .enumerate()
-        .map(|(i, definition)| {
-            Spec::from_definition_node(definition).map_err(|e| LoadError {
-                pointer: format!("{prefix}/{i}{}", e.pointer),
-                message: e.message,
-            })
-        })
-        .collect()
-}
 
 /// A tool's argument contract loaded at run time.
 #[derive(Clone, Debug)]
