@@ -2,8 +2,9 @@
 #![allow(dead_code)]
 
 use chrono::NaiveDate;
+use jsonschema::{Draft, Validator};
 use serde_json::{json, Value};
-use toolargs::ToolArgs;
+use toolargs::{RawArgs, ToolArgs};
 
 /// Refund part of an order.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -80,4 +81,32 @@ pub fn codes(rejection: &toolargs::Rejection) -> Vec<(String, String)> {
 /// The rule of every repair, in order.
 pub fn rules<T>(parsed: &toolargs::Parsed<T>) -> Vec<&'static str> {
     parsed.repairs.iter().map(|r| r.rule.as_str()).collect()
+}
+
+/// A draft 2020-12 validator that asserts `format`, as the gate does.
+pub fn validator(schema: &Value) -> Validator {
+    try_validator(schema, true).expect("the schema compiles")
+}
+
+/// A draft 2020-12 validator that treats `format` as an annotation, the draft's default.
+pub fn validator_ignoring_formats(schema: &Value) -> Validator {
+    try_validator(schema, false).expect("the schema compiles")
+}
+
+/// A draft 2020-12 validator, or why `jsonschema` refused the schema.
+pub fn try_validator(schema: &Value, formats: bool) -> Result<Validator, String> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(formats)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// A JSON instance as a call's arguments. A string is sent as its JSON text, since a `Value`
+/// holding a string is read as the text of the arguments (how clients pass them).
+pub fn instance(value: &Value) -> RawArgs<'_> {
+    match value {
+        Value::String(_) => RawArgs::from(value.to_string()),
+        other => RawArgs::from(other),
+    }
 }
