@@ -37,6 +37,8 @@ mod seed;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
 #[cfg(feature = "dynamic")]
+mod suite;
+#[cfg(feature = "dynamic")]
 mod tool_list;
 #[cfg(feature = "agent")]
 mod toolbox;
