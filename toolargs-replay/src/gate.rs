@@ -7,7 +7,7 @@ use toolargs_core::decode::RawArgs;
 use toolargs_core::options::ParseOptions;
 use toolargs_core::report::{Parsed, Rejection};
 use toolargs_core::tool::{parse_with, ToolArgs};
-use toolargs_dynamic::Spec;
+use toolargs_dynamic::{LoadWarning, Spec};
 
 use crate::outcome::Outcome;
 
@@ -24,6 +24,12 @@ pub trait Gate: Send + Sync {
     fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
         Outcome::from_result(self.parse_json(raw, options).map(|p| p.repairs))
     }
+
+    /// What loading the gate's definition noticed but did not refuse
+    /// ([`Spec::warnings`]); none for a derived type.
+    fn load_warnings(&self) -> &[LoadWarning] {
+        &[]
+    }
 }
 
 impl Gate for Spec {
@@ -37,6 +43,10 @@ impl Gate for Spec {
 
     fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
         Outcome::from_result(self.check_with(raw, options))
+    }
+
+    fn load_warnings(&self) -> &[LoadWarning] {
+        self.warnings()
     }
 }
 

@@ -5,6 +5,11 @@
 //! log (model, prompt version). A [`Gate`] is anything that parses one call: a derived type
 //! ([`Typed`]) or a loaded [`Spec`](toolargs_dynamic::Spec). [`Replayer`] reads JSON Lines logs, in
 //! parallel and in constant memory, into a [`Report`].
+//!
+//! A tool definition that does not load does not stop a replay:
+//! [`ToolSet::from_json_lenient`] loads the others and keeps it as a [`RefusedDefinition`]
+//! (where and why), the calls to its tool count as `unchecked` ([`Tally::unchecked`]), and the
+//! report lists it with the load warnings of the tools that loaded.
 
 mod gate;
 mod log;
@@ -12,6 +17,7 @@ mod outcome;
 mod tally;
 
 pub use gate::{Gate, Typed};
-pub use log::{Replayer, ToolSet};
+pub use log::{Replayer, ToolSet, ToolWarning};
 pub use outcome::{BadRecord, Outcome};
-pub use tally::{GroupKey, Report, Tally};
+pub use tally::{GroupKey, Report, Tally, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
+pub use toolargs_dynamic::RefusedDefinition;

@@ -10,17 +10,30 @@ use std::sync::Mutex;
 use serde_json::Value;
 
 use crate::gate::Gate;
-use crate::outcome::BadRecord;
-use crate::tally::Report;
+use crate::outcome::{BadRecord, Outcome};
+use crate::tally::{Report, Tally};
 use toolargs_core::decode::RawArgs;
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
-use toolargs_dynamic::LoadError;
+use toolargs_dynamic::{LoadError, LoadWarning, RefusedDefinition};
 
-/// The tools a log is replayed against, by name.
+/// The tools a log is replayed against, by name, and the definitions that did not load.
 #[derive(Default)]
 pub struct ToolSet {
     tools: BTreeMap<String, Box<dyn Gate>>,
+    /// Where each tool's definition is in the text it was loaded from.
+    pointers: BTreeMap<String, String>,
+    refused: Vec<RefusedDefinition>,
+}
+
+/// A load warning of one tool of a [`ToolSet`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolWarning {
+    /// The tool's name.
+    pub tool: String,
+    /// The warning; its pointer starts at the definition's index when the set was loaded
+    /// from a list (`/2/parameters/...`), as the pointers of refused definitions do.
+    pub warning: LoadWarning,
 }
 
 impl ToolSet {
@@ -31,37 +44,113 @@ impl ToolSet {
 
     /// Adds a gate under `name` (replacing one of the same name).
     pub fn insert(&mut self, name: impl Into<String>, gate: impl Gate + 'static) -> &mut Self {
-        self.tools.insert(name.into(), Box::new(gate));
+        let name = name.into();
+        self.pointers.remove(&name);
+        self.tools.insert(name, Box::new(gate));
         self
     }
 
     /// Loads tool definitions: a JSON array of definitions, or an object with a `tools` array,
     /// in any of the OpenAI chat / responses, Anthropic, Gemini and MCP shapes, mixed freely.
     /// Every definition needs a name, unless there is only one.
+    ///
+    /// Strict: the first definition that does not load is the error. See
+    /// [`ToolSet::from_json_lenient`] to load the others.
     pub fn from_json(text: &str) -> Result<ToolSet, LoadError> {
-        let mut set = ToolSet::new();
-        let specs = toolargs_dynamic::load_tool_list(text)?;
-        let single = specs.len() == 1;
-        for (i, spec) in specs.into_iter().enumerate() {
+        let set = ToolSet::from_json_lenient(text)?;
+        match set.refused.first() {
+            Some(refused) => Err(refused.error.clone()),
+            None => Ok(set),
+        }
+    }
+
+    /// Loads every tool definition that loads, as [`ToolSet::from_json`] reads them, and keeps
+    /// the others as [`ToolSet::refused`]: a schema the gate cannot enforce, a definition
+    /// without a name in a list of several, a second definition of a name (the first one
+    /// stays). A replay counts the calls to a refused tool as `unchecked`.
+    ///
+    /// An error only when the text is not JSON or not a list of definitions.
+    pub fn from_json_lenient(text: &str) -> Result<ToolSet, LoadError> {
+        let list = toolargs_dynamic::load_tool_list_lenient(text)?;
+        let single = list.len() == 1;
+        let indices: Vec<usize> = list.indexed_specs().map(|(i, _)| i).collect();
+        let pointers: Vec<String> = indices.iter().map(|&i| list.pointer(i)).collect();
+        let mut set = ToolSet {
+            refused: list.refused,
+            ..ToolSet::default()
+        };
+        for ((index, pointer), spec) in indices.into_iter().zip(pointers).zip(list.specs) {
             let name = match (spec.name(), single) {
                 (Some(name), _) => name.to_owned(),
                 (None, true) => String::new(),
                 (None, false) => {
-                    return Err(LoadError::new(
-                        &format!("/{i}"),
-                        "a tool definition without a name; every tool in a set needs one",
-                    ));
+                    set.refused.push(RefusedDefinition {
+                        index,
+                        name: None,
+                        error: LoadError::new(
+                            &pointer,
+                            "a tool definition without a name; every tool in a set needs one",
+                        ),
+                    });
+                    continue;
                 }
             };
             if set.tools.contains_key(&name) {
-                return Err(LoadError::new(
-                    &format!("/{i}"),
-                    format!("a second tool named `{name}`"),
-                ));
+                set.refused.push(RefusedDefinition {
+                    index,
+                    error: LoadError::new(
+                        &pointer,
+                        format!(
+                            "a second tool named `{name}`; its calls are checked against the first"
+                        ),
+                    ),
+                    name: Some(name),
+                });
+                continue;
             }
-            set.insert(name, spec);
+            set.insert(name.clone(), spec);
+            set.pointers.insert(name, pointer);
         }
+        set.refused.sort_by_key(|r| r.index);
         Ok(set)
+    }
+
+    /// The definitions that did not load, in list order (empty unless loaded with
+    /// [`ToolSet::from_json_lenient`]).
+    pub fn refused(&self) -> &[RefusedDefinition] {
+        &self.refused
+    }
+
+    /// The refused definition a record's `tool` field points at, when no loaded tool answers
+    /// to it: a refused definition of that name, or the only definition of the list when the
+    /// record names none.
+    pub fn refusal(&self, name: Option<&str>) -> Option<&RefusedDefinition> {
+        match name {
+            Some(name) if self.tools.contains_key(name) => None,
+            Some(name) => self
+                .refused
+                .iter()
+                .find(|r| r.name.as_deref() == Some(name)),
+            None if self.tools.is_empty() && self.refused.len() == 1 => self.refused.first(),
+            None => None,
+        }
+    }
+
+    /// The load warnings of every tool, in name order.
+    pub fn warnings(&self) -> Vec<ToolWarning> {
+        self.tools
+            .iter()
+            .flat_map(|(name, gate)| {
+                let at = self.pointers.get(name).map_or("", String::as_str);
+                gate.load_warnings().iter().map(move |w| ToolWarning {
+                    tool: name.clone(),
+                    warning: LoadWarning {
+                        pointer: format!("{at}{}", w.pointer),
+                        message: w.message.clone(),
+                    },
+                })
+            })
+            .collect()
     }
 
     /// The tool names, in order.
@@ -79,7 +168,8 @@ impl ToolSet {
         self.tools.is_empty()
     }
 
-    /// The gate for a record's `tool` field (`None` allowed when there is exactly one tool).
+    /// The gate for a record's `tool` field (`None` allowed when there is exactly one tool
+    /// and no refused definition).
     pub fn gate(&self, name: Option<&str>) -> Result<&dyn Gate, BadRecord> {
         match name {
             Some(name) => self
@@ -87,7 +177,7 @@ impl ToolSet {
                 .get(name)
                 .map(|g| g.as_ref())
                 .ok_or(BadRecord::UnknownTool),
-            None if self.tools.len() == 1 => self
+            None if self.tools.len() == 1 && self.refused.is_empty() => self
                 .tools
                 .values()
                 .next()
@@ -96,6 +186,16 @@ impl ToolSet {
             None => Err(BadRecord::MissingTool),
         }
     }
+}
+
+/// What became of one record.
+enum Verdict<'r> {
+    /// The gate's outcome for a call.
+    Judged(Outcome),
+    /// A call to a tool whose definition was refused: nothing to judge it against.
+    Unchecked(&'r str),
+    /// Not a call.
+    Bad(BadRecord),
 }
 
 /// Bytes handed to a worker at once: large enough to amortise the channel, small enough to
@@ -125,9 +225,14 @@ impl<'t> Replayer<'t> {
         self
     }
 
-    /// An empty report with this replayer's grouping.
+    /// An empty report with this replayer's grouping, and the tool set's refused definitions
+    /// and load warnings.
     pub fn empty_report(&self) -> Report {
-        Report::new(self.by.clone())
+        Report {
+            refused: self.tools.refused().to_vec(),
+            load_warnings: self.tools.warnings(),
+            ..Report::new(self.by.clone())
+        }
     }
 
     /// Counts one log line (1-based `line` number) into `report`. Blank lines are skipped.
@@ -168,31 +273,28 @@ impl<'t> Replayer<'t> {
             Some(Node::String(name)) => Some(name.as_ref()),
             Some(_) => Some(""),
         };
-        let outcome = match (field("arguments"), self.tools.gate(tool)) {
-            (None, _) => Err(BadRecord::MissingArguments),
-            (_, Err(reason)) => Err(reason),
-            (Some(Node::String(text)), Ok(gate)) => {
-                Ok(gate.outcome(&RawArgs::Text(Cow::Borrowed(text.as_ref())), &self.options))
-            }
-            (Some(arguments), Ok(gate)) => Ok(gate.outcome(
+        let verdict = match (field("arguments"), self.tools.gate(tool)) {
+            (None, _) => Verdict::Bad(BadRecord::MissingArguments),
+            (_, Err(reason)) => match self.tools.refusal(tool) {
+                Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
+                None => Verdict::Bad(reason),
+            },
+            (Some(Node::String(text)), Ok(gate)) => Verdict::Judged(
+                gate.outcome(&RawArgs::Text(Cow::Borrowed(text.as_ref())), &self.options),
+            ),
+            (Some(arguments), Ok(gate)) => Verdict::Judged(gate.outcome(
                 &RawArgs::Value(Cow::Owned(arguments.to_value())),
                 &self.options,
             )),
         };
-        let grouped = !self.by.is_empty();
-        match outcome {
-            Ok(outcome) => {
-                report.overall.add(&outcome);
-                if grouped {
-                    report.group_mut(key).add(&outcome);
-                }
-            }
-            Err(reason) => {
-                report.overall.add_bad(reason, line);
-                if grouped {
-                    report.group_mut(key).add_bad(reason, line);
-                }
-            }
+        let count = |tally: &mut Tally| match &verdict {
+            Verdict::Judged(outcome) => tally.add(outcome),
+            Verdict::Unchecked(tool) => tally.add_unchecked(tool),
+            Verdict::Bad(reason) => tally.add_bad(*reason, line),
+        };
+        count(&mut report.overall);
+        if !self.by.is_empty() {
+            count(report.group_mut(key));
         }
     }
 
@@ -217,7 +319,8 @@ impl<'t> Replayer<'t> {
                     let give_back = give_back.clone();
                     let receive = &receive;
                     scope.spawn(move || {
-                        let mut report = self.empty_report();
+                        // Counters only; the tool notes are the total's.
+                        let mut report = Report::new(self.by.clone());
                         loop {
                             // Hold the lock only to take a block, not while working on it.
                             let next = match receive.lock() {

@@ -4,15 +4,21 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
+use toolargs_dynamic::RefusedDefinition;
+
+use crate::log::ToolWarning;
 use crate::outcome::{BadRecord, Outcome};
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;
 
+/// How many load warnings a report shows (it counts them all).
+pub const LOAD_WARNINGS_SHOWN: usize = 5;
+
 /// The counters of a set of calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Every record counted here, bad ones included.
+    /// Every record counted here: calls, unchecked calls and bad records.
     pub total: u64,
     /// Calls accepted without repairs.
     pub ok_clean: u64,
@@ -20,6 +26,10 @@ pub struct Tally {
     pub ok_repaired: u64,
     /// Calls rejected.
     pub rejected: u64,
+    /// Calls to a tool whose definition was refused: not judged, so in no rate.
+    pub unchecked: u64,
+    /// Unchecked calls by tool name.
+    pub unchecked_tools: BTreeMap<String, u64>,
     /// Records that are not calls, by reason.
     pub bad_records: BTreeMap<BadRecord, u64>,
     /// The first few line numbers (1-based) of bad records, by reason.
@@ -51,6 +61,18 @@ impl Tally {
         }
     }
 
+    /// Counts one call to `tool`, whose definition was refused.
+    pub fn add_unchecked(&mut self, tool: &str) {
+        self.total += 1;
+        self.unchecked += 1;
+        match self.unchecked_tools.get_mut(tool) {
+            Some(n) => *n += 1,
+            None => {
+                self.unchecked_tools.insert(tool.to_owned(), 1);
+            }
+        }
+    }
+
     /// Counts one bad record found at `line` (1-based).
     pub fn add_bad(&mut self, reason: BadRecord, line: u64) {
         self.total += 1;
@@ -67,6 +89,10 @@ impl Tally {
         self.ok_clean += other.ok_clean;
         self.ok_repaired += other.ok_repaired;
         self.rejected += other.rejected;
+        self.unchecked += other.unchecked;
+        for (tool, n) in &other.unchecked_tools {
+            *self.unchecked_tools.entry(tool.clone()).or_default() += n;
+        }
         for (reason, n) in &other.bad_records {
             *self.bad_records.entry(*reason).or_default() += n;
         }
@@ -84,7 +110,8 @@ impl Tally {
         }
     }
 
-    /// Calls that reached the gate (accepted or rejected; bad records excluded).
+    /// Calls that reached the gate (accepted or rejected; unchecked calls and bad records
+    /// excluded). Rates are per such call.
     pub fn calls(&self) -> u64 {
         self.ok_clean + self.ok_repaired + self.rejected
     }
@@ -104,6 +131,8 @@ impl Tally {
         out.insert("ok_clean".into(), json!(self.ok_clean));
         out.insert("ok_repaired".into(), json!(self.ok_repaired));
         out.insert("rejected".into(), json!(self.rejected));
+        out.insert("unchecked".into(), json!(self.unchecked));
+        out.insert("unchecked_tools".into(), json!(self.unchecked_tools));
         out.insert(
             "bad_records".into(),
             Value::Object(
@@ -137,6 +166,10 @@ pub struct Report {
     pub overall: Tally,
     /// Counters per group key, in key order (empty without grouping).
     pub groups: BTreeMap<String, (GroupKey, Tally)>,
+    /// The tool definitions that did not load; calls to their tools are `unchecked`.
+    pub refused: Vec<RefusedDefinition>,
+    /// The load warnings of the tools that loaded.
+    pub load_warnings: Vec<ToolWarning>,
 }
 
 impl Report {
@@ -159,7 +192,8 @@ impl Report {
             .1
     }
 
-    /// Adds another report (same grouping) into this one.
+    /// Adds another report's counters (same grouping) into this one; the refused definitions
+    /// and load warnings stay this report's.
     pub fn merge(&mut self, other: &Report) {
         self.overall.merge(&other.overall);
         for (text, (key, tally)) in &other.groups {
@@ -172,8 +206,11 @@ impl Report {
     }
 
     /// The report as one JSON object:
-    /// `{"total", "ok_clean", "ok_repaired", "rejected", "bad_records", "repairs",
-    /// "rejections", "groups": [{"key": {FIELD: VALUE}, ...same counters}]}`.
+    /// `{"total", "ok_clean", "ok_repaired", "rejected", "unchecked", "unchecked_tools",
+    /// "bad_records", "repairs", "rejections", "groups": [{"key": {FIELD: VALUE}, ...same
+    /// counters}], "refused_definitions": [{"index", "tool", "pointer", "reason"}],
+    /// "load_warnings": {"count", "first": [{"tool", "pointer", "message"}]}}`, with the first
+    /// [`LOAD_WARNINGS_SHOWN`] warnings.
     pub fn to_json(&self) -> Value {
         let mut out = self.overall.to_json();
         let groups: Vec<Value> = self
@@ -189,6 +226,35 @@ impl Report {
             })
             .collect();
         out.insert("groups".into(), Value::Array(groups));
+        let refused: Vec<Value> = self
+            .refused
+            .iter()
+            .map(|r| {
+                json!({
+                    "index": r.index,
+                    "tool": r.name,
+                    "pointer": r.error.pointer,
+                    "reason": r.error.message,
+                })
+            })
+            .collect();
+        out.insert("refused_definitions".into(), Value::Array(refused));
+        let first: Vec<Value> = self
+            .load_warnings
+            .iter()
+            .take(LOAD_WARNINGS_SHOWN)
+            .map(|w| {
+                json!({
+                    "tool": w.tool,
+                    "pointer": w.warning.pointer,
+                    "message": w.warning.message,
+                })
+            })
+            .collect();
+        out.insert(
+            "load_warnings".into(),
+            json!({"count": self.load_warnings.len(), "first": first}),
+        );
         Value::Object(out)
     }
 }
