@@ -81,6 +81,14 @@ impl Baseline {
                 );
             }
         }
+        if now.unchecked > 0 {
+            // Calls to a refused tool are in no rate, so a refusal can hide a regression.
+            let _ = writeln!(
+                text,
+                "  note: {} calls unchecked (their tool's definition was refused) are in no rate",
+                now.unchecked
+            );
+        }
         Comparison { text, regressed }
     }
 }

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 use toolargs_core::{ParseOptions, RawArgs};
-use toolargs_replay::{Replayer, ToolSet};
+use toolargs_replay::{RefusedDefinition, Replayer, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
 #[cfg(feature = "mimalloc")]
@@ -34,11 +34,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Replay a JSON Lines log of tool calls and count clean, repaired and rejected calls.
+    ///
+    /// A tool definition that does not load is listed in the report with where and why; calls
+    /// to its tool count as `unchecked`, and the other tools replay as usual. Load warnings of
+    /// the tools that loaded are listed too.
     Replay {
         /// Tool definitions: a JSON array, or an object with a `tools` array (OpenAI, Anthropic,
         /// Gemini or MCP shapes, mixed freely).
         #[arg(long)]
         tools: PathBuf,
+        /// Fail (exit 2, with every reason) when any tool definition does not load, instead of
+        /// replaying the others and counting calls to the refused tools as `unchecked`.
+        #[arg(long)]
+        strict_tools: bool,
         /// Group counters by these top-level record fields (e.g. model,prompt_version).
         #[arg(long, value_delimiter = ',')]
         by: Vec<String>,
@@ -58,10 +66,16 @@ enum Command {
         log: String,
     },
     /// Check one call; exit code 0 when accepted, 1 when rejected.
+    ///
+    /// Definitions that do not load are noted on standard error; checking against one of them
+    /// is an error (exit 2).
     Check {
         /// Tool definitions, as for `replay`.
         #[arg(long)]
         tools: PathBuf,
+        /// Fail (exit 2, with every reason) when any tool definition does not load.
+        #[arg(long)]
+        strict_tools: bool,
         /// The tool to check against (optional when the definitions hold one tool).
         #[arg(long)]
         tool: Option<String>,
@@ -88,15 +102,38 @@ fn main() -> ExitCode {
     }
 }
 
-fn load_tools(path: &PathBuf) -> Result<ToolSet, String> {
+/// Loads every definition that loads; with `strict`, any refused definition is the error.
+fn load_tools(path: &PathBuf, strict: bool) -> Result<ToolSet, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    ToolSet::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let tools =
+        ToolSet::from_json_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if strict && !tools.refused().is_empty() {
+        let mut message = format!(
+            "{}: {} tool definition(s) refused (--strict-tools):",
+            path.display(),
+            tools.refused().len()
+        );
+        for refused in tools.refused() {
+            message.push_str(&format!("\n  {}", refused_text(refused)));
+        }
+        return Err(message);
+    }
+    Ok(tools)
+}
+
+/// One refused definition on one line: the tool, where and why.
+fn refused_text(refused: &RefusedDefinition) -> String {
+    match &refused.name {
+        Some(name) => format!("`{name}`: {}", refused.error),
+        None => format!("definition {}: {}", refused.index, refused.error),
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Replay {
             tools,
+            strict_tools,
             by,
             format,
             against,
@@ -104,7 +141,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             jobs,
             log,
         } => {
-            let tools = load_tools(&tools)?;
+            let tools = load_tools(&tools, strict_tools)?;
             let baseline = match &against {
                 Some(path) => Some(baseline::Baseline::read(path)?),
                 None => None,
@@ -153,8 +190,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 None => Ok(ExitCode::SUCCESS),
             }
         }
-        Command::Check { tools, tool, args } => {
-            let tools = load_tools(&tools)?;
+        Command::Check {
+            tools: path,
+            strict_tools,
+            tool,
+            args,
+        } => {
+            let tools = load_tools(&path, strict_tools)?;
+            if let Some(refused) = tools.refusal(tool.as_deref()) {
+                return Err(format!(
+                    "{}: nothing to check against, the definition was refused: {}",
+                    path.display(),
+                    refused_text(refused)
+                ));
+            }
+            for refused in tools.refused() {
+                eprintln!(
+                    "toolargs: note: {}: refused {}",
+                    path.display(),
+                    refused_text(refused)
+                );
+            }
             let gate = tools.gate(tool.as_deref()).map_err(|reason| match tool {
                 Some(name) => format!(
                     "no tool named `{name}` (tools: {})",
@@ -166,6 +222,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     tools.names().collect::<Vec<_>>().join(", ")
                 ),
             })?;
+            for warning in gate.load_warnings() {
+                eprintln!("toolargs: warning: {}: {warning}", path.display());
+            }
             let text = match args.as_deref() {
                 None | Some("-") => {
                     let mut text = String::new();

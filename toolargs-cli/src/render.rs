@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use serde_json::Value;
-use toolargs_replay::{Report, Tally};
+use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN};
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
@@ -56,12 +56,99 @@ fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
             )
         })
         .collect();
+    let unchecked = t
+        .unchecked_tools
+        .iter()
+        .map(|(tool, n)| (tool.clone(), *n, String::new()))
+        .collect();
     vec![
         ("calls", outcome),
         ("repairs (rate per call)", per(&t.repairs)),
         ("rejections (calls with the code)", per(&t.rejections)),
+        (
+            "unchecked (calls to a tool whose definition was refused)",
+            unchecked,
+        ),
         ("bad records", bad),
     ]
+}
+
+/// The summary line's counts: records, calls, unchecked calls (when any), bad records.
+fn summary(t: &Tally, strong: &str) -> String {
+    let unchecked = if t.unchecked > 0 {
+        format!(", {strong}{}{strong} unchecked", t.unchecked)
+    } else {
+        String::new()
+    };
+    format!(
+        "{strong}{}{strong} records: {strong}{}{strong} calls{unchecked}, {strong}{}{strong} bad records",
+        t.total,
+        t.calls(),
+        t.bad_total()
+    )
+}
+
+/// The definitions that did not load (tool, pointer, reason) and the load warnings of those
+/// that did (tool, pointer, message; the first few), each with its title; `None` when empty.
+/// The third column's heading comes second.
+type Notes = Vec<(String, &'static str, Vec<[String; 3]>)>;
+
+fn notes(report: &Report) -> Notes {
+    let mut out = Vec::new();
+    if !report.refused.is_empty() {
+        let rows = report
+            .refused
+            .iter()
+            .map(|r| {
+                [
+                    r.name
+                        .clone()
+                        .unwrap_or_else(|| format!("(definition {})", r.index)),
+                    pointer_text(&r.error.pointer),
+                    r.error.message.clone(),
+                ]
+            })
+            .collect();
+        out.push((
+            format!(
+                "refused definitions: {} (their calls are unchecked)",
+                report.refused.len()
+            ),
+            "reason",
+            rows,
+        ));
+    }
+    if !report.load_warnings.is_empty() {
+        let shown = report.load_warnings.len().min(LOAD_WARNINGS_SHOWN);
+        let rows = report.load_warnings[..shown]
+            .iter()
+            .map(|w| {
+                [
+                    w.tool.clone(),
+                    pointer_text(&w.warning.pointer),
+                    w.warning.message.clone(),
+                ]
+            })
+            .collect();
+        let title = if shown < report.load_warnings.len() {
+            format!(
+                "load warnings: {} (the first {shown})",
+                report.load_warnings.len()
+            )
+        } else {
+            format!("load warnings: {}", report.load_warnings.len())
+        };
+        out.push((title, "warning", rows));
+    }
+    out
+}
+
+fn pointer_text(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "#".to_owned()
+    } else {
+        pointer.to_owned()
+    }
 }
 
 /// The per-group table: a header row, then one row per group (key values, calls, the three
@@ -70,8 +157,14 @@ fn group_rows(report: &Report) -> Option<Vec<Vec<String>>> {
     if report.groups.is_empty() {
         return None;
     }
+    // The unchecked column only when some call was.
+    let unchecked = report.overall.unchecked > 0;
     let mut head: Vec<String> = report.by.clone();
-    head.extend(["calls", "clean", "repaired", "rejected", "bad"].map(String::from));
+    head.extend(["calls", "clean", "repaired", "rejected"].map(String::from));
+    if unchecked {
+        head.push("unchecked".into());
+    }
+    head.push("bad".into());
     let mut rows = vec![head];
     for (key, g) in report.groups.values() {
         let mut row: Vec<String> = key.iter().map(key_text).collect();
@@ -81,8 +174,11 @@ fn group_rows(report: &Report) -> Option<Vec<Vec<String>>> {
             pct(g.ok_clean, calls),
             pct(g.ok_repaired, calls),
             pct(g.rejected, calls),
-            g.bad_total().to_string(),
         ]);
+        if unchecked {
+            row.push(g.unchecked.to_string());
+        }
+        row.push(g.bad_total().to_string());
         rows.push(row);
     }
     Some(rows)
@@ -91,12 +187,15 @@ fn group_rows(report: &Report) -> Option<Vec<Vec<String>>> {
 /// Aligned plain text.
 pub fn table(report: &Report) -> String {
     let t = &report.overall;
-    let mut out = format!(
-        "{} records: {} calls, {} bad records\n",
-        t.total,
-        t.calls(),
-        t.bad_total()
-    );
+    let mut out = format!("{}\n", summary(t, ""));
+    for (title, _, rows) in notes(report) {
+        let _ = writeln!(out, "\n{title}");
+        let tool_w = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
+        let pointer_w = rows.iter().map(|r| r[1].chars().count()).max().unwrap_or(0);
+        for [tool, pointer, message] in rows {
+            let _ = writeln!(out, "  {tool:<tool_w$}  {pointer:<pointer_w$}  {message}");
+        }
+    }
     for (title, rows) in sections(t) {
         if rows.is_empty() {
             continue;
@@ -143,12 +242,23 @@ fn md_escape(s: &str) -> String {
 /// GitHub-flavoured Markdown, to paste into a pull request.
 pub fn markdown(report: &Report) -> String {
     let t = &report.overall;
-    let mut out = format!(
-        "**{}** records: **{}** calls, **{}** bad records\n",
-        t.total,
-        t.calls(),
-        t.bad_total()
-    );
+    let mut out = format!("{}\n", summary(t, "**"));
+    for (title, what, rows) in notes(report) {
+        let _ = writeln!(
+            out,
+            "\n| {} | pointer | {what} |\n|---|---|---|",
+            md_escape(&title)
+        );
+        for [tool, pointer, message] in rows {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} |",
+                md_escape(&tool),
+                md_escape(&pointer),
+                md_escape(&message)
+            );
+        }
+    }
     for (title, rows) in sections(t) {
         if rows.is_empty() {
             continue;
@@ -225,11 +335,26 @@ fn bar_chart(title: &str, rows: &[(String, f64)], color: &str) -> String {
 pub fn html(report: &Report) -> String {
     let t = &report.overall;
     let mut body = format!(
-        "<h1>Tool-call replay</h1><p>{} records: {} calls, {} bad records</p>",
-        t.total,
-        t.calls(),
-        t.bad_total()
+        "<h1>Tool-call replay</h1><p>{}</p>",
+        html_escape(&summary(t, ""))
     );
+    for (title, what, rows) in notes(report) {
+        let _ = write!(
+            body,
+            "<table class=\"notes\"><caption>{}</caption><tr><th>tool</th><th>pointer</th><th>{what}</th></tr>",
+            html_escape(&title)
+        );
+        for [tool, pointer, message] in rows {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+                html_escape(&tool),
+                html_escape(&pointer),
+                html_escape(&message)
+            );
+        }
+        body.push_str("</table>");
+    }
     for (title, rows) in sections(t) {
         if rows.is_empty() {
             continue;
@@ -314,7 +439,45 @@ pub fn html(report: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>toolargs replay</title>\
          <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:60em}}\
          table{{border-collapse:collapse;margin:1em 0}}td,th{{padding:2px 10px;text-align:right}}\
-         td:first-child{{text-align:left}}caption{{text-align:left;font-weight:bold}}\
+         td:first-child{{text-align:left}}table.notes td{{text-align:left}}caption{{text-align:left;font-weight:bold}}\
          svg{{display:block;margin:1em 0;font-size:13px}}</style></head><body>{body}</body></html>\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use toolargs_dynamic::LoadWarning;
+    use toolargs_replay::ToolWarning;
+
+    #[test]
+    fn every_format_counts_load_warnings_and_shows_the_first_few() {
+        let warning = |i: usize| ToolWarning {
+            tool: format!("tool_{i}"),
+            warning: LoadWarning {
+                pointer: format!("/{i}/parameters/properties/when/format"),
+                message: format!("format `time` is not checked ({i})"),
+            },
+        };
+        let report = Report {
+            load_warnings: (0..LOAD_WARNINGS_SHOWN + 2).map(warning).collect(),
+            ..Report::default()
+        };
+        let count = format!("load warnings: {}", LOAD_WARNINGS_SHOWN + 2);
+        for out in [table(&report), markdown(&report), html(&report)] {
+            assert!(out.contains(&count), "{out}");
+            for i in 0..LOAD_WARNINGS_SHOWN {
+                assert!(out.contains(&format!("tool_{i}")), "{out}");
+                assert!(
+                    out.contains(&format!("/{i}/parameters/properties/when/format")),
+                    "{out}"
+                );
+                assert!(out.contains(&format!("is not checked ({i})")), "{out}");
+            }
+            assert!(
+                !out.contains(&format!("tool_{LOAD_WARNINGS_SHOWN}")),
+                "{out}"
+            );
+        }
+    }
 }

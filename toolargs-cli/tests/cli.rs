@@ -274,3 +274,171 @@ fn a_bad_tools_file_is_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Replays `calls_partial.jsonl` against `tools_partial.json`, whose second definition
+/// (`archive_order`) has a type that does not exist.
+fn replay_partial(args: &[&str]) -> (String, String, i32) {
+    let out = toolargs()
+        .arg("replay")
+        .arg("--tools")
+        .arg(data("tools_partial.json"))
+        .args(args)
+        .arg(data("calls_partial.jsonl"))
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Where the broken definition goes wrong, and a word of why.
+const REFUSED_AT: &str = "/tools/1/function/parameters/properties/order_id";
+const REFUSED_WHY: &str = "no-such-type";
+
+#[test]
+fn a_refused_definition_does_not_stop_the_others() {
+    let (out, _, code) = replay_partial(&["--format", "json", "--by", "model"]);
+    assert_eq!(code, 0);
+    let report: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["total"], json!(8));
+    // The two good tools replay as usual.
+    assert_eq!(
+        (
+            report["ok_clean"].clone(),
+            report["ok_repaired"].clone(),
+            report["rejected"].clone()
+        ),
+        (json!(2), json!(1), json!(1))
+    );
+    assert_eq!(report["repairs"], json!({"numeric_string_to_int": 1}));
+    assert_eq!(report["rejections"], json!({"ambiguous_integer": 1}));
+    // Calls to the refused tool are unchecked, not unknown; a tool absent from the list still is.
+    assert_eq!(report["unchecked"], json!(2));
+    assert_eq!(report["unchecked_tools"], json!({"archive_order": 2}));
+    assert_eq!(
+        report["bad_records"]["unknown_tool"],
+        json!({"count": 1, "first_lines": [7]})
+    );
+    assert_eq!(
+        report["bad_records"]["missing_arguments"]["first_lines"],
+        json!([8])
+    );
+    let groups = report["groups"].as_array().unwrap();
+    assert_eq!(
+        groups
+            .iter()
+            .map(|g| g["unchecked"].clone())
+            .collect::<Vec<_>>(),
+        [json!(1), json!(1)]
+    );
+    // The refused definition, where and why.
+    let refused = report["refused_definitions"].as_array().unwrap();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0]["index"], json!(1));
+    assert_eq!(refused[0]["tool"], json!("archive_order"));
+    let pointer = refused[0]["pointer"].as_str().unwrap();
+    assert!(pointer.starts_with(REFUSED_AT), "{pointer}");
+    let reason = refused[0]["reason"].as_str().unwrap();
+    assert!(reason.contains(REFUSED_WHY), "{reason}");
+    assert_eq!(report["load_warnings"]["count"], json!(0));
+}
+
+#[test]
+fn every_format_lists_the_refused_definition_and_the_unchecked_calls() {
+    for format in ["table", "markdown", "html"] {
+        let (out, _, code) = replay_partial(&["--format", format, "--by", "model"]);
+        assert_eq!(code, 0, "{format}");
+        assert!(out.contains("refused definitions: 1"), "{format}: {out}");
+        assert!(out.contains(REFUSED_AT), "{format}: {out}");
+        assert!(out.contains(REFUSED_WHY), "{format}: {out}");
+        assert!(out.contains("archive_order"), "{format}: {out}");
+        assert!(
+            out.contains("2 unchecked") || out.contains("**2** unchecked"),
+            "{format}: {out}"
+        );
+        assert!(out.contains("unknown_tool"), "{format}: {out}");
+        // The per-group table gains an unchecked column.
+        let column = match format {
+            "table" => "rejected  unchecked  bad",
+            "markdown" => "| rejected | unchecked | bad |",
+            _ => "<th>rejected</th><th>unchecked</th><th>bad</th>",
+        };
+        assert!(out.contains(column), "{format}: {out}");
+    }
+    let (table, _, _) = replay_partial(&["--format", "table"]);
+    assert!(
+        table.starts_with("8 records: 4 calls, 2 unchecked, 2 bad records\n"),
+        "{table}"
+    );
+    let line = table
+        .lines()
+        .skip_while(|l| !l.starts_with("unchecked"))
+        .nth(1)
+        .unwrap();
+    assert_eq!(
+        line.split_whitespace().collect::<Vec<_>>(),
+        ["archive_order", "2"]
+    );
+}
+
+#[test]
+fn strict_tools_fails_on_a_refused_definition() {
+    let (out, stderr, code) = replay_partial(&["--strict-tools", "--format", "json"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        stderr.contains("--strict-tools")
+            && stderr.contains("archive_order")
+            && stderr.contains(REFUSED_AT)
+            && stderr.contains(REFUSED_WHY),
+        "{stderr}"
+    );
+    let out = toolargs()
+        .args([
+            "check",
+            "--strict-tools",
+            "--tool",
+            "issue_refund",
+            "--tools",
+        ])
+        .arg(data("tools_partial.json"))
+        .arg(r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"reason":"late"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // A list that loads whole passes the flag.
+    let (out, code) = replay(&["--strict-tools", "--format", "json"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, replay(&["--format", "json"]).0);
+}
+
+#[test]
+fn check_notes_refused_definitions_and_refuses_to_check_against_one() {
+    let out = toolargs()
+        .args(["check", "--tool", "issue_refund", "--tools"])
+        .arg(data("tools_partial.json"))
+        .arg(r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"reason":"late"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("archive_order") && stderr.contains(REFUSED_AT),
+        "{stderr}"
+    );
+    let out = toolargs()
+        .args(["check", "--tool", "archive_order", "--tools"])
+        .arg(data("tools_partial.json"))
+        .arg(r#"{"order_id":"ord_A1b2C3d4"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("refused") && stderr.contains(REFUSED_WHY),
+        "{stderr}"
+    );
+}
