@@ -12,6 +12,8 @@ mod async_openai;
 mod behaviour;
 #[cfg(feature = "dynamic")]
 mod dynamic;
+#[cfg(feature = "dynamic")]
+mod exact_values;
 #[cfg(all(
     feature = "uuid",
     feature = "url",

@@ -84,16 +84,38 @@ impl Number<'_> {
         }
     }
 
-    /// The number as a `serde_json` value (for repair records and previews).
+    /// The number as a `serde_json` value (for repair records and previews): exact when
+    /// [`Number::to_exact_value`] is, else the nearest `f64` (`null` beyond its range).
     pub fn to_value(&self) -> Value {
+        self.to_exact_value()
+            .unwrap_or_else(|| Value::from(self.as_f64()))
+    }
+
+    /// The number as a `serde_json` value that means what was sent, or `None` when no
+    /// `serde_json::Number` holds it: an integer literal beyond `i64` and `u64`, or a literal
+    /// beyond the range of `f64`. A literal with a fraction or an exponent is the nearest
+    /// `f64`, as for any reader of JSON numbers as doubles; written as `serde_json` writes it
+    /// (the shortest text that reads back as the same `f64`), it comes back unchanged.
+    pub fn to_exact_value(&self) -> Option<Value> {
         match *self {
-            Number::I64(v) => Value::from(v),
-            Number::U64(v) => Value::from(v),
-            Number::F64(v) => Value::from(v),
-            Number::Literal(text) => match text.parse::<serde_json::Number>() {
-                Ok(n) => Value::Number(n),
-                Err(_) => Value::from(self.as_f64()),
-            },
+            Number::I64(v) => Some(Value::from(v)),
+            Number::U64(v) => Some(Value::from(v)),
+            Number::F64(v) => serde_json::Number::from_f64(v).map(Value::Number),
+            Number::Literal(text) => {
+                if !text.contains(['.', 'e', 'E']) {
+                    // serde_json reads an integer beyond u64 and i64 as a float, which is
+                    // another number.
+                    return match text.parse::<u64>() {
+                        Ok(v) => Some(Value::from(v)),
+                        Err(_) => text.parse::<i64>().ok().map(Value::from),
+                    };
+                }
+                // With serde_json's `float_roundtrip`, the correctly rounded f64.
+                match text.parse::<serde_json::Number>() {
+                    Ok(n) if n.as_f64().is_some_and(f64::is_finite) => Some(Value::Number(n)),
+                    _ => None,
+                }
+            }
         }
     }
 }
@@ -227,7 +249,10 @@ impl<'a> Node<'a> {
         })
     }
 
-    /// Copies the node into an owned `serde_json` value.
+    /// Copies the node into an owned `serde_json` value. Numbers are copied as
+    /// [`Number::to_value`] does: a number no `serde_json::Number` holds exactly becomes the
+    /// nearest float. [`coerce_any`](crate::coerce::any::coerce_any) refuses such a number
+    /// instead.
     pub fn to_value(&self) -> Value {
         match self {
             Node::Null => Value::Null,
