@@ -2,7 +2,8 @@
 
 use crate::common::IssueRefund;
 use serde_json::json;
-use toolargs::replay::{BadRecord, Outcome, Replayer, ToolSet, Typed};
+use toolargs::dynamic::LoadWarning;
+use toolargs::replay::{BadRecord, Gate, Outcome, Replayer, ToolSet, Typed, LOAD_WARNINGS_SHOWN};
 use toolargs::{ParseOptions, RawArgs, Rule, Spec, ToolArgs};
 
 /// The five sample lines of the policy's replay walkthrough.
@@ -56,7 +57,6 @@ fn a_derived_type_and_its_loaded_schema_replay_the_same() {
 #[test]
 fn outcomes_list_every_repair_and_each_code_once() {
     let gate = Typed::<IssueRefund>::new();
-    use toolargs::replay::Gate;
     let raw =
         json!({"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "LATE", "tags": "x"});
     assert_eq!(
@@ -137,5 +137,194 @@ fn crlf_endings_and_invalid_utf8_lines_are_handled_line_by_line() {
     assert_eq!(
         report.overall.bad_lines.get(&BadRecord::NotJson),
         Some(&bad_lines.to_vec())
+    );
+}
+
+/// Two good definitions around one whose schema names a type that does not exist.
+const PARTIAL_TOOLS: &str = r#"{"tools": [
+  {"name": "issue_refund", "input_schema": {"type": "object", "properties": {
+    "order_id": {"type": "string", "pattern": "^ord_[A-Za-z0-9]{8}$"},
+    "amount_cents": {"type": "integer", "minimum": 1}
+  }, "required": ["order_id", "amount_cents"], "additionalProperties": false}},
+  {"type": "function", "function": {"name": "archive_order", "parameters": {"type": "object", "properties": {
+    "order_id": {"type": "no-such-type"}
+  }}}},
+  {"name": "get_time", "inputSchema": {"type": "object", "properties": {"zone": {"type": "string"}}}}
+]}"#;
+
+const PARTIAL_LOG: &str = r#"{"tool": "issue_refund", "model": "a", "arguments": {"order_id": "ord_A1b2C3d4", "amount_cents": 5}}
+{"tool": "issue_refund", "model": "b", "arguments": "{\"order_id\":\"ord_A1b2C3d4\",\"amount_cents\":\"5\"}"}
+{"tool": "issue_refund", "model": "b", "arguments": {"order_id": "nope", "amount_cents": 5}}
+{"tool": "archive_order", "model": "a", "arguments": {"order_id": "ord_A1b2C3d4"}}
+{"tool": "get_time", "model": "a", "arguments": "{\"zone\":\"UTC\"}"}
+{"tool": "archive_order", "model": "b", "arguments": "not even JSON"}
+{"tool": "cancel_order", "model": "a", "arguments": {}}
+{"tool": "archive_order", "model": "a"}
+"#;
+
+#[test]
+fn a_broken_definition_leaves_the_others_replaying_and_its_calls_unchecked() {
+    let err = ToolSet::from_json(PARTIAL_TOOLS).err().unwrap();
+    let tools = ToolSet::from_json_lenient(PARTIAL_TOOLS).unwrap();
+    assert_eq!(
+        tools.names().collect::<Vec<_>>(),
+        ["get_time", "issue_refund"]
+    );
+    let refused = tools.refused();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0].index, 1);
+    assert_eq!(refused[0].name.as_deref(), Some("archive_order"));
+    assert!(
+        refused[0]
+            .error
+            .pointer
+            .starts_with("/tools/1/function/parameters/properties/order_id"),
+        "{:?}",
+        refused[0].error
+    );
+    assert!(refused[0].error.message.contains("no-such-type"));
+    // The strict loader fails on the same definition.
+    assert_eq!(err, refused[0].error);
+
+    let report = Replayer::new(&tools, vec!["model".into()])
+        .run(PARTIAL_LOG.as_bytes(), 2, |_| {})
+        .unwrap();
+    let t = &report.overall;
+    assert_eq!(t.total, 8);
+    assert_eq!(
+        (t.ok_clean, t.ok_repaired, t.rejected, t.calls()),
+        (2, 1, 1, 4)
+    );
+    assert_eq!(t.repairs.get("numeric_string_to_int"), Some(&1));
+    assert_eq!(t.rejections.get("pattern"), Some(&1));
+    // Its arguments are not looked at: even text that is not JSON is only unchecked.
+    assert_eq!(t.unchecked, 2);
+    assert_eq!(t.unchecked_tools.get("archive_order"), Some(&2));
+    // A tool that is in no definition is still unknown, and a record without arguments bad.
+    assert_eq!(t.bad_records.get(&BadRecord::UnknownTool), Some(&1));
+    assert_eq!(t.bad_records.get(&BadRecord::MissingArguments), Some(&1));
+    let by_model: Vec<u64> = report.groups.values().map(|(_, g)| g.unchecked).collect();
+    assert_eq!(by_model, [1, 1]);
+
+    assert_eq!(report.refused, tools.refused());
+    let json = report.to_json();
+    assert_eq!(json["unchecked"], json!(2));
+    assert_eq!(json["unchecked_tools"], json!({"archive_order": 2}));
+    assert_eq!(json["refused_definitions"][0]["index"], json!(1));
+    assert_eq!(
+        json["refused_definitions"][0]["tool"],
+        json!("archive_order")
+    );
+    assert_eq!(
+        json["refused_definitions"][0]["pointer"],
+        json!(refused[0].error.pointer)
+    );
+    assert_eq!(
+        json["refused_definitions"][0]["reason"],
+        json!(refused[0].error.message)
+    );
+    assert_eq!(json["groups"][0]["unchecked"], json!(1));
+    // The same counts on one worker.
+    let one = Replayer::new(&tools, vec!["model".into()])
+        .run(PARTIAL_LOG.as_bytes(), 1, |_| {})
+        .unwrap();
+    assert_eq!(one, report);
+}
+
+#[test]
+fn a_record_without_a_tool_is_unchecked_only_when_the_one_definition_was_refused() {
+    let log = "{\"arguments\": {}}\n";
+    let only_broken = r#"[{"name": "t", "parameters": {"type": "no-such-type"}}]"#;
+    let tools = ToolSet::from_json_lenient(only_broken).unwrap();
+    assert!(tools.is_empty());
+    let report = Replayer::new(&tools, vec![])
+        .run(log.as_bytes(), 1, |_| {})
+        .unwrap();
+    assert_eq!(report.overall.unchecked, 1);
+
+    // One good and one refused definition: the record could be meant for either.
+    let two = r#"[{"name": "t", "parameters": {"type": "no-such-type"}},
+                  {"name": "u", "parameters": {"type": "object"}}]"#;
+    let tools = ToolSet::from_json_lenient(two).unwrap();
+    let report = Replayer::new(&tools, vec![])
+        .run(log.as_bytes(), 1, |_| {})
+        .unwrap();
+    assert_eq!(report.overall.unchecked, 0);
+    assert_eq!(
+        report.overall.bad_records.get(&BadRecord::MissingTool),
+        Some(&1)
+    );
+}
+
+#[test]
+fn a_nameless_or_second_definition_of_a_name_is_refused_in_a_set() {
+    let text = r#"{"tools": [
+        {"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}}},
+        {"parameters": {"type": "object"}},
+        {"name": "t", "parameters": {"type": "object"}}
+    ]}"#;
+    let tools = ToolSet::from_json_lenient(text).unwrap();
+    assert_eq!(tools.names().collect::<Vec<_>>(), ["t"]);
+    let refused: Vec<(usize, Option<&str>, &str)> = tools
+        .refused()
+        .iter()
+        .map(|r| (r.index, r.name.as_deref(), r.error.pointer.as_str()))
+        .collect();
+    assert_eq!(refused, [(1, None, "/tools/1"), (2, Some("t"), "/tools/2")]);
+    // The first `t` stays and judges the calls to `t`: `b` is unknown to it.
+    let log = r#"{"tool": "t", "arguments": {"b": 1}}"#;
+    let report = Replayer::new(&tools, vec![])
+        .run(log.as_bytes(), 1, |_| {})
+        .unwrap();
+    assert_eq!((report.overall.rejected, report.overall.unchecked), (1, 0));
+    assert_eq!(ToolSet::from_json(text).err().unwrap().pointer, "/tools/1");
+}
+
+/// A gate that says what loading noticed.
+struct Noticed(Vec<LoadWarning>);
+
+impl Gate for Noticed {
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<toolargs::Parsed<serde_json::Value>, toolargs::Rejection> {
+        Typed::<IssueRefund>::new().parse_json(raw, options)
+    }
+
+    fn load_warnings(&self) -> &[LoadWarning] {
+        &self.0
+    }
+}
+
+#[test]
+fn load_warnings_reach_the_report_counted_with_the_first_few_shown() {
+    let warnings: Vec<LoadWarning> = (0..LOAD_WARNINGS_SHOWN + 3)
+        .map(|i| LoadWarning {
+            pointer: format!("/properties/f{i}/format"),
+            message: format!("format `f{i}` is not checked"),
+        })
+        .collect();
+    let mut tools = ToolSet::new();
+    tools.insert(IssueRefund::NAME, Noticed(warnings.clone()));
+    let report = Replayer::new(&tools, vec![])
+        .run(SAMPLE.as_bytes(), 1, |_| {})
+        .unwrap();
+    assert_eq!(report.overall.calls(), 5);
+    assert_eq!(report.load_warnings.len(), LOAD_WARNINGS_SHOWN + 3);
+    assert_eq!(report.load_warnings[0].tool, IssueRefund::NAME);
+    assert_eq!(report.load_warnings[0].warning, warnings[0]);
+    let json = report.to_json();
+    assert_eq!(
+        json["load_warnings"]["count"],
+        json!(LOAD_WARNINGS_SHOWN + 3)
+    );
+    assert_eq!(
+        json["load_warnings"]["first"].as_array().unwrap().len(),
+        LOAD_WARNINGS_SHOWN
+    );
+    assert_eq!(
+        json["load_warnings"]["first"][1],
+        json!({"tool": IssueRefund::NAME, "pointer": "/properties/f1/format", "message": "format `f1` is not checked"})
     );
 }
