@@ -107,8 +107,9 @@ stable_names! {
         NonFiniteNumber => "non_finite_number",
         /// A string for an integer field that is not a plain base-10 integer.
         AmbiguousInteger => "ambiguous_integer",
-        /// A number that would lose precision: a fraction for an integer field, or more
-        /// significant digits than a decimal field carries.
+        /// A number that would lose precision: a fraction for an integer field, more
+        /// significant digits than a decimal field carries, or, in an open value, a number no
+        /// JSON value holds exactly (an integer beyond `i64` and `u64`).
         LossyNumber => "lossy_number",
         /// A string for a number field that is not a plain decimal.
         AmbiguousNumber => "ambiguous_number",
