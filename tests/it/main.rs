@@ -11,6 +11,8 @@ mod allocations;
 mod async_openai;
 mod behaviour;
 #[cfg(feature = "dynamic")]
+mod differential_schema;
+#[cfg(feature = "dynamic")]
 mod dynamic;
 #[cfg(feature = "dynamic")]
 mod exact_values;
@@ -35,6 +37,8 @@ mod replay;
 mod rig;
 #[cfg(feature = "rmcp")]
 mod rmcp;
+#[cfg(feature = "dynamic")]
+mod schema_gen;
 mod seed;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;

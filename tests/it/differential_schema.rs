@@ -1,0 +1,73 @@
+//! Random schemas of the assertion vocabulary against the `jsonschema` crate: an instance the
+//! dynamic spec accepts with no repair is valid to `jsonschema` too, and so are the arguments
+//! it returns. A schema the spec refuses, and an instance it rejects or repairs, are skipped:
+//! how much of the vocabulary loads and agrees is measured by the `suite` tests. The schemas
+//! and instances come from `schema_gen`, shared with the fuzz target `differential_schema`.
+
+use std::collections::BTreeMap;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use serde_json::Value;
+
+use crate::schema_gen::{check, instance_for, schema, Choices, Outcome, MAX_DEPTH};
+
+/// Enough to meet each keyword many times while the suite stays quick in debug builds.
+const CASES: u32 = 512;
+
+/// Instances tried per schema: loading costs more than parsing.
+const INSTANCES: usize = 4;
+
+fn one_case(bytes: &[u8], tally: &mut BTreeMap<&'static str, usize>) -> Result<(), String> {
+    let mut c = Choices::new(bytes);
+    let schema: Value = schema(&mut c, MAX_DEPTH);
+    let instances: Vec<Value> = (0..INSTANCES)
+        .map(|_| instance_for(&mut c, &schema))
+        .collect();
+    for outcome in check(&schema, &instances)? {
+        *tally.entry(name(outcome)).or_default() += 1;
+    }
+    Ok(())
+}
+
+fn name(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Refused => "refused",
+        Outcome::Unjudged => "unjudged",
+        Outcome::Rejected => "rejected",
+        Outcome::Repaired => "repaired",
+        Outcome::Clean => "clean",
+        Outcome::KnownGap(gap) => gap,
+    }
+}
+
+#[test]
+fn clean_acceptance_is_valid_to_jsonschema() {
+    let config = Config {
+        cases: CASES,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let tally = std::cell::RefCell::new(BTreeMap::new());
+    let result = TestRunner::new(config).run(&vec(any::<u8>(), 0..384), |bytes| {
+        one_case(&bytes, &mut tally.borrow_mut()).map_err(TestCaseError::fail)
+    });
+    let tally = tally.into_inner();
+    eprintln!("differential_schema outcomes (with shrinking, if any): {tally:?}");
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    // Without accepted instances the check proves nothing.
+    assert!(
+        tally.get("clean").copied().unwrap_or(0) >= 50,
+        "too few instances accepted clean to compare: {tally:?}"
+    );
+}
+
+/// The generator is total on any input: the empty one gives the simplest schema.
+#[test]
+fn the_empty_input_gives_a_schema() {
+    let schema = schema(&mut Choices::new(&[]), MAX_DEPTH);
+    assert_eq!(schema, serde_json::json!({"type": "object"}));
+}
