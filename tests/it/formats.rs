@@ -90,15 +90,15 @@ fn other_spellings_are_format_errors_at_their_paths() {
         "page": "/relative/path",
         "mirrors": ["https://example.com/a b", " https://example.com", "https://exämple.com"],
     }));
-    let format = Code::Format.to_string();
+    let (uuid, uri) = (Code::InvalidUuid.to_string(), Code::InvalidUri.to_string());
     assert_eq!(
         bad,
         [
-            (format.clone(), "$.customer".to_owned()),
-            (format.clone(), "$.page".to_owned()),
-            (format.clone(), "$.mirrors[0]".to_owned()),
-            (format.clone(), "$.mirrors[1]".to_owned()),
-            (format, "$.mirrors[2]".to_owned()),
+            (uuid, "$.customer".to_owned()),
+            (uri.clone(), "$.page".to_owned()),
+            (uri.clone(), "$.mirrors[0]".to_owned()),
+            (uri.clone(), "$.mirrors[1]".to_owned()),
+            (uri, "$.mirrors[2]".to_owned()),
         ]
     );
     // Each of them the schema rejects too.

@@ -156,8 +156,30 @@ stable_names! {
         DuplicateItem => "duplicate_item",
         /// A value two or more variants of an untagged union accept equally well.
         AmbiguousVariant => "ambiguous_variant",
-        /// A string that is not of its field's format (a UUID, an absolute URL).
-        Format => "format",
+        /// A string that is not an RFC 3339 time with an offset (`format: time`).
+        InvalidTime => "invalid_time",
+        /// A string that is not an email address (`format: email`).
+        InvalidEmail => "invalid_email",
+        /// A string that is not a hyphenated UUID (`format: uuid`, `uuid::Uuid`).
+        InvalidUuid => "invalid_uuid",
+        /// A string that is not an absolute URI (`format: uri`, `url::Url`).
+        InvalidUri => "invalid_uri",
+        /// A string that is not a dotted-quad IPv4 address (`format: ipv4`).
+        InvalidIpv4 => "invalid_ipv4",
+        /// A string that is not an IPv6 address (`format: ipv6`).
+        InvalidIpv6 => "invalid_ipv6",
+        /// A string that is not a host name (`format: hostname`).
+        InvalidHostname => "invalid_hostname",
+        /// A number that is not a multiple of the schema's `multipleOf`.
+        NotMultiple => "not_multiple",
+        /// An array with too few or too many items matching the schema's `contains`.
+        Contains => "contains",
+        /// An object with fewer or more keys than `minProperties`/`maxProperties` allow.
+        PropertyCount => "property_count",
+        /// A value the schema rules out as such: a `false` schema, or one matching `not`.
+        NotAllowed => "not_allowed",
+        /// An object key that does not satisfy the schema's `propertyNames`.
+        InvalidKey => "invalid_key",
     }
 }
 

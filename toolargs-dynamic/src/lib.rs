@@ -1,10 +1,16 @@
 //! The dynamic front door: tools defined by a JSON Schema instead of a Rust type.
 //!
-//! A [`Spec`] is loaded from a JSON Schema or from a tool definition in the OpenAI (chat or
-//! responses), Anthropic, Gemini or MCP shape, and parses calls through the same coercers as
-//! derived types: same repairs, codes and paths. Loading is strict: a keyword the gate would
-//! not enforce is a load error that names it, never silently ignored.
+//! A [`Spec`] is loaded from a JSON Schema (draft 2020-12, draft-07, or OpenAPI 3.0's subset)
+//! or from a tool definition in the OpenAI (chat or responses), Anthropic, Gemini or MCP
+//! shape, and parses calls through the same coercers as derived types: same repairs, codes
+//! and paths. Every assertion keyword is enforced as the specification says; a schema the gate
+//! would enforce less strictly than written (a remote `$ref`, `$dynamicRef`) does not load,
+//! with an error that names the keyword. Annotations load, and those that look like promises
+//! the gate does not keep come back as [`Spec::warnings`].
 
+mod definition;
+mod exact;
+mod format;
 mod list;
 mod load;
 mod shape;
@@ -14,7 +20,7 @@ use serde_json::Value;
 
 pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
 pub use load::{LoadError, LoadWarning};
-use shape::{Shape, ShapeKind};
+use shape::{Graph, Schema, Types};
 
 use toolargs_core::decode::RawArgs;
 use toolargs_core::effect::Effect;
@@ -32,8 +38,10 @@ pub struct Spec {
     description: Option<String>,
     effect: Option<Effect>,
     default_unknown: UnknownPolicy,
-    root: Shape,
+    graph: Graph,
     warnings: Vec<LoadWarning>,
+    /// Tool arguments are an object; a bare schema says itself what the payload is.
+    expect_object: bool,
 }
 
 impl Spec {
@@ -62,24 +70,39 @@ impl Spec {
     }
 
     fn from_schema_node(schema: &Node<'_>) -> Result<Spec, LoadError> {
-        Ok(Spec {
+        Ok(Self::from_loaded(load::load_root(schema, "")?, false))
+    }
+
+    fn from_loaded(loaded: load::Loaded, tool: bool) -> Spec {
+        let only_objects = match loaded.graph.get(loaded.graph.root) {
+            Schema::Rules(rules) => rules.types == Some(Types::OBJECT),
+            _ => false,
+        };
+        Spec {
             name: None,
             description: None,
             effect: None,
             default_unknown: UnknownPolicy::Reject,
-            root: load::load_root(schema, "")?,
-            warnings: Vec::new(),
-        })
+            expect_object: tool || only_objects,
+            graph: loaded.graph,
+            warnings: loaded.warnings,
+        }
     }
 
     fn from_definition_node(definition: &Node<'_>) -> Result<Spec, LoadError> {
-        let tool = load::read_definition(definition)?;
-        let mut spec = match tool.schema {
-            Some((schema, pointer)) => Spec {
-                root: load::load_root(schema, &pointer)?,
-                ..Self::from_schema_node(&Node::Object(Vec::new()))?
-            },
-            None => Self::from_schema_node(definition)?,
+        let tool = definition::read_definition(definition)?;
+        let mut spec = match tool.arguments {
+            definition::Arguments::Schema(schema, pointer) => {
+                Self::from_loaded(load::load_root(schema, &pointer)?, true)
+            }
+            definition::Arguments::Nothing => Self::from_loaded(
+                load::Loaded {
+                    graph: load::no_arguments(),
+                    warnings: Vec::new(),
+                },
+                true,
+            ),
+            definition::Arguments::Bare => Self::from_schema_node(definition)?,
         };
         spec.name = tool.name;
         spec.description = tool.description;
@@ -134,33 +157,22 @@ impl Spec {
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
-        self.run(raw, options, walk::Output::Build)
+        parse_payload(
+            raw,
+            options,
+            self.expect_object,
+            self.unknown_policy(),
+            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx),
+        )
     }
 
-    /// Judges a call without writing its canonical arguments: the repairs it needs, or its
-    /// rejection. Cheaper than [`Spec::parse_with`] when only the verdict counts (replay).
+    /// Judges a call: the repairs it needs, or its rejection, without handing back the
+    /// arguments (replay counts verdicts).
     pub fn check_with(
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Vec<toolargs_core::report::Repair>, Rejection> {
-        self.run(raw, options, walk::Output::Discard)
-            .map(|p| p.repairs)
-    }
-
-    fn run(
-        &self,
-        raw: &RawArgs<'_>,
-        options: &ParseOptions,
-        output: walk::Output,
-    ) -> Result<Parsed<Value>, Rejection> {
-        let expect_object = matches!(self.root.kind, ShapeKind::Object(_));
-        parse_payload(
-            raw,
-            options,
-            expect_object,
-            self.unknown_policy(),
-            |node, cx| walk::walk(&self.root, node, &Path::ROOT, cx, output),
-        )
+        self.parse_with(raw, options).map(|p| p.repairs)
     }
 }

@@ -1,57 +1,54 @@
-//! Reads a JSON Schema (or a tool definition around one) into the [`Shape`] tree the walker
-//! follows. Every keyword is either enforced or refused with its name and location.
+//! Reads a JSON Schema into the [`Graph`] the walker follows.
+//!
+//! The rule: a keyword is refused only when the gate would enforce less than the schema says.
+//! Every assertion keyword of draft 2020-12 is enforced (draft-07's `dependencies`, tuple
+//! `items` and `additionalItems`, and OpenAPI 3.0's `nullable` and boolean exclusive bounds are
+//! read too). Annotations load; those that look like promises the gate does not keep
+//! (`readOnly`, `format: color`, an unknown keyword, ...) come back as warnings.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::shape::{Additional, FieldShape, ObjectShape, Shape, ShapeKind};
-use toolargs_core::cx::Cx;
-use toolargs_core::effect::Effect;
-use toolargs_core::node::{IntegerReading, Node, Number};
-use toolargs_core::path::Path;
-use toolargs_core::spec::{Bound, Pattern, UnknownPolicy};
+use crate::exact::Decimal;
+use crate::format::Format;
+use crate::shape::{
+    Additional, Closure, Condition, Graph, Id, Limit, Pattern, Property, Rules, Schema, Types,
+};
+use toolargs_core::node::{IntegerReading, Node};
 
-/// Deepest schema accepted, and the most `$ref` hops followed in a row.
+/// Deepest schema accepted.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 64;
-const MAX_REF_HOPS: usize = 32;
 
-/// Keywords that only annotate a schema; they change no verdict.
-const ANNOTATIONS: &[&str] = &[
+/// Keywords that document a schema and change no verdict; they load silently.
+const DOCUMENTATION: &[&str] = &[
     "title",
     "description",
     "$schema",
     "$id",
+    "id",
+    "$anchor",
+    "$dynamicAnchor",
     "$comment",
+    "$vocabulary",
     "examples",
-    "deprecated",
-];
-/// Keywords the gate enforces.
-const ENFORCED: &[&str] = &[
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "const",
-    "pattern",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "format",
+    "example",
     "default",
-    "anyOf",
-    "oneOf",
-    "$ref",
     "$defs",
     "definitions",
-    "nullable",
+];
+
+/// Annotations a reader may take for a promise the gate does not keep: they load with a
+/// warning.
+const UNENFORCED: &[&str] = &[
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "discriminator",
 ];
 
 /// A schema could not be loaded: where (a JSON pointer into the schema) and why.
@@ -75,12 +72,7 @@ impl LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() {
-            "#"
-        } else {
-            &self.pointer
-        };
-        write!(f, "schema at {at}: {}", self.message)
+        write!(f, "schema at {}: {}", shown(&self.pointer), self.message)
     }
 }
 
@@ -98,622 +90,863 @@ pub struct LoadWarning {
 
 impl fmt::Display for LoadWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = if self.pointer.is_empty() {
-            "#"
-        } else {
-            &self.pointer
-        };
-        write!(f, "schema at {at}: {}", self.message)
+        write!(f, "schema at {}: {}", shown(&self.pointer), self.message)
     }
 }
 
-/// What a tool definition holds besides its schema.
-pub(crate) struct ToolParts<'n, 'a> {
-    pub name: Option<String>,
-    pub description: Option<String>,
-    pub effect: Option<Effect>,
-    /// The schema and its pointer, or `None` when the definition is a bare schema.
-    pub schema: Option<(&'n Node<'a>, String)>,
+fn shown(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "#"
+    } else {
+        pointer
+    }
 }
 
-fn member<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>> {
+pub(crate) fn member<'n, 'a>(node: &'n Node<'a>, key: &str) -> Option<&'n Node<'a>> {
     match node {
         Node::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
         _ => None,
     }
 }
 
-fn string_member(node: &Node<'_>, key: &str) -> Option<String> {
-    match member(node, key) {
-        Some(Node::String(s)) => Some(s.as_ref().to_owned()),
-        _ => None,
-    }
+/// A loaded document: its graph and what loading noticed.
+pub(crate) struct Loaded {
+    pub graph: Graph,
+    pub warnings: Vec<LoadWarning>,
 }
 
-/// Recognises the OpenAI chat (`function`), Anthropic (`input_schema`), MCP (`inputSchema`),
-/// OpenAI responses and Gemini (`parameters`) shapes; anything else is taken as a bare schema.
-pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n, 'a>, LoadError> {
-    if !matches!(def, Node::Object(_)) {
-        return Err(LoadError::new(
-            "",
-            "a tool definition must be a JSON object",
-        ));
-    }
-    let (tool, prefix) = match member(def, "function") {
-        Some(function @ Node::Object(_)) => (function, "/function"),
-        _ => (def, ""),
+/// Loads the schema `root`, found at `pointer` in its definition (errors and warnings are
+/// reported from there). Local references resolve against `root`.
+pub(crate) fn load_root(root: &Node<'_>, pointer: &str) -> Result<Loaded, LoadError> {
+    let mut loader = Loader {
+        root,
+        prefix: pointer,
+        schemas: Vec::new(),
+        by_pointer: HashMap::new(),
+        resources: HashMap::new(),
+        anchors: HashMap::new(),
+        bases: HashMap::new(),
+        warnings: Vec::new(),
+        defaults: Vec::new(),
     };
-    let found = [
-        ("parameters", "parameters"),
-        ("input_schema", "input_schema"),
-        ("inputSchema", "inputSchema"),
-    ]
-    .into_iter()
-    .find_map(|(key, pointer)| {
-        member(tool, key).map(|schema| (schema, format!("{prefix}/{pointer}")))
-    });
-    let effect = member(tool, "annotations").map(effect_from_annotations);
-    let is_tool = found.is_some()
-        || member(tool, "name").is_some()
-            && prefix.is_empty()
-            && member(def, "properties").is_none();
-    if !is_tool {
-        return Ok(ToolParts {
-            name: None,
-            description: None,
-            effect: None,
-            schema: None,
-        });
-    }
-    let empty: &'n Node<'a> = &EMPTY_OBJECT_SCHEMA;
-    Ok(ToolParts {
-        name: string_member(tool, "name"),
-        description: string_member(tool, "description"),
-        effect,
-        schema: Some(found.unwrap_or((empty, prefix.to_owned()))),
+    let base = match member(root, "$id") {
+        Some(Node::String(id)) => without_fragment(id).to_owned(),
+        _ => String::new(),
+    };
+    loader.index(root, "", &base, 0);
+    let id = loader.compile(root, "", &base)?;
+    loader.check_defaults();
+    let closures = closures(&loader.schemas);
+    Ok(Loaded {
+        graph: Graph {
+            schemas: loader.schemas,
+            root: id,
+            closures,
+        },
+        warnings: loader.warnings,
     })
 }
 
-static EMPTY_OBJECT_SCHEMA: Node<'static> = Node::Object(Vec::new());
-
-/// MCP's hints, with its defaults (not read-only, destructive, open world) where absent.
-fn effect_from_annotations(annotations: &Node<'_>) -> Effect {
-    let hint = |key: &str, default: bool| match member(annotations, key) {
-        Some(Node::Bool(b)) => *b,
-        _ => default,
+/// The graph of a tool that takes no arguments: an object without properties.
+pub(crate) fn no_arguments() -> Graph {
+    let rules = Rules {
+        types: Some(Types::OBJECT),
+        properties: Some(Vec::new()),
+        ..Rules::default()
     };
-    if hint("readOnlyHint", false) {
-        Effect::ReadOnly
-    } else if hint("openWorldHint", true) && hint("destructiveHint", true) {
-        Effect::External
-    } else if hint("destructiveHint", true) {
-        Effect::Destructive
-    } else {
-        Effect::Additive
+    let schemas = vec![Schema::Rules(Box::new(rules))];
+    Graph {
+        closures: closures(&schemas),
+        schemas,
+        root: 0,
     }
-}
-
-/// Loads the schema at `root`, which is also what local `$ref`s resolve against.
-pub(crate) fn load_root(root: &Node<'_>, pointer: &str) -> Result<Shape, LoadError> {
-    let loader = Loader {
-        root,
-        root_pointer: pointer,
-    };
-    let shape = if matches!(root, Node::Object(m) if m.is_empty()) {
-        // `{}` as the parameters of a tool without arguments.
-        Shape::new(ShapeKind::Object(ObjectShape {
-            fields: Vec::new(),
-            additional: Additional::Undeclared,
-        }))
-    } else {
-        loader.load(root, pointer, 0)?
-    };
-    Ok(shape)
 }
 
 struct Loader<'n, 'a> {
     root: &'n Node<'a>,
-    root_pointer: &'n str,
+    /// Pointer of the root in its definition, prefixed to every reported pointer.
+    prefix: &'n str,
+    schemas: Vec<Schema>,
+    /// Compiled schemas by their pointer in the document, so a `$ref` cycle is an edge.
+    by_pointer: HashMap<String, Id>,
+    /// `$id`s (absolute, without fragment) by the pointer of the schema that declares them.
+    resources: HashMap<String, String>,
+    /// `$anchor`s as `uri#name`, by pointer.
+    anchors: HashMap<String, String>,
+    /// The base URI in effect at each schema's pointer.
+    bases: HashMap<String, String>,
+    warnings: Vec<LoadWarning>,
+    /// Property defaults to check once every schema is compiled: (schema, index, pointer).
+    defaults: Vec<(Id, usize, String)>,
 }
 
-fn escape_pointer(key: &str) -> String {
+/// Keywords whose value is a schema, a list of schemas, or a map of schemas: the places
+/// `$id` and `$anchor` may appear.
+const SINGLE: &[&str] = &[
+    "additionalProperties",
+    "items",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+const LISTS: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf", "items"];
+const MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-impl<'n, 'a> Loader<'n, 'a> {
-    fn load(&self, schema: &Node<'_>, at: &str, hops: usize) -> Result<Shape, LoadError> {
-        if at.matches('/').count() > MAX_SCHEMA_DEPTH {
-            return Err(LoadError::new(at, "the schema is nested too deeply"));
-        }
-        let Node::Object(members) = schema else {
-            return Err(LoadError::new(
-                at,
-                "a schema must be a JSON object (boolean schemas are not supported)",
-            ));
-        };
-        for (key, _) in members {
-            if !ENFORCED.contains(&key.as_ref()) && !ANNOTATIONS.contains(&key.as_ref()) {
-                return Err(LoadError::new(
-                    &format!("{at}/{}", escape_pointer(key)),
-                    format!("unsupported keyword `{key}`: the gate would not enforce it"),
-                ));
-            }
-        }
-        if let Some(target) = member(schema, "$ref") {
-            return self.load_ref(schema, target, at, hops);
-        }
-        for keyword in ["anyOf", "oneOf"] {
-            if let Some(alternatives) = member(schema, keyword) {
-                return self.load_nullable_union(schema, keyword, alternatives, at, hops);
-            }
-        }
-        let (type_name, mut nullable) = self.read_type(schema, at)?;
-        if let Some(Node::Bool(true)) = member(schema, "nullable") {
-            nullable = true;
-        }
-        let mut shape = match type_name.as_str() {
-            "integer" => Shape::new(ShapeKind::Integer),
-            "number" => Shape::new(ShapeKind::Number),
-            "boolean" => Shape::new(ShapeKind::Boolean),
-            "string" => Shape::new(self.string_kind(schema, at)?),
-            "array" => {
-                let items = member(schema, "items")
-                    .ok_or_else(|| LoadError::new(at, "an array schema needs `items`"))?;
-                Shape::new(ShapeKind::Array(Box::new(self.load(
-                    items,
-                    &format!("{at}/items"),
-                    hops,
-                )?)))
-            }
-            "object" => Shape::new(ShapeKind::Object(self.object(schema, at, hops)?)),
-            "null" => {
-                nullable = true;
-                Shape::new(ShapeKind::Literal(vec![Value::Null]))
-            }
-            other => {
-                return Err(LoadError::new(
-                    &format!("{at}/type"),
-                    format!("unknown type `{other}`"),
-                ))
-            }
-        };
-        shape.nullable = nullable;
-        self.values(schema, at, &type_name, &mut shape)?;
-        self.bounds(schema, at, &mut shape)?;
-        self.check_default(schema, at, &shape)?;
-        Ok(shape)
+fn without_fragment(uri: &str) -> &str {
+    uri.split('#').next().unwrap_or_default()
+}
+
+impl Loader<'_, '_> {
+    fn at(&self, pointer: &str) -> String {
+        format!("{}{pointer}", self.prefix)
     }
 
-    fn load_ref(
-        &self,
-        schema: &Node<'_>,
-        target: &Node<'_>,
-        at: &str,
-        hops: usize,
-    ) -> Result<Shape, LoadError> {
-        let here = format!("{at}/$ref");
-        if let Node::Object(members) = schema {
-            if let Some((key, _)) = members
-                .iter()
-                .find(|(k, _)| k != "$ref" && !ANNOTATIONS.contains(&k.as_ref()))
-            {
-                return Err(LoadError::new(at, format!("`{key}` next to `$ref` is not supported; move it into the referenced schema")));
+    fn error(&self, pointer: &str, message: impl Into<String>) -> LoadError {
+        LoadError::new(&self.at(pointer), message)
+    }
+
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let warning = LoadWarning {
+            pointer: self.at(pointer),
+            message: message.into(),
+        };
+        self.warnings.push(warning);
+    }
+
+    /// Records every `$id` and `$anchor` and the base URI at each schema, before compiling,
+    /// so that a reference may point forward.
+    fn index(&mut self, node: &Node<'_>, pointer: &str, base: &str, depth: usize) {
+        if depth > MAX_SCHEMA_DEPTH {
+            return;
+        }
+        let Node::Object(members) = node else {
+            return;
+        };
+        let mut base = base.to_owned();
+        if let Some(Node::String(id)) = member(node, "$id") {
+            if !id.starts_with('#') {
+                base = resolve(&base, without_fragment(id));
+                self.resources.insert(base.clone(), pointer.to_owned());
             }
         }
-        if hops >= MAX_REF_HOPS {
-            return Err(LoadError::new(
-                &here,
-                "recursive `$ref` chains are not supported",
-            ));
+        for key in ["$anchor", "$dynamicAnchor"] {
+            if let Some(Node::String(name)) = member(node, key) {
+                self.anchors
+                    .insert(format!("{base}#{name}"), pointer.to_owned());
+            }
         }
-        let Node::String(target) = target else {
-            return Err(LoadError::new(&here, "`$ref` must be a string"));
+        self.bases.insert(pointer.to_owned(), base.clone());
+        for (key, value) in members {
+            let here = format!("{pointer}/{}", escape(key));
+            if SINGLE.contains(&key.as_ref()) {
+                self.index(value, &here, &base, depth + 1);
+            }
+            if LISTS.contains(&key.as_ref()) {
+                if let Node::Array(items) = value {
+                    for (i, item) in items.iter().enumerate() {
+                        self.index(item, &format!("{here}/{i}"), &base, depth + 1);
+                    }
+                }
+            }
+            if MAPS.contains(&key.as_ref()) {
+                if let Node::Object(entries) = value {
+                    for (name, item) in entries {
+                        self.index(item, &format!("{here}/{}", escape(name)), &base, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Compiles the schema at `pointer` once; later references to it share its [`Id`].
+    fn compile(&mut self, node: &Node<'_>, pointer: &str, base: &str) -> Result<Id, LoadError> {
+        if let Some(&id) = self.by_pointer.get(pointer) {
+            return Ok(id);
+        }
+        if pointer.matches('/').count() > 2 * MAX_SCHEMA_DEPTH {
+            return Err(self.error(pointer, "the schema is nested too deeply"));
+        }
+        let id = self.schemas.len();
+        self.schemas.push(Schema::True);
+        self.by_pointer.insert(pointer.to_owned(), id);
+        let base = self
+            .bases
+            .get(pointer)
+            .cloned()
+            .unwrap_or_else(|| base.to_owned());
+        let schema = match node {
+            Node::Bool(true) => Schema::True,
+            Node::Bool(false) => Schema::False,
+            Node::Object(members) if members.is_empty() => Schema::True,
+            Node::Object(_) => Schema::Rules(Box::new(self.rules(node, pointer, &base, id)?)),
+            _ => return Err(self.error(pointer, "a schema must be a JSON object or a boolean")),
         };
-        let Some(rest) = target.strip_prefix("#/") else {
-            return Err(LoadError::new(
-                &here,
-                format!("only local references (#/$defs/...) are supported, not {target}"),
+        self.schemas[id] = schema;
+        Ok(id)
+    }
+
+    fn schema_list(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        base: &str,
+        keyword: &str,
+    ) -> Result<Vec<Id>, LoadError> {
+        let Node::Array(items) = node else {
+            return Err(self.error(pointer, format!("`{keyword}` must be an array of schemas")));
+        };
+        if items.is_empty() && keyword != "prefixItems" {
+            return Err(self.error(pointer, format!("`{keyword}` must not be empty")));
+        }
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| self.compile(item, &format!("{pointer}/{i}"), base))
+            .collect()
+    }
+
+    fn schema_map(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        base: &str,
+        keyword: &str,
+    ) -> Result<Vec<(String, Id)>, LoadError> {
+        let Node::Object(entries) = node else {
+            return Err(self.error(pointer, format!("`{keyword}` must be an object")));
+        };
+        entries
+            .iter()
+            .map(|(name, item)| {
+                let id = self.compile(item, &format!("{pointer}/{}", escape(name)), base)?;
+                Ok((name.as_ref().to_owned(), id))
+            })
+            .collect()
+    }
+
+    fn count(&self, node: &Node<'_>, pointer: &str, keyword: &str) -> Result<usize, LoadError> {
+        match node {
+            Node::Number(n) => match n.integer() {
+                IntegerReading::Exact(v) | IntegerReading::Integral(v) if v >= 0 => {
+                    Ok(usize::try_from(v).unwrap_or(usize::MAX))
+                }
+                _ => Err(self.error(
+                    pointer,
+                    format!("`{keyword}` must be a non-negative integer"),
+                )),
+            },
+            _ => Err(self.error(
+                pointer,
+                format!("`{keyword}` must be a non-negative integer"),
+            )),
+        }
+    }
+
+    fn number(&self, node: &Node<'_>, pointer: &str, keyword: &str) -> Result<Decimal, LoadError> {
+        let text = match node {
+            Node::Number(n) => n.to_value().to_string(),
+            _ => String::new(),
+        };
+        let literal = match node {
+            Node::Number(toolargs_core::node::Number::Literal(text)) => Some(*text),
+            _ => None,
+        };
+        literal
+            .and_then(Decimal::parse)
+            .or_else(|| Decimal::parse(&text))
+            .ok_or_else(|| self.error(pointer, format!("`{keyword}` must be a number")))
+    }
+
+    fn pattern(&self, node: &Node<'_>, pointer: &str) -> Result<Pattern, LoadError> {
+        let Node::String(source) = node else {
+            return Err(self.error(pointer, "a pattern must be a string"));
+        };
+        compile_pattern(source).map_err(|e| {
+            self.error(
+                pointer,
+                format!("the regular expression is not valid ECMA-262: {e}"),
+            )
+        })
+    }
+
+    fn rules(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        base: &str,
+        id: Id,
+    ) -> Result<Rules, LoadError> {
+        let Node::Object(members) = node else {
+            return Err(self.error(pointer, "a schema must be a JSON object or a boolean"));
+        };
+        let mut rules = Rules {
+            casefold: true,
+            ..Rules::default()
+        };
+        let mut nullable = false;
+        // OpenAPI 3.0 and draft-04 write exclusive bounds as booleans beside the bound.
+        let (mut exclusive_min_flag, mut exclusive_max_flag) = (false, false);
+        let mut additional_items = None;
+        let mut condition = (None, None, None);
+        for (key, value) in members {
+            let here = format!("{pointer}/{}", escape(key));
+            match key.as_ref() {
+                "type" => rules.types = Some(self.types(value, &here)?),
+                "nullable" => nullable = matches!(value, Node::Bool(true)),
+                "enum" => match value {
+                    Node::Array(values) => {
+                        rules.allowed = Some(values.iter().map(Node::to_value).collect());
+                    }
+                    _ => return Err(self.error(&here, "`enum` must be an array")),
+                },
+                "const" => rules.constant = Some(value.to_value()),
+                "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
+                    let exclusive = key.starts_with("exclusive");
+                    let upper = key.ends_with("aximum");
+                    if let Node::Bool(flag) = value {
+                        if !exclusive {
+                            return Err(self.error(&here, format!("`{key}` must be a number")));
+                        }
+                        *(if upper {
+                            &mut exclusive_max_flag
+                        } else {
+                            &mut exclusive_min_flag
+                        }) = *flag;
+                        continue;
+                    }
+                    let limit = Limit {
+                        value: self.number(value, &here, key)?,
+                        exclusive,
+                    };
+                    let slot = if upper {
+                        &mut rules.maximum
+                    } else {
+                        &mut rules.minimum
+                    };
+                    *slot = Some(tighter(slot.take(), limit, upper));
+                }
+                "multipleOf" => {
+                    let divisor = self.number(value, &here, key)?;
+                    if divisor <= Decimal::parse("0").unwrap_or(divisor.clone()) {
+                        return Err(self.error(&here, "`multipleOf` must be greater than 0"));
+                    }
+                    if divisor.is_multiple_of(&divisor).is_none() {
+                        return Err(self.error(&here, "`multipleOf` with more than 18 significant digits cannot be checked exactly"));
+                    }
+                    rules.multiple_of = Some(divisor);
+                }
+                "minLength" => rules.min_length = Some(self.count(value, &here, key)?),
+                "maxLength" => rules.max_length = Some(self.count(value, &here, key)?),
+                "minItems" => rules.min_items = Some(self.count(value, &here, key)?),
+                "maxItems" => rules.max_items = Some(self.count(value, &here, key)?),
+                "minContains" => rules.min_contains = Some(self.count(value, &here, key)?),
+                "maxContains" => rules.max_contains = Some(self.count(value, &here, key)?),
+                "minProperties" => rules.min_properties = Some(self.count(value, &here, key)?),
+                "maxProperties" => rules.max_properties = Some(self.count(value, &here, key)?),
+                "pattern" => rules.pattern = Some(self.pattern(value, &here)?),
+                "format" => match value {
+                    Node::String(name) => match Format::named(name) {
+                        Some(format) => rules.format = Some(format),
+                        None => self.warn(
+                            &here,
+                            format!(
+                                "format `{name}` is an annotation here and is not checked (checked: {})",
+                                Format::NAMES
+                            ),
+                        ),
+                    },
+                    _ => return Err(self.error(&here, "`format` must be a string")),
+                },
+                "items" => match value {
+                    // Draft-07's tuple form: the items by position.
+                    Node::Array(_) => {
+                        rules.prefix_items = self.schema_list(value, &here, base, key)?;
+                    }
+                    _ => rules.items = Some(self.compile(value, &here, base)?),
+                },
+                "additionalItems" => additional_items = Some((value, here)),
+                "prefixItems" => rules.prefix_items = self.schema_list(value, &here, base, key)?,
+                "contains" => rules.contains = Some(self.compile(value, &here, base)?),
+                "uniqueItems" => match value {
+                    Node::Bool(b) => rules.unique_items = *b,
+                    _ => return Err(self.error(&here, "`uniqueItems` must be a boolean")),
+                },
+                "properties" => rules.properties = Some(self.properties(value, &here, base, id)?),
+                "required" => rules.required.extend(self.names(value, &here, key)?),
+                "additionalProperties" => {
+                    rules.additional = match value {
+                        Node::Bool(false) => Additional::Closed,
+                        _ => Additional::Schema(self.compile(value, &here, base)?),
+                    }
+                }
+                "patternProperties" => {
+                    let Node::Object(entries) = value else {
+                        return Err(self.error(&here, "`patternProperties` must be an object"));
+                    };
+                    for (source, item) in entries {
+                        let at = format!("{here}/{}", escape(source));
+                        let pattern = self.pattern(&Node::String(source.clone()), &at)?;
+                        let schema = self.compile(item, &at, base)?;
+                        rules.pattern_properties.push((pattern, schema));
+                    }
+                }
+                "propertyNames" => rules.property_names = Some(self.compile(value, &here, base)?),
+                "dependentRequired" => {
+                    rules.dependent_required = self.dependent_required(value, &here)?;
+                }
+                "dependentSchemas" => {
+                    rules.dependent_schemas = self.schema_map(value, &here, base, key)?;
+                }
+                "dependencies" => {
+                    let Node::Object(entries) = value else {
+                        return Err(self.error(&here, "`dependencies` must be an object"));
+                    };
+                    for (name, item) in entries {
+                        let at = format!("{here}/{}", escape(name));
+                        if let Node::Array(_) = item {
+                            let names = self.names(item, &at, key)?;
+                            rules.dependent_required.push((name.as_ref().to_owned(), names));
+                        } else {
+                            let schema = self.compile(item, &at, base)?;
+                            rules.dependent_schemas.push((name.as_ref().to_owned(), schema));
+                        }
+                    }
+                }
+                "$ref" => rules.reference = Some(self.reference(value, &here, base)?),
+                "$dynamicRef" | "$recursiveRef" => {
+                    return Err(self.error(&here, format!("`{key}` (dynamic scope) is not supported; use `$ref`")))
+                }
+                "allOf" => rules.all_of = self.schema_list(value, &here, base, key)?,
+                "anyOf" => rules.any_of = self.schema_list(value, &here, base, key)?,
+                "oneOf" => rules.one_of = self.schema_list(value, &here, base, key)?,
+                "not" => rules.not = Some(self.compile(value, &here, base)?),
+                "if" => condition.0 = Some(self.compile(value, &here, base)?),
+                "then" => condition.1 = Some(self.compile(value, &here, base)?),
+                "else" => condition.2 = Some(self.compile(value, &here, base)?),
+                "unevaluatedItems" => rules.unevaluated_items = Some(self.compile(value, &here, base)?),
+                "unevaluatedProperties" => {
+                    rules.unevaluated_properties = Some(self.compile(value, &here, base)?);
+                }
+                known if DOCUMENTATION.contains(&known) => {}
+                known if UNENFORCED.contains(&known) => {
+                    self.warn(&here, format!("`{known}` is an annotation; the gate does not enforce it"));
+                }
+                other if other.starts_with("x-") => {}
+                other => self.warn(
+                    &here,
+                    format!("unknown keyword `{other}` is ignored, as JSON Schema says"),
+                ),
+            }
+        }
+        if nullable {
+            rules.types = rules.types.map(|t| t.with(Types::NULL));
+        }
+        for (flag, slot) in [
+            (exclusive_min_flag, &mut rules.minimum),
+            (exclusive_max_flag, &mut rules.maximum),
+        ] {
+            if let (true, Some(limit)) = (flag, slot.as_mut()) {
+                limit.exclusive = true;
+            }
+        }
+        if let Some((value, here)) = additional_items {
+            // Draft-07: the items after a tuple. After a single `items` schema it has no effect.
+            if rules.items.is_none() && !rules.prefix_items.is_empty() {
+                rules.items = Some(self.compile(value, &here, base)?);
+            }
+        }
+        if let (Some(test), then, otherwise) = condition {
+            rules.condition = Some(Condition {
+                test,
+                then,
+                otherwise,
+            });
+        }
+        self.enum_case(&mut rules, pointer);
+        Ok(rules)
+    }
+
+    fn types(&self, node: &Node<'_>, pointer: &str) -> Result<Types, LoadError> {
+        let one = |name: &str| {
+            Types::named(name).ok_or_else(|| self.error(pointer, format!("unknown type `{name}`")))
+        };
+        match node {
+            Node::String(name) => one(name),
+            Node::Array(names) => names.iter().try_fold(Types::NONE, |set, name| match name {
+                Node::String(name) => Ok(set.with(one(name)?)),
+                _ => Err(self.error(pointer, "`type` entries must be strings")),
+            }),
+            _ => Err(self.error(pointer, "`type` must be a string or an array of strings")),
+        }
+    }
+
+    fn names(
+        &self,
+        node: &Node<'_>,
+        pointer: &str,
+        keyword: &str,
+    ) -> Result<Vec<String>, LoadError> {
+        let Node::Array(names) = node else {
+            return Err(self.error(pointer, format!("`{keyword}` must be an array of strings")));
+        };
+        names
+            .iter()
+            .map(|name| match name {
+                Node::String(name) => Ok(name.as_ref().to_owned()),
+                _ => Err(self.error(pointer, format!("`{keyword}` entries must be strings"))),
+            })
+            .collect()
+    }
+
+    fn dependent_required(
+        &self,
+        node: &Node<'_>,
+        pointer: &str,
+    ) -> Result<Vec<(String, Vec<String>)>, LoadError> {
+        let Node::Object(entries) = node else {
+            return Err(self.error(pointer, "`dependentRequired` must be an object"));
+        };
+        entries
+            .iter()
+            .map(|(name, names)| {
+                let at = format!("{pointer}/{}", escape(name));
+                Ok((
+                    name.as_ref().to_owned(),
+                    self.names(names, &at, "dependentRequired")?,
+                ))
+            })
+            .collect()
+    }
+
+    fn properties(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        base: &str,
+        owner: Id,
+    ) -> Result<Vec<Property>, LoadError> {
+        let Node::Object(entries) = node else {
+            return Err(self.error(pointer, "`properties` must be an object"));
+        };
+        let mut properties = Vec::with_capacity(entries.len());
+        for (name, item) in entries {
+            let at = format!("{pointer}/{}", escape(name));
+            let schema = self.compile(item, &at, base)?;
+            let default = member(item, "default").map(Node::to_value);
+            if default.is_some() {
+                self.defaults
+                    .push((owner, properties.len(), format!("{at}/default")));
+            }
+            properties.push(Property {
+                name: name.as_ref().to_owned(),
+                schema,
+                default,
+            });
+        }
+        Ok(properties)
+    }
+
+    fn reference(&mut self, node: &Node<'_>, pointer: &str, base: &str) -> Result<Id, LoadError> {
+        let Node::String(reference) = node else {
+            return Err(self.error(pointer, "`$ref` must be a string"));
+        };
+        let target = resolve(base, reference);
+        let (uri, fragment) = target.split_once('#').unwrap_or((&target, ""));
+        let resource = if uri.is_empty() || self.bases.get("").is_some_and(|b| b == uri) {
+            Some(String::new())
+        } else {
+            self.resources.get(uri).cloned()
+        };
+        let Some(resource) = resource else {
+            return Err(self.error(
+                pointer,
+                format!("`{reference}` refers to another document ({uri}); remote references are not loaded"),
             ));
+        };
+        let fragment = percent_decode(fragment);
+        let location = if fragment.is_empty() {
+            resource
+        } else if fragment.starts_with('/') {
+            format!("{resource}{fragment}")
+        } else {
+            self.anchors
+                .get(&format!("{uri}#{fragment}"))
+                .cloned()
+                .ok_or_else(|| {
+                    self.error(
+                        pointer,
+                        format!("`{reference}` does not resolve: no anchor `{fragment}`"),
+                    )
+                })?
         };
         let mut node = self.root;
-        for part in rest.split('/') {
+        for part in location.split('/').skip(1) {
             let part = part.replace("~1", "/").replace("~0", "~");
-            node = member(node, &part)
-                .ok_or_else(|| LoadError::new(&here, format!("`{target}` does not resolve")))?;
+            node = match node {
+                Node::Object(_) => member(node, &part),
+                Node::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            }
+            .ok_or_else(|| self.error(pointer, format!("`{reference}` does not resolve")))?;
         }
-        self.load(node, &format!("{}/{}", self.root_pointer, rest), hops + 1)
+        let base = self
+            .bases
+            .get(&location)
+            .cloned()
+            .unwrap_or_else(|| uri.to_owned());
+        self.compile(node, &location, &base)
     }
 
-    fn load_nullable_union(
-        &self,
-        schema: &Node<'_>,
-        keyword: &str,
-        alternatives: &Node<'_>,
-        at: &str,
-        hops: usize,
-    ) -> Result<Shape, LoadError> {
-        let here = format!("{at}/{keyword}");
-        let unsupported = || {
-            LoadError::new(&here, format!("`{keyword}` is supported only as a type together with null: a value of several types has more than one reading"))
+    /// Enum values that differ only in ASCII case would make a case repair ambiguous.
+    fn enum_case(&mut self, rules: &mut Rules, pointer: &str) {
+        let Some(values) = &rules.allowed else {
+            return;
         };
-        let Node::Array(options) = alternatives else {
-            return Err(unsupported());
-        };
-        let is_null =
-            |n: &Node<'_>| matches!(member(n, "type"), Some(Node::String(t)) if t == "null");
-        let (nulls, others): (Vec<_>, Vec<_>) =
-            options.iter().enumerate().partition(|(_, n)| is_null(n));
-        if nulls.len() != 1 || others.len() != 1 {
-            return Err(unsupported());
-        }
-        if let Node::Object(members) = schema {
-            if let Some((key, _)) = members
-                .iter()
-                .find(|(k, _)| k != keyword && !ANNOTATIONS.contains(&k.as_ref()) && k != "default")
-            {
-                return Err(LoadError::new(at, format!("`{key}` next to `{keyword}` is not supported; move it into the alternative")));
-            }
-        }
-        let (index, inner) = others[0];
-        let mut shape = self.load(inner, &format!("{here}/{index}"), hops)?;
-        shape.nullable = true;
-        Ok(shape)
-    }
-
-    /// The single non-null type, and whether null is allowed too.
-    fn read_type(&self, schema: &Node<'_>, at: &str) -> Result<(String, bool), LoadError> {
-        let here = format!("{at}/type");
-        match member(schema, "type") {
-            Some(Node::String(t)) => Ok((t.to_ascii_lowercase(), false)),
-            Some(Node::Array(types)) => {
-                let mut names = Vec::new();
-                for t in types {
-                    match t {
-                        Node::String(t) => names.push(t.to_ascii_lowercase()),
-                        _ => return Err(LoadError::new(&here, "`type` entries must be strings")),
-                    }
-                }
-                let nullable = names.iter().any(|t| t == "null");
-                names.retain(|t| t != "null");
-                match names.as_slice() {
-                    [one] => Ok((one.clone(), nullable)),
-                    [] => Ok(("null".to_owned(), true)),
-                    _ => Err(LoadError::new(&here, "several types besides null are not supported: such a value has more than one reading")),
-                }
-            }
-            Some(_) => Err(LoadError::new(
-                &here,
-                "`type` must be a string or an array of strings",
-            )),
-            None => {
-                // Infer what is unambiguous: objects and arrays by their keywords, enums by values.
-                if member(schema, "properties").is_some() {
-                    Ok(("object".to_owned(), false))
-                } else if member(schema, "items").is_some() {
-                    Ok(("array".to_owned(), false))
-                } else if let Some(Node::Array(values)) = member(schema, "enum") {
-                    if values
-                        .iter()
-                        .all(|v| matches!(v, Node::String(_) | Node::Null))
-                    {
-                        Ok((
-                            "string".to_owned(),
-                            values.iter().any(|v| matches!(v, Node::Null)),
-                        ))
-                    } else {
-                        Ok(("literal".to_owned(), false))
-                    }
-                } else if member(schema, "const").is_some() {
-                    Ok(("literal".to_owned(), false))
-                } else {
-                    Err(LoadError::new(
-                        at,
-                        "the schema has no `type`; say what the value is",
-                    ))
-                }
-            }
-        }
-    }
-
-    fn string_kind(&self, schema: &Node<'_>, at: &str) -> Result<ShapeKind, LoadError> {
-        match member(schema, "format") {
-            None => Ok(ShapeKind::String),
-            Some(Node::String(f)) if f == "date" => Ok(ShapeKind::Date),
-            Some(Node::String(f)) if f == "date-time" => Ok(ShapeKind::DateTime),
-            Some(Node::String(f)) => Err(LoadError::new(
-                &format!("{at}/format"),
-                format!("unsupported format `{f}` (supported: date, date-time)"),
-            )),
-            Some(_) => Err(LoadError::new(
-                &format!("{at}/format"),
-                "`format` must be a string",
-            )),
-        }
-    }
-
-    /// `enum` and `const`.
-    fn values(
-        &self,
-        schema: &Node<'_>,
-        at: &str,
-        type_name: &str,
-        shape: &mut Shape,
-    ) -> Result<(), LoadError> {
-        let values: Vec<Value> = match (member(schema, "enum"), member(schema, "const")) {
-            (Some(_), Some(_)) => {
-                return Err(LoadError::new(
-                    at,
-                    "`enum` and `const` together are not supported",
-                ))
-            }
-            (Some(Node::Array(values)), None) => values.iter().map(Node::to_value).collect(),
-            (Some(_), None) => {
-                return Err(LoadError::new(
-                    &format!("{at}/enum"),
-                    "`enum` must be an array",
-                ))
-            }
-            (None, Some(value)) => vec![value.to_value()],
-            (None, None) => {
-                if type_name == "literal" {
-                    return Err(LoadError::new(
-                        at,
-                        "the schema has no `type`; say what the value is",
-                    ));
-                }
-                return Ok(());
-            }
-        };
-        if values.iter().any(Value::is_null) {
-            shape.nullable = true;
-        }
-        let non_null: Vec<Value> = values.into_iter().filter(|v| !v.is_null()).collect();
-        let strings: Option<Vec<String>> = non_null
+        let mut folded: Vec<String> = values
             .iter()
-            .map(|v| v.as_str().map(str::to_owned))
+            .filter_map(Value::as_str)
+            .map(str::to_ascii_lowercase)
             .collect();
-        shape.kind = match (type_name, strings) {
-            ("string" | "literal", Some(strings)) => {
-                let mut folded: Vec<String> =
-                    strings.iter().map(|s| s.to_ascii_lowercase()).collect();
-                folded.sort();
-                folded.dedup();
-                if folded.len() != strings.len() {
-                    return Err(LoadError::new(&format!("{at}/enum"), "two values differ only in ASCII case, so case-insensitive matching could not tell them apart"));
-                }
-                ShapeKind::Enum(strings)
-            }
-            ("string", None) => {
-                return Err(LoadError::new(
-                    &format!("{at}/enum"),
-                    "a string schema with non-string values",
-                ))
-            }
-            _ => ShapeKind::Literal(non_null),
-        };
-        Ok(())
+        let count = folded.len();
+        folded.sort_unstable();
+        folded.dedup();
+        if folded.len() != count {
+            rules.casefold = false;
+            self.warn(
+                &format!("{pointer}/enum"),
+                "two values differ only in ASCII case, so a value in the wrong case is not repaired",
+            );
+        }
     }
 
-    fn bounds(&self, schema: &Node<'_>, at: &str, shape: &mut Shape) -> Result<(), LoadError> {
-        let integer = matches!(shape.kind, ShapeKind::Integer);
-        let number = integer || matches!(shape.kind, ShapeKind::Number);
-        let string = matches!(
-            shape.kind,
-            ShapeKind::String | ShapeKind::Date | ShapeKind::DateTime | ShapeKind::Enum(_)
-        );
-        let array = matches!(shape.kind, ShapeKind::Array(_));
-        let misplaced = |key: &str, what: &str| {
-            LoadError::new(
-                &format!("{at}/{key}"),
-                format!("`{key}` applies to {what} only"),
-            )
+    /// A `default` must pass its own schema without repairs, or the gate would hand the tool
+    /// a value the schema forbids; one that does not is dropped. `"default": null` on a schema
+    /// without null is kept: it says the field may be left out (Python's `x: str = None`),
+    /// and the walker reads null there as absent.
+    fn check_defaults(&mut self) {
+        let pending = std::mem::take(&mut self.defaults);
+        let graph = Graph {
+            schemas: self.schemas.clone(),
+            root: 0,
+            closures: closures(&self.schemas),
         };
-
-        for (key, upper, exclusive) in [
-            ("minimum", false, false),
-            ("maximum", true, false),
-            ("exclusiveMinimum", false, true),
-            ("exclusiveMaximum", true, true),
-        ] {
-            let Some(value) = member(schema, key) else {
+        for (owner, index, pointer) in pending {
+            let Schema::Rules(rules) = &graph.schemas[owner] else {
                 continue;
             };
-            if !number {
-                return Err(misplaced(key, "numbers"));
-            }
-            let Node::Number(n) = value else {
-                return Err(LoadError::new(&format!("{at}/{key}"), format!("`{key}` must be a number (boolean exclusive bounds are draft-04; write the bound itself)")));
+            let Some(property) = rules.properties.as_ref().and_then(|p| p.get(index)) else {
+                continue;
             };
-            let bound = inclusive_bound(n, integer, upper, exclusive);
-            let slot = if upper {
-                &mut shape.max
+            let Some(default) = &property.default else {
+                continue;
+            };
+            if default.is_null() || crate::walk::is_valid(&graph, property.schema, default) {
+                continue;
+            }
+            if let Schema::Rules(rules) = &mut self.schemas[owner] {
+                if let Some(property) = rules.properties.as_mut().and_then(|p| p.get_mut(index)) {
+                    property.default = None;
+                }
+            }
+            self.warn(
+                &pointer,
+                "the default does not satisfy its own schema, so it is not filled in",
+            );
+        }
+    }
+}
+
+/// The tighter of two bounds on the same side; on a tie the exclusive one.
+fn tighter(old: Option<Limit>, new: Limit, upper: bool) -> Limit {
+    match old {
+        None => new,
+        Some(old) => {
+            let order = new.value.cmp(&old.value);
+            let new_wins = match order {
+                std::cmp::Ordering::Equal => new.exclusive,
+                std::cmp::Ordering::Less => upper,
+                std::cmp::Ordering::Greater => !upper,
+            };
+            if new_wins {
+                new
             } else {
-                &mut shape.min
-            };
-            *slot = Some(match *slot {
-                None => bound,
-                Some(old) if (bound.as_f64() > old.as_f64()) != upper => bound,
-                Some(old) => old,
-            });
-        }
-        if let Some(source) = member(schema, "pattern") {
-            if !matches!(shape.kind, ShapeKind::String) {
-                return Err(misplaced("pattern", "plain strings"));
-            }
-            let Node::String(source) = source else {
-                return Err(LoadError::new(
-                    &format!("{at}/pattern"),
-                    "`pattern` must be a string",
-                ));
-            };
-            shape.pattern = Some(Pattern::search(source.as_ref().to_owned()).map_err(|e| {
-                LoadError::new(
-                    &format!("{at}/pattern"),
-                    format!(
-                        "the regular expression does not compile here: {}",
-                        e.to_string().lines().last().unwrap_or_default().trim()
-                    ),
-                )
-            })?);
-        }
-        for (key, slot, ok, what) in [
-            ("minLength", &mut shape.min_len, string, "strings"),
-            ("maxLength", &mut shape.max_len, string, "strings"),
-            ("minItems", &mut shape.min_items, array, "arrays"),
-            ("maxItems", &mut shape.max_items, array, "arrays"),
-        ] {
-            let Some(value) = member(schema, key) else {
-                continue;
-            };
-            if !ok {
-                return Err(misplaced(key, what));
-            }
-            *slot = Some(match value {
-                Node::Number(n) => match n.integer() {
-                    IntegerReading::Exact(v) | IntegerReading::Integral(v) if v >= 0 => {
-                        usize::try_from(v).unwrap_or(usize::MAX)
-                    }
-                    _ => {
-                        return Err(LoadError::new(
-                            &format!("{at}/{key}"),
-                            format!("`{key}` must be a non-negative integer"),
-                        ))
-                    }
-                },
-                _ => {
-                    return Err(LoadError::new(
-                        &format!("{at}/{key}"),
-                        format!("`{key}` must be a non-negative integer"),
-                    ))
-                }
-            });
-        }
-        Ok(())
-    }
-
-    fn object(&self, schema: &Node<'_>, at: &str, hops: usize) -> Result<ObjectShape, LoadError> {
-        let mut fields = Vec::new();
-        match member(schema, "properties") {
-            None => {}
-            Some(Node::Object(props)) => {
-                for (name, prop) in props {
-                    let pointer = format!("{at}/properties/{}", escape_pointer(name));
-                    let shape = self.load(prop, &pointer, hops)?;
-                    let default = member(prop, "default").map(Node::to_value);
-                    fields.push(FieldShape {
-                        name: name.as_ref().to_owned(),
-                        shape,
-                        required: false,
-                        default,
-                    });
-                }
-            }
-            Some(_) => {
-                return Err(LoadError::new(
-                    &format!("{at}/properties"),
-                    "`properties` must be an object",
-                ))
+                old
             }
         }
-        match member(schema, "required") {
-            None => {}
-            Some(Node::Array(names)) => {
-                for (i, name) in names.iter().enumerate() {
-                    let here = format!("{at}/required/{i}");
-                    let Node::String(name) = name else {
-                        return Err(LoadError::new(&here, "`required` entries must be strings"));
-                    };
-                    let Some(field) = fields.iter_mut().find(|f| f.name == name.as_ref()) else {
-                        return Err(LoadError::new(
-                            &here,
-                            format!("required field `{name}` is not declared in `properties`"),
-                        ));
-                    };
-                    field.required = true;
-                }
-            }
-            Some(_) => {
-                return Err(LoadError::new(
-                    &format!("{at}/required"),
-                    "`required` must be an array",
-                ))
-            }
-        }
-        let additional = match member(schema, "additionalProperties") {
-            None | Some(Node::Bool(false)) => Additional::Undeclared,
-            Some(Node::Bool(true)) => Additional::Any,
-            Some(extra) => Additional::Schema(Box::new(self.load(
-                extra,
-                &format!("{at}/additionalProperties"),
-                hops,
-            )?)),
-        };
-        Ok(ObjectShape { fields, additional })
-    }
-
-    /// A `default` must itself pass the schema without repairs, or the gate would hand the
-    /// tool a value the schema forbids.
-    fn check_default(&self, schema: &Node<'_>, at: &str, shape: &Shape) -> Result<(), LoadError> {
-        let Some(default) = member(schema, "default") else {
-            return Ok(());
-        };
-        let mut cx = Cx::new(UnknownPolicy::Reject);
-        let ok = crate::walk::coerce(shape, default, &Path::ROOT, &mut cx).is_some();
-        if !ok || !cx.repairs().is_empty() {
-            return Err(LoadError::new(
-                &format!("{at}/default"),
-                "the default does not satisfy its own schema",
-            ));
-        }
-        Ok(())
     }
 }
 
-/// Turns a JSON Schema bound into an inclusive [`Bound`] for the coercers, exactly: an
-/// exclusive integer bound moves by one, an exclusive float bound to the next float.
-fn inclusive_bound(n: &Number<'_>, integer: bool, upper: bool, exclusive: bool) -> Bound {
-    let exact = match n.integer() {
-        IntegerReading::Exact(v) | IntegerReading::Integral(v) => Some(v),
-        _ => None,
+/// Compiles a pattern with ECMA-262 semantics (Unicode mode): `\d` is ASCII digits, as the
+/// JSON Schema specification names.
+pub(crate) fn compile_pattern(source: &str) -> Result<Pattern, String> {
+    regress::Regex::with_flags(source, "u")
+        .map(|regex| Pattern {
+            source: source.to_owned(),
+            regex,
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// Resolves a URI reference against a base, as RFC 3986 section 5.2 does for the forms
+/// schemas use.
+fn resolve(base: &str, reference: &str) -> String {
+    let has_scheme = reference.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    });
+    if has_scheme || base.is_empty() {
+        return reference.to_owned();
+    }
+    let base = without_fragment(base);
+    if reference.is_empty() {
+        return base.to_owned();
+    }
+    if reference.starts_with('#') {
+        return format!("{base}{reference}");
+    }
+    let (scheme, rest) = base.split_once(':').unwrap_or(("", base));
+    if let Some(tail) = reference.strip_prefix("//") {
+        return format!("{scheme}://{tail}");
+    }
+    let authority_end = rest
+        .strip_prefix("//")
+        .map(|r| 2 + r.find('/').unwrap_or(r.len()))
+        .unwrap_or(0);
+    let (authority, path) = rest.split_at(authority_end);
+    let merged = if reference.starts_with('/') {
+        reference.to_owned()
+    } else {
+        let dir = path.rfind('/').map_or("", |at| &path[..=at]);
+        format!("{dir}{reference}")
     };
-    match (exact, integer, exclusive) {
-        (Some(v), _, false) => Bound::Int(v),
-        (Some(v), true, true) => Bound::Int(if upper { v - 1 } else { v + 1 }),
-        // A fractional bound on an integer: the integer coercer rounds it inward exactly, and
-        // for a fractional x, "above x" and "at least x" admit the same integers.
-        (None, true, _) => Bound::Float(n.as_f64()),
-        (_, false, true) => {
-            let x = n.as_f64();
-            Bound::Float(if upper { next_down(x) } else { next_up(x) })
+    let mut segments: Vec<&str> = Vec::new();
+    let ends_with_dir = merged.ends_with("/.") || merged.ends_with("/..");
+    for segment in merged.split('/') {
+        match segment {
+            "." => {}
+            ".." => {
+                if segments.len() > 1 {
+                    segments.pop();
+                }
+            }
+            s => segments.push(s),
         }
-        (None, false, false) => Bound::Float(n.as_f64()),
     }
+    let mut path = segments.join("/");
+    if ends_with_dir {
+        path.push('/');
+    }
+    let separator = if scheme.is_empty() { "" } else { ":" };
+    format!("{scheme}{separator}{authority}{path}")
 }
 
-fn next_up(x: f64) -> f64 {
-    if x.is_nan() || x == f64::INFINITY {
-        return x;
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() + 1 {
+            if let Some(byte) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
+                out.push(byte);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
     }
-    if x == 0.0 {
-        return f64::from_bits(1);
-    }
-    let bits = x.to_bits();
-    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
+    String::from_utf8_lossy(&out).into_owned()
 }
 
-fn next_down(x: f64) -> f64 {
-    -next_up(-x)
+/// For every schema: whether it (or a schema it applies in place) declares `properties`,
+/// and the names it declares, for the unknown-key policy and its hints.
+fn closures(schemas: &[Schema]) -> Vec<Closure> {
+    (0..schemas.len())
+        .map(|id| {
+            let mut closure = Closure::default();
+            let mut stack = vec![id];
+            let mut seen = vec![false; schemas.len()];
+            while let Some(next) = stack.pop() {
+                if std::mem::replace(&mut seen[next], true) {
+                    continue;
+                }
+                let Schema::Rules(rules) = &schemas[next] else {
+                    continue;
+                };
+                if let Some(properties) = &rules.properties {
+                    closure.declares_properties = true;
+                    for p in properties {
+                        if !closure.known.contains(&p.name) {
+                            closure.known.push(p.name.clone());
+                        }
+                    }
+                }
+                stack.extend(rules.reference);
+                stack.extend(&rules.all_of);
+                stack.extend(&rules.any_of);
+                stack.extend(&rules.one_of);
+                stack.extend(rules.dependent_schemas.iter().map(|(_, id)| *id));
+                if let Some(c) = &rules.condition {
+                    stack.extend(c.then);
+                    stack.extend(c.otherwise);
+                }
+            }
+            closure
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{next_down, next_up};
+    use super::resolve;
 
     #[test]
-    fn next_floats() {
-        assert!(next_up(1.0) > 1.0 && next_up(1.0) - 1.0 == f64::EPSILON);
-        assert!(next_down(1.0) < 1.0);
-        assert!(next_up(0.0) > 0.0);
-        assert!(next_up(-1.0) > -1.0);
+    fn references_resolve_against_their_base() {
+        assert_eq!(resolve("", "#/$defs/a"), "#/$defs/a");
+        assert_eq!(
+            resolve("http://example.com/root.json", "#foo"),
+            "http://example.com/root.json#foo"
+        );
+        assert_eq!(
+            resolve("http://example.com/a/root.json", "item.json"),
+            "http://example.com/a/item.json"
+        );
+        assert_eq!(
+            resolve("http://example.com/a/root.json", "/b/item.json"),
+            "http://example.com/b/item.json"
+        );
+        assert_eq!(
+            resolve("http://example.com/a/b/root.json", "../c.json"),
+            "http://example.com/a/c.json"
+        );
+        assert_eq!(
+            resolve("urn:uuid:1234", "#/defs/x"),
+            "urn:uuid:1234#/defs/x"
+        );
+        assert_eq!(resolve("http://x.com/a", "urn:other"), "urn:other");
     }
 }

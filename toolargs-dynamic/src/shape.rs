@@ -1,94 +1,232 @@
-//! The contract loaded from a schema, in the form the walker reads: one [`Shape`] per value.
-//! `load` builds shapes from JSON Schema; `walk` runs a payload through them.
+//! The contract loaded from a schema, in the form the walker reads: a graph of [`Schema`]s
+//! addressed by [`Id`], so that `$ref` (recursion included) is an edge, not a copy. `load`
+//! builds it from JSON Schema; `walk` runs a payload through it.
 
 use serde_json::Value;
-use toolargs_core::spec::{Bound, FieldSpec, Pattern};
 
-/// One value's contract.
+use crate::exact::Decimal;
+use crate::format::Format;
+
+/// Index of a schema in its [`Graph`].
+pub(crate) type Id = usize;
+
+/// Every schema of one document, and which one is the root.
 #[derive(Clone, Debug)]
-pub(crate) struct Shape {
-    pub kind: ShapeKind,
-    /// `null` is a value of this shape (type arrays with "null", `nullable`, anyOf with null).
-    pub nullable: bool,
-    pub min: Option<Bound>,
-    pub max: Option<Bound>,
+pub(crate) struct Graph {
+    pub schemas: Vec<Schema>,
+    pub root: Id,
+    /// For each schema, what it declares together with the schemas it applies in place.
+    pub closures: Vec<Closure>,
+}
+
+impl Graph {
+    pub fn get(&self, id: Id) -> &Schema {
+        &self.schemas[id]
+    }
+}
+
+/// One schema: a boolean schema, or keywords.
+#[derive(Clone, Debug)]
+pub(crate) enum Schema {
+    /// `true` (and `{}`): every value.
+    True,
+    /// `false`: no value.
+    False,
+    Rules(Box<Rules>),
+}
+
+/// The JSON types a schema allows, as a bit set. `number` includes `integer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Types(u8);
+
+impl Types {
+    pub const NULL: Types = Types(1);
+    pub const BOOLEAN: Types = Types(2);
+    pub const INTEGER: Types = Types(4);
+    pub const NUMBER: Types = Types(8);
+    pub const STRING: Types = Types(16);
+    pub const ARRAY: Types = Types(32);
+    pub const OBJECT: Types = Types(64);
+    pub const NONE: Types = Types(0);
+
+    pub fn named(name: &str) -> Option<Types> {
+        Some(match name {
+            "null" => Types::NULL,
+            "boolean" => Types::BOOLEAN,
+            "integer" => Types::INTEGER,
+            "number" => Types::NUMBER,
+            "string" => Types::STRING,
+            "array" => Types::ARRAY,
+            "object" => Types::OBJECT,
+            _ => return None,
+        })
+    }
+
+    pub fn has(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub fn with(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    /// Each single type in the set, in a fixed order.
+    pub fn each(self) -> impl Iterator<Item = Types> {
+        [
+            Types::NULL,
+            Types::BOOLEAN,
+            Types::INTEGER,
+            Types::NUMBER,
+            Types::STRING,
+            Types::ARRAY,
+            Types::OBJECT,
+        ]
+        .into_iter()
+        .filter(move |t| self.has(*t))
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Types::NULL => "null",
+            Types::BOOLEAN => "a boolean",
+            Types::INTEGER => "an integer",
+            Types::NUMBER => "a number",
+            Types::STRING => "a string",
+            Types::ARRAY => "an array",
+            Types::OBJECT => "an object",
+            _ => "a value",
+        }
+    }
+}
+
+/// A numeric bound and whether it is exclusive.
+#[derive(Clone, Debug)]
+pub(crate) struct Limit {
+    pub value: Decimal,
+    pub exclusive: bool,
+}
+
+/// A `pattern` or `patternProperties` key, with ECMA-262 semantics.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    pub source: String,
+    pub regex: regress::Regex,
+}
+
+impl Pattern {
+    /// JSON Schema patterns are not anchored: they match anywhere in the string.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.find(text).is_some()
+    }
+}
+
+/// A schema's keywords, grouped by the kind of value they constrain.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rules {
+    /// `type`, with `nullable` folded in; `None` allows every type.
+    pub types: Option<Types>,
+    /// `enum`, values compared by JSON equality.
+    pub allowed: Option<Vec<Value>>,
+    /// `const`.
+    pub constant: Option<Value>,
+    /// Whether a string in the wrong ASCII case may be repaired to the one enum value it
+    /// matches (off when two values differ only in case).
+    pub casefold: bool,
+    pub minimum: Option<Limit>,
+    pub maximum: Option<Limit>,
+    pub multiple_of: Option<Decimal>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
     pub pattern: Option<Pattern>,
-    pub min_len: Option<usize>,
-    pub max_len: Option<usize>,
+    pub format: Option<Format>,
+    pub prefix_items: Vec<Id>,
+    pub items: Option<Id>,
+    pub contains: Option<Id>,
+    pub min_contains: Option<usize>,
+    pub max_contains: Option<usize>,
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) enum ShapeKind {
-    Integer,
-    Number,
-    Boolean,
-    String,
-    Date,
-    DateTime,
-    /// String values, matched like a derived enum.
-    Enum(Vec<String>),
-    /// Any other `enum`/`const`: exact values.
-    Literal(Vec<Value>),
-    Array(Box<Shape>),
-    Object(ObjectShape),
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct ObjectShape {
-    pub fields: Vec<FieldShape>,
+    pub unique_items: bool,
+    pub properties: Option<Vec<Property>>,
+    pub required: Vec<String>,
     pub additional: Additional,
+    pub pattern_properties: Vec<(Pattern, Id)>,
+    pub property_names: Option<Id>,
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    pub dependent_schemas: Vec<(String, Id)>,
+    pub reference: Option<Id>,
+    pub all_of: Vec<Id>,
+    pub any_of: Vec<Id>,
+    pub one_of: Vec<Id>,
+    pub not: Option<Id>,
+    pub condition: Option<Condition>,
+    pub unevaluated_items: Option<Id>,
+    pub unevaluated_properties: Option<Id>,
 }
 
+impl Rules {
+    /// Whether any keyword applies another schema to this same value.
+    pub fn has_applicators(&self) -> bool {
+        self.reference.is_some()
+            || !self.all_of.is_empty()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || self.not.is_some()
+            || self.condition.is_some()
+            || !self.dependent_schemas.is_empty()
+            || self.unevaluated_items.is_some()
+            || self.unevaluated_properties.is_some()
+    }
+
+    /// Whether a lone string may stand for a one-item list: the items are plain strings.
+    pub fn scalar_to_list(&self, graph: &Graph) -> bool {
+        self.prefix_items.is_empty()
+            && self.contains.is_none()
+            && match self.items.map(|id| graph.get(id)) {
+                Some(Schema::Rules(items)) => items.types == Some(Types::STRING),
+                _ => false,
+            }
+    }
+}
+
+/// One entry of `properties`.
 #[derive(Clone, Debug)]
-pub(crate) struct FieldShape {
+pub(crate) struct Property {
     pub name: String,
-    pub shape: Shape,
-    pub required: bool,
+    pub schema: Id,
+    /// Filled in when the key is absent and not required. Only a default that passes its own
+    /// schema is kept.
     pub default: Option<Value>,
 }
 
 /// What `additionalProperties` says.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) enum Additional {
-    /// Absent or `false`: unknown keys go through the tool's unknown policy.
-    Undeclared,
-    /// `true`: any extra key is kept as sent.
-    Any,
-    /// A schema: extra keys are kept when their value satisfies it.
-    Schema(Box<Shape>),
+    /// Absent: other keys are not evaluated here.
+    #[default]
+    Absent,
+    /// `false`: other keys go through the tool's unknown-key policy.
+    Closed,
+    /// A schema other keys must satisfy.
+    Schema(Id),
 }
 
-impl Shape {
-    pub(crate) fn new(kind: ShapeKind) -> Shape {
-        Shape {
-            kind,
-            nullable: false,
-            min: None,
-            max: None,
-            pattern: None,
-            min_len: None,
-            max_len: None,
-            min_items: None,
-            max_items: None,
-        }
-    }
+/// `if`/`then`/`else`.
+#[derive(Clone, Debug)]
+pub(crate) struct Condition {
+    pub test: Id,
+    pub then: Option<Id>,
+    pub otherwise: Option<Id>,
+}
 
-    /// The constraints in the form the coercers take.
-    pub fn field_spec(&self) -> FieldSpec<'_> {
-        FieldSpec::new()
-            .with_bounds(self.min, self.max)
-            .with_pattern(self.pattern.as_ref())
-            .with_length(self.min_len, self.max_len)
-            .with_items(self.min_items, self.max_items)
-    }
-
-    /// Whether a lone string may stand for a one-item list of this shape.
-    pub fn scalar_to_list(&self) -> bool {
-        matches!(
-            self.kind,
-            ShapeKind::String | ShapeKind::Date | ShapeKind::DateTime | ShapeKind::Enum(_)
-        )
-    }
+/// What the walker needs to know about a schema as a whole, computed once after loading.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Closure {
+    /// `properties` is declared here or in a schema applied in place (`$ref`, `allOf`, ...):
+    /// keys nothing evaluates then go through the unknown-key policy.
+    pub declares_properties: bool,
+    /// Every property name declared in place, for did-you-mean hints.
+    pub known: Vec<String>,
 }

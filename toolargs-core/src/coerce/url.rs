@@ -1,6 +1,6 @@
 //! Absolute URLs (feature `url`), JSON Schema's `format: uri`: a scheme, then what RFC 3986
 //! allows, in ASCII. The `url` crate follows the WHATWG standard, which also reads strings a
-//! URI cannot be (spaces, padding, backslashes, non-ASCII); those are a `format` error, so what
+//! URI cannot be (spaces, padding, backslashes, non-ASCII); those are an `invalid_uri` error, so what
 //! the parser accepts is what the schema accepts.
 //!
 //! An accepted URL is kept as the standard parses it: `https://Example.com` reads as
@@ -41,7 +41,7 @@ impl ArgType for Url {
             _ => {
                 cx.error(
                     path,
-                    Code::Format,
+                    Code::InvalidUri,
                     format!(
                         "expected an absolute URL such as https://example.com/path, with any \
                          space or non-ASCII character percent-encoded, got {}",

@@ -40,7 +40,7 @@ impl ArgType for Uuid {
             _ => {
                 cx.error(
                     path,
-                    Code::Format,
+                    Code::InvalidUuid,
                     format!(
                         "expected a UUID written 8-4-4-4-12 hexadecimal digits, such as \
                          123e4567-e89b-12d3-a456-426614174000, got {}",

@@ -1,0 +1,96 @@
+//! Reads a tool definition in any of the shapes providers use, and finds its schema, name,
+//! description and MCP annotations.
+
+use toolargs_core::effect::Effect;
+use toolargs_core::node::Node;
+
+use crate::load::{member, LoadError};
+
+/// What a tool definition holds besides its schema.
+pub(crate) struct ToolParts<'n, 'a> {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub effect: Option<Effect>,
+    pub arguments: Arguments<'n, 'a>,
+}
+
+/// Where a definition's argument schema is.
+pub(crate) enum Arguments<'n, 'a> {
+    /// The definition is itself a schema.
+    Bare,
+    /// The schema and its JSON pointer in the definition.
+    Schema(&'n Node<'a>, String),
+    /// A tool that declares no parameters: it takes an empty object.
+    Nothing,
+}
+
+pub(crate) fn string_member(node: &Node<'_>, key: &str) -> Option<String> {
+    match member(node, key) {
+        Some(Node::String(s)) => Some(s.as_ref().to_owned()),
+        _ => None,
+    }
+}
+
+/// Recognises the OpenAI chat (`function`), Anthropic (`input_schema`), MCP (`inputSchema`),
+/// OpenAI responses and Gemini (`parameters`) shapes; anything else is taken as a bare schema.
+pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n, 'a>, LoadError> {
+    if !matches!(def, Node::Object(_)) {
+        return Err(LoadError::new(
+            "",
+            "a tool definition must be a JSON object",
+        ));
+    }
+    let (tool, prefix) = match member(def, "function") {
+        Some(function @ Node::Object(_)) => (function, "/function"),
+        _ => (def, ""),
+    };
+    let found = [
+        ("parameters", "parameters"),
+        ("input_schema", "input_schema"),
+        ("inputSchema", "inputSchema"),
+        ("parametersJsonSchema", "parametersJsonSchema"),
+    ]
+    .into_iter()
+    .find_map(|(key, pointer)| {
+        member(tool, key).map(|schema| (schema, format!("{prefix}/{pointer}")))
+    });
+    let effect = member(tool, "annotations").map(effect_from_annotations);
+    let is_tool = found.is_some()
+        || member(tool, "name").is_some()
+            && prefix.is_empty()
+            && member(def, "properties").is_none();
+    if !is_tool {
+        return Ok(ToolParts {
+            name: None,
+            description: None,
+            effect: None,
+            arguments: Arguments::Bare,
+        });
+    }
+    Ok(ToolParts {
+        name: string_member(tool, "name"),
+        description: string_member(tool, "description"),
+        effect,
+        arguments: match found {
+            Some((schema, pointer)) => Arguments::Schema(schema, pointer),
+            None => Arguments::Nothing,
+        },
+    })
+}
+
+/// MCP's hints, with its defaults (not read-only, destructive, open world) where absent.
+fn effect_from_annotations(annotations: &Node<'_>) -> Effect {
+    let hint = |key: &str, default: bool| match member(annotations, key) {
+        Some(Node::Bool(b)) => *b,
+        _ => default,
+    };
+    if hint("readOnlyHint", false) {
+        Effect::ReadOnly
+    } else if hint("openWorldHint", true) && hint("destructiveHint", true) {
+        Effect::External
+    } else if hint("destructiveHint", true) {
+        Effect::Destructive
+    } else {
+        Effect::Additive
+    }
+}
