@@ -17,7 +17,7 @@ mod outcome;
 mod tally;
 
 pub use gate::{Gate, Typed};
-pub use log::{Replayer, ToolSet, ToolWarning};
+pub use log::{Replayer, ToolSet};
 pub use outcome::{BadRecord, Outcome};
-pub use tally::{GroupKey, Report, Tally, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
+pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_dynamic::RefusedDefinition;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::gate::Gate;
 use crate::outcome::{BadRecord, Outcome};
-use crate::tally::{Report, Tally};
+use crate::tally::{Report, Tally, ToolWarning};
 use toolargs_core::decode::RawArgs;
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
@@ -24,16 +24,6 @@ pub struct ToolSet {
     /// Where each tool's definition is in the text it was loaded from.
     pointers: BTreeMap<String, String>,
     refused: Vec<RefusedDefinition>,
-}
-
-/// A load warning of one tool of a [`ToolSet`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolWarning {
-    /// The tool's name.
-    pub tool: String,
-    /// The warning; its pointer starts at the definition's index when the set was loaded
-    /// from a list (`/2/parameters/...`), as the pointers of refused definitions do.
-    pub warning: LoadWarning,
 }
 
 impl ToolSet {

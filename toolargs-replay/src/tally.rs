@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use toolargs_dynamic::RefusedDefinition;
+use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 
-use crate::log::ToolWarning;
 use crate::outcome::{BadRecord, Outcome};
 
 /// How many line numbers are kept per bad-record reason.
@@ -152,6 +151,16 @@ impl Tally {
         out.insert("rejections".into(), counts(&self.rejections));
         out
     }
+}
+
+/// A load warning of one tool of a [`ToolSet`](crate::ToolSet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolWarning {
+    /// The tool's name.
+    pub tool: String,
+    /// The warning; its pointer starts at the definition's index when the set was loaded
+    /// from a list (`/2/parameters/...`), as the pointers of refused definitions do.
+    pub warning: LoadWarning,
 }
 
 /// The values of the `--by` fields for one record (`null` when a record lacks a field).
