@@ -39,6 +39,8 @@ mod rig;
 mod rmcp;
 #[cfg(feature = "dynamic")]
 mod schema_gen;
+#[cfg(feature = "dynamic")]
+mod schema_probes;
 mod seed;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
