@@ -211,6 +211,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     refused_text(refused)
                 );
             }
+            // The checked tool, to show its warnings with pointers into the tools file.
+            let name = tool
+                .clone()
+                .or_else(|| tools.names().next().map(str::to_owned));
             let gate = tools.gate(tool.as_deref()).map_err(|reason| match tool {
                 Some(name) => format!(
                     "no tool named `{name}` (tools: {})",
@@ -222,8 +226,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     tools.names().collect::<Vec<_>>().join(", ")
                 ),
             })?;
-            for warning in gate.load_warnings() {
-                eprintln!("toolargs: warning: {}: {warning}", path.display());
+            for w in tools.warnings() {
+                if Some(&w.tool) == name.as_ref() {
+                    eprintln!(
+                        "toolargs: warning: {}: `{}`: {}",
+                        path.display(),
+                        w.tool,
+                        w.warning
+                    );
+                }
             }
             let text = match args.as_deref() {
                 None | Some("-") => {

@@ -259,7 +259,7 @@ fn a_bad_tools_file_is_a_clear_error() {
     let dir = std::env::temp_dir().join(format!("toolargs-tools-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let tools = dir.join("tools.json");
-    std::fs::write(&tools, r#"[{"name":"t","parameters":{"type":"object","properties":{"a":{"type":"string","format":"email"}}}}]"#).unwrap();
+    std::fs::write(&tools, r#"[{"name":"t","parameters":{"type":"object","properties":{"a":{"type":"no-such-type"}}}}]"#).unwrap();
     let out = toolargs()
         .args(["check", "--tools"])
         .arg(&tools)
@@ -269,7 +269,7 @@ fn a_bad_tools_file_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("/0/parameters/properties/a/format") && stderr.contains("email"),
+        stderr.contains("/0/parameters/properties/a/type") && stderr.contains("no-such-type"),
         "{stderr}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -441,4 +441,59 @@ fn check_notes_refused_definitions_and_refuses_to_check_against_one() {
         stderr.contains("refused") && stderr.contains(REFUSED_WHY),
         "{stderr}"
     );
+}
+
+#[test]
+fn load_warnings_are_reported_with_tool_and_pointer() {
+    let dir = std::env::temp_dir().join(format!("toolargs-warnings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tools = dir.join("tools.json");
+    // A format the gate does not check loads, with a warning.
+    std::fs::write(
+        &tools,
+        r#"[{"name": "t", "parameters": {"type": "object", "properties": {"a": {"type": "string", "format": "no-such-format"}}}}]"#,
+    )
+    .unwrap();
+    let log = dir.join("calls.jsonl");
+    std::fs::write(&log, "{\"tool\": \"t\", \"arguments\": {\"a\": \"x\"}}\n").unwrap();
+    let pointer = "/0/parameters/properties/a/format";
+    for format in ["table", "json", "markdown", "html"] {
+        let out = toolargs()
+            .args(["replay", "--format", format, "--tools"])
+            .arg(&tools)
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let out = String::from_utf8(out.stdout).unwrap();
+        if format == "json" {
+            let report: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(report["ok_clean"], json!(1));
+            assert_eq!(report["load_warnings"]["count"], json!(1));
+            let first = &report["load_warnings"]["first"][0];
+            assert_eq!(first["tool"], json!("t"));
+            assert_eq!(first["pointer"], json!(pointer));
+            assert!(first["message"]
+                .as_str()
+                .unwrap()
+                .contains("no-such-format"));
+        } else {
+            assert!(out.contains("load warnings: 1"), "{format}: {out}");
+            assert!(out.contains(pointer), "{format}: {out}");
+            assert!(out.contains("no-such-format"), "{format}: {out}");
+        }
+    }
+    let out = toolargs()
+        .args(["check", "--tools"])
+        .arg(&tools)
+        .arg(r#"{"a": "x"}"#)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning") && stderr.contains(pointer) && stderr.contains("`t`"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
