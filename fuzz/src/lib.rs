@@ -10,6 +10,10 @@ use toolargs::{Parsed, Rejection, Spec, ToolArgs};
 mod common;
 pub use common::{IssueRefund, Reason};
 
+// The random schemas, instances and check of the `differential_schema` integration tests.
+#[path = "../../tests/it/schema_gen.rs"]
+pub mod schema_gen;
+
 /// Create a shipment: a list of objects, a nested object, optional and defaulted fields.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
 #[toolargs(name = "create_shipment", effect = "additive")]
