@@ -123,6 +123,13 @@ impl Pattern {
     pub fn is_whole(&self) -> bool {
         self.whole
     }
+
+    /// Whether the pattern is anchored at both ends and every match is one ASCII byte from a
+    /// fixed set per position (`^ord_[A-Za-z0-9]{8}$`): then it is matched without the regex
+    /// engine, and means the same in every regex dialect, ECMA-262 included.
+    pub fn is_fixed_shape(&self) -> bool {
+        self.shape.is_some()
+    }
 }
 
 /// The constraints declared on one field. Constraints that do not apply to the field's type are

@@ -6,6 +6,7 @@
 use std::cmp::Ordering;
 
 use serde_json::Value;
+use toolargs_core::node::{IntegerReading, Node, Number};
 
 /// A number as sign, significant digits and a power of ten: `digits × 10^exponent`. Zero has
 /// no digits. Built from JSON number text, which every number in a schema or payload is.
@@ -59,6 +60,21 @@ impl Decimal {
             digits: Vec::new(),
             exponent: 0,
         })
+    }
+
+    /// The number as an `i128`, when it is an integer that fits.
+    pub fn to_i128(&self) -> Option<i128> {
+        if self.exponent < 0 || self.digits.len() as i64 + self.exponent > 38 {
+            return None;
+        }
+        let mut value: i128 = 0;
+        for &d in &self.digits {
+            value = value.checked_mul(10)?.checked_add(i128::from(d - b'0'))?;
+        }
+        for _ in 0..self.exponent {
+            value = value.checked_mul(10)?;
+        }
+        Some(if self.negative { -value } else { value })
     }
 
     fn is_zero(&self) -> bool {
@@ -201,6 +217,42 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// JSON equality between a payload node and a value, without building the node's value.
+pub(crate) fn node_equal(node: &Node<'_>, value: &Value) -> bool {
+    match (node, value) {
+        (Node::Null, Value::Null) => true,
+        (Node::Bool(a), Value::Bool(b)) => a == b,
+        (Node::String(a), Value::String(b)) => a.as_ref() == b.as_str(),
+        (Node::Number(n), Value::Number(m)) => match (n.integer(), m.as_i64(), m.as_u64()) {
+            (IntegerReading::Exact(a), Some(b), _) => a == i128::from(b),
+            (IntegerReading::Exact(a), _, Some(b)) => a == i128::from(b),
+            _ => number_decimal(n) == Decimal::of(m),
+        },
+        (Node::Array(items), Value::Array(values)) => {
+            items.len() == values.len() && items.iter().zip(values).all(|(n, v)| node_equal(n, v))
+        }
+        (Node::Object(members), Value::Object(map)) => {
+            members.len() == map.len()
+                && members
+                    .iter()
+                    .all(|(k, n)| map.get(k.as_ref()).is_some_and(|v| node_equal(n, v)))
+        }
+        _ => false,
+    }
+}
+
+/// The number a payload node holds, exactly: from its literal when it has one.
+pub(crate) fn number_decimal(n: &Number<'_>) -> Decimal {
+    match n {
+        Number::Literal(text) => Decimal::parse(text),
+        _ => None,
+    }
+    .unwrap_or_else(|| match n.to_value() {
+        Value::Number(number) => Decimal::of(&number),
+        _ => Decimal::of(&serde_json::Number::from(0)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{json_equal, Decimal};
@@ -236,6 +288,15 @@ mod tests {
         ] {
             assert_eq!(d(text).to_string(), shown);
         }
+    }
+
+    #[test]
+    fn integers_fit_when_they_can() {
+        assert_eq!(d("1999").to_i128(), Some(1999));
+        assert_eq!(d("-2e3").to_i128(), Some(-2000));
+        assert_eq!(d("0").to_i128(), Some(0));
+        assert_eq!(d("1.5").to_i128(), None);
+        assert_eq!(d("1e40").to_i128(), None);
     }
 
     #[test]

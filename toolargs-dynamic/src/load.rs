@@ -432,8 +432,10 @@ impl Loader<'_, '_> {
                         }) = *flag;
                         continue;
                     }
+                    let value = self.number(value, &here, key)?;
                     let limit = Limit {
-                        value: self.number(value, &here, key)?,
+                        integer: value.to_i128(),
+                        value,
                         exclusive,
                     };
                     let slot = if upper {
@@ -797,12 +799,15 @@ fn tighter(old: Option<Limit>, new: Limit, upper: bool) -> Limit {
 /// Compiles a pattern with ECMA-262 semantics (Unicode mode): `\d` is ASCII digits, as the
 /// JSON Schema specification names.
 pub(crate) fn compile_pattern(source: &str) -> Result<Pattern, String> {
-    regress::Regex::with_flags(source, "u")
-        .map(|regex| Pattern {
-            source: source.to_owned(),
-            regex,
-        })
-        .map_err(|e| e.to_string())
+    let regex = regress::Regex::with_flags(source, "u").map_err(|e| e.to_string())?;
+    let fixed = toolargs_core::spec::Pattern::search(source.to_owned())
+        .ok()
+        .filter(toolargs_core::spec::Pattern::is_fixed_shape);
+    Ok(Pattern {
+        source: source.to_owned(),
+        regex,
+        fixed,
+    })
 }
 
 /// Resolves a URI reference against a base, as RFC 3986 section 5.2 does for the forms

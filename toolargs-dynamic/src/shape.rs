@@ -103,6 +103,8 @@ impl Types {
 #[derive(Clone, Debug)]
 pub(crate) struct Limit {
     pub value: Decimal,
+    /// The bound as an integer, when it is one: integers compare without reading digits.
+    pub integer: Option<i128>,
     pub exclusive: bool,
 }
 
@@ -111,12 +113,18 @@ pub(crate) struct Limit {
 pub(crate) struct Pattern {
     pub source: String,
     pub regex: regress::Regex,
+    /// The same pattern as an identifier shape (`^ord_[A-Za-z0-9]{8}$`), which means the same
+    /// in every dialect and is checked in one pass over the bytes.
+    pub fixed: Option<toolargs_core::spec::Pattern>,
 }
 
 impl Pattern {
     /// JSON Schema patterns are not anchored: they match anywhere in the string.
     pub fn is_match(&self, text: &str) -> bool {
-        self.regex.find(text).is_some()
+        match &self.fixed {
+            Some(fixed) => fixed.is_match(text),
+            None => self.regex.find(text).is_some(),
+        }
     }
 }
 

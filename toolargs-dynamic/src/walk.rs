@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde_json::{Map, Value};
 
-use crate::exact::{json_equal, Decimal};
+use crate::exact::{json_equal, node_equal, number_decimal};
 use crate::format::Format;
 use crate::shape::{Additional, Graph, Id, Limit, Property, Rules, Schema, Types};
 use toolargs_core::coerce::enumeration::coerce_enum;
@@ -90,6 +90,35 @@ impl Seen {
     }
 }
 
+/// How a schema's own keywords are read: alone (the fast path: unknown keys are settled right
+/// there, against the properties of schema `undeclared`), or as one part of several, which
+/// must say which keys and items they evaluated.
+#[derive(Clone, Copy)]
+enum Mode {
+    Alone { undeclared: Option<Id> },
+    Part,
+}
+
+impl Mode {
+    fn marks(self, len: usize) -> Marks {
+        Marks(match self {
+            Mode::Alone { .. } => Vec::new(),
+            Mode::Part => vec![false; len],
+        })
+    }
+}
+
+/// Which keys or items were evaluated; empty when nobody asks.
+struct Marks(Vec<bool>);
+
+impl Marks {
+    fn mark(&mut self, index: usize) {
+        if let Some(slot) = self.0.get_mut(index) {
+            *slot = true;
+        }
+    }
+}
+
 /// One of the schemas that judge the same value.
 #[derive(Clone, Copy)]
 enum Part {
@@ -157,9 +186,14 @@ impl Walker<'_> {
         let closed = owner && self.graph.closures[id].declares_properties;
         if !rules.has_applicators() {
             // Alone, the schema's own `properties` are all there is: undeclared keys are
-            // handled in payload order as they come.
-            let undeclared = closed.then_some(id);
-            return self.own(rules, node, path, cx, undeclared);
+            // settled as they come. Applied in place, it reports what it evaluated instead.
+            let mode = match owner {
+                true => Mode::Alone {
+                    undeclared: closed.then_some(id),
+                },
+                false => Mode::Part,
+            };
+            return self.own(rules, node, path, cx, mode);
         }
         let outcome = self.combine(rules, node, path, cx, depth)?;
         let mut outcome = self.unevaluated(id, rules, node, outcome, path, cx)?;
@@ -180,28 +214,27 @@ impl Walker<'_> {
 
     // ---- the schema's own keywords ----
 
-    /// The schema's own keywords. `undeclared` names the schema whose declared properties
-    /// decide which keys are unknown, when this object's keys are settled here.
+    /// The schema's own keywords, read in `mode`.
     fn own(
         &self,
         rules: &Rules,
         node: &Node<'_>,
         path: &Path<'_>,
         cx: &mut Cx,
-        undeclared: Option<Id>,
+        mode: Mode,
     ) -> Option<Outcome> {
         if let Some(types) = rules.types {
             if !is_native(types, node) {
                 let repaired = self.coerce_type(rules, types, node, path, cx)?;
                 let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
-                return self.own(rules, &node, path, cx, undeclared);
+                return self.own(rules, &node, path, cx, mode);
             }
         }
         if let Some(repaired) = self.enum_case(rules, node, path, cx)? {
             let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
-            return self.assert(rules, &node, path, cx, undeclared);
+            return self.assert(rules, &node, path, cx, mode);
         }
-        self.assert(rules, node, path, cx, undeclared)
+        self.assert(rules, node, path, cx, mode)
     }
 
     /// Reads a value of a type the schema does not allow as one it does, through that type's
@@ -307,8 +340,7 @@ impl Walker<'_> {
         let (Some(allowed), Node::String(_), true) = (&rules.allowed, node, rules.casefold) else {
             return Some(None);
         };
-        let value = node.to_value();
-        if allowed.iter().any(|a| json_equal(a, &value)) {
+        if allowed.iter().any(|a| node_equal(node, a)) {
             return Some(None);
         }
         let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
@@ -324,7 +356,7 @@ impl Walker<'_> {
         node: &Node<'_>,
         path: &Path<'_>,
         cx: &mut Cx,
-        undeclared: Option<Id>,
+        mode: Mode,
     ) -> Option<Outcome> {
         let mut ok = true;
         if let Some(types) = rules.types {
@@ -358,8 +390,8 @@ impl Walker<'_> {
                 ok &= check_string(rules, s, node, path, cx);
                 leaf(node)
             }
-            Node::Array(items) => self.array(rules, items, path, cx, &mut ok),
-            Node::Object(members) => self.object(rules, members, path, cx, &mut ok, undeclared),
+            Node::Array(items) => self.array(rules, items, path, cx, &mut ok, mode),
+            Node::Object(members) => self.object(rules, members, path, cx, &mut ok, mode),
             Node::Null | Node::Bool(_) => leaf(node),
         };
         ok.then_some(outcome)
@@ -372,8 +404,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
     ) -> bool {
-        let value = node.to_value();
-        if allowed.iter().any(|a| json_equal(a, &value)) {
+        if allowed.iter().any(|a| node_equal(node, a)) {
             return true;
         }
         let shown: Vec<String> = allowed
@@ -402,6 +433,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
         ok: &mut bool,
+        mode: Mode,
     ) -> Outcome {
         let count = items.len();
         let too_few = rules.min_items.is_some_and(|min| count < min);
@@ -418,12 +450,12 @@ impl Walker<'_> {
             );
         }
         let mut out = Vec::with_capacity(count);
-        let mut seen = vec![false; count];
+        let mut seen = mode.marks(count);
         for (index, item) in items.iter().enumerate() {
             let schema = rules.prefix_items.get(index).copied().or(rules.items);
             match schema {
                 Some(schema) => {
-                    seen[index] = true;
+                    seen.mark(index);
                     match self.eval(schema, item, &path.index(index), cx, true, 0) {
                         Some(child) => out.push(child.value),
                         None => *ok = false,
@@ -445,7 +477,7 @@ impl Walker<'_> {
                     .is_ok_and(|n| self.strict(contains, &n, &path.index(index), cx, 0));
                 if passes {
                     matched += 1;
-                    seen[index] = true;
+                    seen.mark(index);
                 }
             }
             let min = rules.min_contains.unwrap_or(1);
@@ -480,7 +512,7 @@ impl Walker<'_> {
             value: Value::Array(out),
             seen: Seen {
                 keys: Vec::new(),
-                items: seen,
+                items: seen.0,
             },
         }
     }
@@ -492,7 +524,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
         ok: &mut bool,
-        undeclared: Option<Id>,
+        mode: Mode,
     ) -> Outcome {
         let count = members.len();
         let too_few = rules.min_properties.is_some_and(|min| count < min);
@@ -521,7 +553,11 @@ impl Walker<'_> {
         // fields in declaration order, as a derived type reports them.
         let mut slots: Vec<Option<&Node<'_>>> = vec![None; properties.len()];
         let mut others: Vec<(usize, Vec<Id>)> = Vec::new();
-        let mut seen = vec![false; count];
+        let mut seen = mode.marks(count);
+        let undeclared = match mode {
+            Mode::Alone { undeclared } => undeclared,
+            Mode::Part => None,
+        };
         for (index, (key, value)) in members.iter().enumerate() {
             let at = path.key(key);
             if let Some(names) = rules.property_names {
@@ -540,7 +576,7 @@ impl Walker<'_> {
             }
             if let Some(i) = properties.iter().position(|p| p.name == key.as_ref()) {
                 slots[i] = Some(value);
-                seen[index] = true;
+                seen.mark(index);
                 continue;
             }
             let mut schemas = matching(key);
@@ -555,20 +591,27 @@ impl Walker<'_> {
                     (Additional::Absent, None) => None,
                 };
                 if let Some(known) = known {
-                    seen[index] = true;
+                    seen.mark(index);
                     *ok &= self.unknown_key(known, properties, key, value, path, cx);
                     continue;
                 }
             }
-            seen[index] |= !schemas.is_empty();
+            if !schemas.is_empty() {
+                seen.mark(index);
+            }
             others.push((index, schemas));
         }
         let mut out = Map::with_capacity(count);
         for (property, slot) in properties.iter().zip(slots) {
             let at = path.key(&property.name);
-            let mut schemas = vec![property.schema];
-            schemas.extend(matching(&property.name));
-            match self.property(rules, property, slot, &schemas, &at, cx) {
+            let with_patterns;
+            let schemas = if rules.pattern_properties.is_empty() {
+                std::slice::from_ref(&property.schema)
+            } else {
+                with_patterns = [vec![property.schema], matching(&property.name)].concat();
+                &with_patterns
+            };
+            match self.property(rules, property, slot, schemas, &at, cx) {
                 Some(Some(v)) => {
                     out.insert(property.name.clone(), v);
                 }
@@ -622,7 +665,7 @@ impl Walker<'_> {
         Outcome {
             value: Value::Object(out),
             seen: Seen {
-                keys: seen,
+                keys: seen.0,
                 items: Vec::new(),
             },
         }
@@ -815,7 +858,7 @@ impl Walker<'_> {
     ) -> Attempt {
         let mut scratch = cx.scratch();
         let outcome = match part {
-            Part::Own => self.own(rules, node, path, &mut scratch, None),
+            Part::Own => self.own(rules, node, path, &mut scratch, Mode::Part),
             Part::Schema(id) => self.eval(id, node, path, &mut scratch, false, depth + 1),
             Part::AnyOf => self.any_of(&rules.any_of, node, path, &mut scratch, depth),
             Part::OneOf => self.one_of(&rules.one_of, node, path, &mut scratch, depth),
@@ -1160,18 +1203,6 @@ fn between(min: Option<usize>, max: Option<usize>, what: &str) -> String {
     }
 }
 
-/// The number a node holds, exactly.
-fn decimal(n: &Number<'_>) -> Decimal {
-    match n {
-        Number::Literal(text) => Decimal::parse(text),
-        _ => None,
-    }
-    .unwrap_or_else(|| match n.to_value() {
-        Value::Number(number) => Decimal::of(&number),
-        _ => Decimal::of(&serde_json::Number::from(0)),
-    })
-}
-
 fn check_number(
     rules: &Rules,
     n: &Number<'_>,
@@ -1182,10 +1213,19 @@ fn check_number(
     if rules.minimum.is_none() && rules.maximum.is_none() && rules.multiple_of.is_none() {
         return true;
     }
-    let value = decimal(n);
+    // Integers against integer bounds compare as integers; anything else by its digits.
+    let integer = match n.integer() {
+        IntegerReading::Exact(v) => Some(v),
+        _ => None,
+    };
+    let value = std::cell::OnceCell::new();
+    let digits = || value.get_or_init(|| number_decimal(n));
     let outside = |limit: &Option<Limit>, upper: bool| {
         limit.as_ref().is_some_and(|l| {
-            let order = value.cmp(&l.value);
+            let order = match (integer, l.integer) {
+                (Some(v), Some(bound)) => v.cmp(&bound),
+                _ => digits().cmp(&l.value),
+            };
             match (upper, l.exclusive) {
                 (true, false) => order.is_gt(),
                 (true, true) => order.is_ge(),
@@ -1220,7 +1260,7 @@ fn check_number(
         );
     }
     if let Some(divisor) = &rules.multiple_of {
-        if value.is_multiple_of(divisor) == Some(false) {
+        if digits().is_multiple_of(divisor) == Some(false) {
             ok = false;
             cx.error(
                 path,
