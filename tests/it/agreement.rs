@@ -17,9 +17,8 @@
 //!   be written.
 //! - A key sent twice is `duplicate_key`; a decoded JSON value cannot carry it, so no schema can.
 
-use crate::common::IssueRefund;
+use crate::common::{validator, IssueRefund};
 use chrono::{DateTime, FixedOffset, NaiveDate, Utc};
-use jsonschema::{Draft, Validator};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -126,14 +125,6 @@ enum Kind {
     Logout,
     #[arg(rename = "password-reset")]
     PasswordReset,
-}
-
-fn validator(schema: &Value) -> Validator {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(schema)
-        .expect("the schema compiles")
 }
 
 fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(), TestCaseError>)

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use jsonschema::{Draft, Validator};
+use crate::common::validator_ignoring_formats as validator;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::Union;
@@ -58,13 +58,6 @@ struct Section {
 struct Part {
     text: String,
     section: Option<Section>,
-}
-
-fn validator(schema: &Value) -> Validator {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .build(schema)
-        .expect("the schema compiles")
 }
 
 fn label(key: &str, value: &str) -> Filter {

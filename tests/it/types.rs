@@ -5,17 +5,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use jsonschema::{Draft, Validator};
+use jsonschema::Validator;
 use serde_json::{json, Value};
 use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
 use toolargs::{Code, Dialect, ToolArgs};
 
 fn validator<T: ToolArgs>() -> Validator {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .should_validate_formats(true)
-        .build(&T::json_schema())
-        .expect("the schema compiles")
+    crate::common::validator(&T::json_schema())
 }
 
 /// `payload` parses with no repair, the schema accepts it, and the canonical form reads back

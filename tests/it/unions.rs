@@ -3,15 +3,12 @@
 //! one-meaning rule. Each parses clean, repaired and rejected calls with stable codes and
 //! paths, writes a canonical form that reads back clean, and states a schema that agrees.
 
-use jsonschema::{Draft, Validator};
+use jsonschema::Validator;
 use serde_json::{json, Value};
 use toolargs::{Code, Rule, ToolArgs};
 
 fn validator<T: ToolArgs>() -> Validator {
-    jsonschema::options()
-        .with_draft(Draft::Draft202012)
-        .build(&T::json_schema())
-        .expect("the schema compiles")
+    crate::common::validator_ignoring_formats(&T::json_schema())
 }
 
 fn clean<T: ToolArgs + PartialEq + std::fmt::Debug>(payload: Value) -> T {
