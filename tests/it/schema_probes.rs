@@ -405,3 +405,30 @@ fn boolean_schemas_and_an_empty_tool() {
     let stripping = tool.with_default_unknown(UnknownPolicy::Strip);
     assert!(stripping.parse(r#"{"tz": "UTC"}"#).is_ok());
 }
+
+#[test]
+fn a_number_no_json_value_holds_is_never_passed_on_changed() {
+    let big = "18446744073709551616";
+    for schema in [
+        json!({"type": "object", "additionalProperties": true}),
+        json!({"type": "object"}),
+        json!({"type": "object", "properties": {"v": {"type": "integer"}}}),
+        json!({"type": "object", "properties": {"v": {}}}),
+        json!({"type": "object", "properties": {"w": {}}, "additionalProperties": {}}),
+    ] {
+        let spec = load(schema.clone());
+        let rejection = spec
+            .parse(format!(r#"{{"v": {big}}}"#).as_str())
+            .expect_err("lossy");
+        assert_eq!(rejection.errors()[0].code, Code::LossyNumber, "{schema}");
+        // The largest integer a JSON value holds passes through as sent.
+        let parsed = spec.parse(r#"{"v": 18446744073709551615}"#);
+        if let Ok(parsed) = parsed {
+            assert_eq!(
+                parsed.args["v"],
+                json!(18446744073709551615_u64),
+                "{schema}"
+            );
+        }
+    }
+}

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use crate::exact::{json_equal, node_equal, number_decimal};
 use crate::format::Format;
 use crate::shape::{Additional, Graph, Id, Limit, Property, Rules, Schema, Types};
+use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
 use toolargs_core::coerce::integer::coerce_integer;
 use toolargs_core::coerce::list::coerce_list;
@@ -171,12 +172,7 @@ impl Walker<'_> {
             return None;
         }
         let rules = match self.graph.get(id) {
-            Schema::True => {
-                return Some(Outcome {
-                    value: node.to_value(),
-                    seen: Seen::default(),
-                })
-            }
+            Schema::True => return leaf(node, path, cx),
             Schema::False => {
                 cx.error(path, Code::NotAllowed, "no value is allowed here");
                 return None;
@@ -384,15 +380,15 @@ impl Walker<'_> {
         let outcome = match node {
             Node::Number(n) => {
                 ok &= check_number(rules, n, node, path, cx);
-                leaf(node)
+                leaf(node, path, cx)?
             }
             Node::String(s) => {
                 ok &= check_string(rules, s, node, path, cx);
-                leaf(node)
+                leaf(node, path, cx)?
             }
             Node::Array(items) => self.array(rules, items, path, cx, &mut ok, mode),
             Node::Object(members) => self.object(rules, members, path, cx, &mut ok, mode),
-            Node::Null | Node::Bool(_) => leaf(node),
+            Node::Null | Node::Bool(_) => leaf(node, path, cx)?,
         };
         ok.then_some(outcome)
     }
@@ -461,7 +457,10 @@ impl Walker<'_> {
                         None => *ok = false,
                     }
                 }
-                None => out.push(item.to_value()),
+                None => match coerce_any(item, &path.index(index), cx) {
+                    Some(value) => out.push(value),
+                    None => *ok = false,
+                },
             }
         }
         if !*ok {
@@ -622,7 +621,7 @@ impl Walker<'_> {
         for (index, schemas) in others {
             let (key, value) = &members[index];
             let read = if schemas.is_empty() {
-                Some(value.to_value())
+                coerce_any(value, &path.key(key), cx)
             } else {
                 self.value_of(&schemas, value, &path.key(key), cx)
             };
@@ -874,7 +873,7 @@ impl Walker<'_> {
                     );
                     None
                 } else {
-                    Some(leaf(node))
+                    leaf(node, path, &mut scratch)
                 }
             }
             Part::Condition => self.condition(rules, node, path, &mut scratch, depth),
@@ -1046,7 +1045,7 @@ impl Walker<'_> {
         };
         let mut outcome = match branch {
             Some(id) => self.eval(id, node, path, cx, false, depth + 1)?,
-            None => leaf(node),
+            None => leaf(node, path, cx)?,
         };
         if let (true, Some(tested)) = (holds, tested) {
             outcome.seen.merge(&tested.seen);
@@ -1149,11 +1148,12 @@ fn is_native(types: Types, node: &Node<'_>) -> bool {
     }
 }
 
-fn leaf(node: &Node<'_>) -> Outcome {
-    Outcome {
-        value: node.to_value(),
+/// A value kept as sent, which must pass through exactly (see `coerce_any`).
+fn leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
+    Some(Outcome {
+        value: coerce_any(node, path, cx)?,
         seen: Seen::default(),
-    }
+    })
 }
 
 fn merge(outcomes: impl Iterator<Item = Outcome>) -> Outcome {
