@@ -583,6 +583,12 @@ impl Loader<'_, '_> {
             });
         }
         self.enum_case(&mut rules, pointer);
+        rules.in_place = rules.has_applicators();
+        if let Some(properties) = &mut rules.properties {
+            for property in properties {
+                property.required = rules.required.contains(&property.name);
+            }
+        }
         Ok(rules)
     }
 
@@ -660,6 +666,7 @@ impl Loader<'_, '_> {
             properties.push(Property {
                 name: name.as_ref().to_owned(),
                 schema,
+                required: false,
                 default,
             });
         }

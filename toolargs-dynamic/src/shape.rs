@@ -172,10 +172,13 @@ pub(crate) struct Rules {
     pub condition: Option<Condition>,
     pub unevaluated_items: Option<Id>,
     pub unevaluated_properties: Option<Id>,
+    /// [`Rules::has_applicators`], computed once at load.
+    pub in_place: bool,
 }
 
 impl Rules {
-    /// Whether any keyword applies another schema to this same value.
+    /// Whether any keyword applies another schema to this same value (what `in_place`
+    /// caches).
     pub fn has_applicators(&self) -> bool {
         self.reference.is_some()
             || !self.all_of.is_empty()
@@ -204,6 +207,8 @@ impl Rules {
 pub(crate) struct Property {
     pub name: String,
     pub schema: Id,
+    /// Named in the schema's `required`.
+    pub required: bool,
     /// Filled in when the key is absent and not required. Only a default that passes its own
     /// schema is kept.
     pub default: Option<Value>,

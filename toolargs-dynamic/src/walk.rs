@@ -180,7 +180,7 @@ impl Walker<'_> {
             Schema::Rules(rules) => rules,
         };
         let closed = owner && self.graph.closures[id].declares_properties;
-        if !rules.has_applicators() {
+        if !rules.in_place {
             // Alone, the schema's own `properties` are all there is: undeclared keys are
             // settled as they come. Applied in place, it reports what it evaluated instead.
             let mode = match owner {
@@ -269,10 +269,14 @@ impl Walker<'_> {
         }
         let names: Vec<&str> = types.each().map(Types::name).collect();
         if readings.is_empty() {
+            let expected = match names.is_empty() {
+                true => "nothing (the schema allows no type)".to_owned(),
+                false => names.join(" or "),
+            };
             cx.error(
                 path,
                 Code::Type,
-                format!("expected {}, got {}", names.join(" or "), node.describe()),
+                format!("expected {expected}, got {}", node.describe()),
             );
         } else {
             cx.error(
@@ -354,23 +358,8 @@ impl Walker<'_> {
         cx: &mut Cx,
         mode: Mode,
     ) -> Option<Outcome> {
+        // `own` has settled the type: the node is of one the schema allows.
         let mut ok = true;
-        if let Some(types) = rules.types {
-            if !is_native(types, node) {
-                let names: Vec<&str> = types.each().map(Types::name).collect();
-                let expected = if names.is_empty() {
-                    "nothing (the schema allows no type)".to_owned()
-                } else {
-                    names.join(" or ")
-                };
-                cx.error(
-                    path,
-                    Code::Type,
-                    format!("expected {expected}, got {}", node.describe()),
-                );
-                return None;
-            }
-        }
         if let Some(allowed) = &rules.allowed {
             ok &= self.one_of_values(allowed, node, path, cx);
         }
@@ -550,7 +539,15 @@ impl Walker<'_> {
         };
         // Keys are sorted out first, so unknown keys are reported before the fields, and the
         // fields in declaration order, as a derived type reports them.
-        let mut slots: Vec<Option<&Node<'_>>> = vec![None; properties.len()];
+        // Most tools have few properties: their slots live on the stack.
+        let mut few = [None; 16];
+        let mut many = Vec::new();
+        let slots: &mut [Option<&Node<'_>>] = if properties.len() <= few.len() {
+            &mut few[..properties.len()]
+        } else {
+            many.resize(properties.len(), None);
+            &mut many
+        };
         let mut others: Vec<(usize, Vec<Id>)> = Vec::new();
         let mut seen = mode.marks(count);
         let undeclared = match mode {
@@ -601,7 +598,7 @@ impl Walker<'_> {
             others.push((index, schemas));
         }
         let mut out = Map::with_capacity(count);
-        for (property, slot) in properties.iter().zip(slots) {
+        for (property, slot) in properties.iter().zip(slots.iter().copied()) {
             let at = path.key(&property.name);
             let with_patterns;
             let schemas = if rules.pattern_properties.is_empty() {
@@ -610,7 +607,7 @@ impl Walker<'_> {
                 with_patterns = [vec![property.schema], matching(&property.name)].concat();
                 &with_patterns
             };
-            match self.property(rules, property, slot, schemas, &at, cx) {
+            match self.property(property, slot, schemas, &at, cx) {
                 Some(Some(v)) => {
                     out.insert(property.name.clone(), v);
                 }
@@ -700,7 +697,6 @@ impl Walker<'_> {
     /// under a `"default": null`, which says null is the value the tool expects when left out.
     fn property(
         &self,
-        rules: &Rules,
         property: &Property,
         member: Option<&Node<'_>>,
         schemas: &[Id],
@@ -713,7 +709,7 @@ impl Walker<'_> {
         if takes_null {
             return Some(Some(Value::Null));
         }
-        let required = rules.required.contains(&property.name);
+        let required = property.required;
         field_with(
             member,
             at,
