@@ -62,6 +62,12 @@ impl Decimal {
         })
     }
 
+    /// The number as a double, when it has at most 15 significant digits (so that distinct
+    /// such numbers are distinct doubles, in the same order).
+    pub fn to_short_f64(&self) -> Option<f64> {
+        (self.digits.len() <= 15).then(|| self.to_string().parse().ok())?
+    }
+
     /// The number as an `i128`, when it is an integer that fits.
     pub fn to_i128(&self) -> Option<i128> {
         if self.exponent < 0 || self.digits.len() as i64 + self.exponent > 38 {
@@ -288,6 +294,14 @@ mod tests {
         ] {
             assert_eq!(d(text).to_string(), shown);
         }
+    }
+
+    #[test]
+    fn short_numbers_read_as_doubles() {
+        assert_eq!(d("0.1").to_short_f64(), Some(0.1));
+        assert_eq!(d("-2.5e-3").to_short_f64(), Some(-0.0025));
+        assert_eq!(d("1e300").to_short_f64(), Some(1e300));
+        assert_eq!(d("0.1000000000000000001").to_short_f64(), None);
     }
 
     #[test]

@@ -435,6 +435,7 @@ impl Loader<'_, '_> {
                     let value = self.number(value, &here, key)?;
                     let limit = Limit {
                         integer: value.to_i128(),
+                        float: value.to_short_f64(),
                         value,
                         exclusive,
                     };

@@ -105,6 +105,8 @@ pub(crate) struct Limit {
     pub value: Decimal,
     /// The bound as an integer, when it is one: integers compare without reading digits.
     pub integer: Option<i128>,
+    /// The bound as a double, when it has at most 15 significant digits.
+    pub float: Option<f64>,
     pub exclusive: bool,
 }
 

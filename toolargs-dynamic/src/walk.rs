@@ -1199,6 +1199,29 @@ fn between(min: Option<usize>, max: Option<usize>, what: &str) -> String {
     }
 }
 
+/// The order of a number and a bound read as doubles, when that order is certain: both
+/// written with at most 15 significant digits (distinct such decimals are distinct doubles, in
+/// the same order), or a value that is a double against a different double. Else `None`, and
+/// the digits decide.
+fn float_order(n: &Number<'_>, limit: &Limit) -> Option<std::cmp::Ordering> {
+    let bound = limit.float?;
+    match *n {
+        Number::F64(v) if v != bound => v.partial_cmp(&bound),
+        Number::Literal(text) if significant_digits(text) <= 15 => {
+            text.parse::<f64>().ok()?.partial_cmp(&bound)
+        }
+        _ => None,
+    }
+}
+
+/// Digits of a number literal's mantissa, leading zeros included (an upper bound).
+pub(crate) fn significant_digits(text: &str) -> usize {
+    text.bytes()
+        .take_while(|b| *b != b'e' && *b != b'E')
+        .filter(u8::is_ascii_digit)
+        .count()
+}
+
 fn check_number(
     rules: &Rules,
     n: &Number<'_>,
@@ -1220,7 +1243,7 @@ fn check_number(
         limit.as_ref().is_some_and(|l| {
             let order = match (integer, l.integer) {
                 (Some(v), Some(bound)) => v.cmp(&bound),
-                _ => digits().cmp(&l.value),
+                _ => float_order(n, l).unwrap_or_else(|| digits().cmp(&l.value)),
             };
             match (upper, l.exclusive) {
                 (true, false) => order.is_gt(),
