@@ -161,9 +161,24 @@ fn is_uri(s: &str) -> bool {
     fluent_uri::Uri::parse(s).is_ok()
 }
 
+/// RFC 5321: `email_address` reads the local part and the form; the domain must then be a
+/// host name or an address literal that is a real address (`[127.0.0.1]`, `[IPv6:::1]`).
 fn is_email(s: &str) -> bool {
-    // `email_address` follows RFC 5322's addr-spec, IP literals in brackets included.
-    email_address::EmailAddress::parse_with_options(s, email_address::Options::default()).is_ok()
+    if email_address::EmailAddress::parse_with_options(s, email_address::Options::default())
+        .is_err()
+    {
+        return false;
+    }
+    let Some((_, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    match domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
+        Some(literal) => match literal.strip_prefix("IPv6:") {
+            Some(v6) => is_ipv6(v6),
+            None => literal.parse::<Ipv4Addr>().is_ok(),
+        },
+        None => is_hostname(domain),
+    }
 }
 
 fn is_ipv6(s: &str) -> bool {
@@ -172,7 +187,8 @@ fn is_ipv6(s: &str) -> bool {
 }
 
 /// RFC 1123: dot-separated labels of letters, digits and inner hyphens, each 1 to 63
-/// characters, 253 in all. A trailing dot is not part of the form.
+/// characters, 253 in all. A trailing dot is not part of the form. An `xn--` label is checked
+/// for this form only: it is not decoded and held to IDNA2008's rules.
 fn is_hostname(s: &str) -> bool {
     if s.is_empty() || s.len() > 253 {
         return false;
@@ -201,6 +217,16 @@ mod tests {
             (Format::Time, "23:59:60Z", "22:59:60Z"),
             (Format::Time, "15:59:60-08:00", "08:30:06"),
             (Format::Email, "joe.bloggs@example.com", "2962"),
+            (
+                Format::Email,
+                "joe.bloggs@[127.0.0.1]",
+                "joe.bloggs@[127.0.0.300]",
+            ),
+            (
+                Format::Email,
+                "joe.bloggs@[IPv6:::1]",
+                "joe.bloggs@invalid=domain.com",
+            ),
             (
                 Format::Uuid,
                 "2eb8aa08-aa98-11ea-b4aa-73b441d16380",
