@@ -432,3 +432,48 @@ fn a_number_no_json_value_holds_is_never_passed_on_changed() {
         }
     }
 }
+
+#[test]
+fn a_schema_that_never_finishes_is_refused_or_stopped() {
+    for schema in [
+        json!({"$ref": "#"}),
+        json!({"allOf": [{"$ref": "#/$defs/a"}], "$defs": {"a": {"anyOf": [{"$ref": "#"}]}}}),
+        json!({"not": {"$ref": "#"}}),
+    ] {
+        let error = Spec::from_schema(&schema).expect_err("refused");
+        assert!(
+            error.to_string().contains("without end"),
+            "{schema}: {error}"
+        );
+    }
+    // Shared references that double the work at every level: stopped, not left running.
+    let mut defs = serde_json::Map::new();
+    for level in 0..40 {
+        let next = format!("#/$defs/l{}", level + 1);
+        defs.insert(
+            format!("l{level}"),
+            json!({"anyOf": [{"$ref": next}, {"$ref": next}, {"type": "string"}]}),
+        );
+    }
+    defs.insert("l40".into(), json!({"type": "integer"}));
+    let spec = load(json!({"$defs": defs, "$ref": "#/$defs/l0"}));
+    let rejection = spec.parse("true").expect_err("too many steps");
+    assert_eq!(rejection.errors()[0].code, Code::TooDeep);
+}
+
+#[test]
+fn a_recursive_schema_reads_values_as_deep_as_the_limits_allow() {
+    let spec = load(json!({"type": "array", "items": {"$ref": "#"}}));
+    let depth = toolargs::Limits::default().max_depth;
+    let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    assert!(spec.parse(text.as_str()).is_ok());
+    let tree = load(
+        json!({"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "object", "additionalProperties": {"$ref": "#"}}]}),
+    );
+    let text = format!(
+        "{}[]{}",
+        "[{\"a\":".repeat(depth / 2 - 1),
+        "}]".repeat(depth / 2 - 1)
+    );
+    assert!(tree.parse(text.as_str()).is_ok());
+}

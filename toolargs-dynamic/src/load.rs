@@ -135,6 +135,7 @@ pub(crate) fn load_root(root: &Node<'_>, pointer: &str) -> Result<Loaded, LoadEr
     };
     loader.index(root, "", &base, 0);
     let id = loader.compile(root, "", &base)?;
+    loader.check_cycles()?;
     loader.check_defaults();
     let closures = closures(&loader.schemas);
     Ok(Loaded {
@@ -278,6 +279,18 @@ impl Loader<'_, '_> {
 
     /// Compiles the schema at `pointer` once; later references to it share its [`Id`].
     fn compile(&mut self, node: &Node<'_>, pointer: &str, base: &str) -> Result<Id, LoadError> {
+        // A chain of references compiles depth-first, as deep as the chain is long.
+        stacker::maybe_grow(128 * 1024, 2 * 1024 * 1024, || {
+            self.compile_here(node, pointer, base)
+        })
+    }
+
+    fn compile_here(
+        &mut self,
+        node: &Node<'_>,
+        pointer: &str,
+        base: &str,
+    ) -> Result<Id, LoadError> {
         if let Some(&id) = self.by_pointer.get(pointer) {
             return Ok(id);
         }
@@ -725,6 +738,51 @@ impl Loader<'_, '_> {
         self.compile(node, &location, &base)
     }
 
+    /// A schema that applies itself to the same value (`{"$ref": "#"}`, or through `allOf` and
+    /// the like) would never finish on any value: refused, naming where the loop closes.
+    fn check_cycles(&self) -> Result<(), LoadError> {
+        // 0: not visited, 1: on the current path, 2: done.
+        let mut state = vec![0u8; self.schemas.len()];
+        for start in 0..self.schemas.len() {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(Id, Vec<Id>)> = vec![(start, self.in_place(start))];
+            state[start] = 1;
+            while let Some((id, children)) = stack.last_mut() {
+                let id = *id;
+                match children.pop() {
+                    Some(next) if state[next] == 1 => {
+                        let pointer = self
+                            .by_pointer
+                            .iter()
+                            .find(|(_, &i)| i == next)
+                            .map(|(p, _)| p.clone())
+                            .unwrap_or_default();
+                        return Err(self.error(&pointer, "this schema applies itself to the same value without end (through `$ref`, `allOf` or the like), so no value could ever be judged"));
+                    }
+                    Some(next) if state[next] == 0 => {
+                        state[next] = 1;
+                        stack.push((next, self.in_place(next)));
+                    }
+                    Some(_) => {}
+                    None => {
+                        state[id] = 2;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn in_place(&self, id: Id) -> Vec<Id> {
+        match &self.schemas[id] {
+            Schema::Rules(rules) => rules.applied_in_place(true),
+            _ => Vec::new(),
+        }
+    }
+
     /// Enum values that differ only in ASCII case would make a case repair ambiguous.
     fn enum_case(&mut self, rules: &mut Rules, pointer: &str) {
         let Some(values) = &rules.allowed else {
@@ -918,15 +976,7 @@ fn closures(schemas: &[Schema]) -> Vec<Closure> {
                         }
                     }
                 }
-                stack.extend(rules.reference);
-                stack.extend(&rules.all_of);
-                stack.extend(&rules.any_of);
-                stack.extend(&rules.one_of);
-                stack.extend(rules.dependent_schemas.iter().map(|(_, id)| *id));
-                if let Some(c) = &rules.condition {
-                    stack.extend(c.then);
-                    stack.extend(c.otherwise);
-                }
+                stack.extend(rules.applied_in_place(false));
             }
             closure
         })

@@ -193,6 +193,27 @@ impl Rules {
             || self.unevaluated_properties.is_some()
     }
 
+    /// The schemas applied to this same value. `tests` adds those that only test it (`not`,
+    /// `if`), whose annotations do not count for the value.
+    pub fn applied_in_place(&self, tests: bool) -> Vec<Id> {
+        let mut ids: Vec<Id> = self.reference.into_iter().collect();
+        ids.extend(&self.all_of);
+        ids.extend(&self.any_of);
+        ids.extend(&self.one_of);
+        ids.extend(self.dependent_schemas.iter().map(|(_, id)| *id));
+        if let Some(c) = &self.condition {
+            ids.extend(c.then);
+            ids.extend(c.otherwise);
+            if tests {
+                ids.push(c.test);
+            }
+        }
+        if tests {
+            ids.extend(self.not);
+        }
+        ids
+    }
+
     /// Whether a lone string may stand for a one-item list: the items are plain strings.
     pub fn scalar_to_list(&self, graph: &Graph) -> bool {
         self.prefix_items.is_empty()

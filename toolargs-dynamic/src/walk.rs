@@ -40,7 +40,16 @@ const INTEGER_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
 /// How many schemas may apply to one value in place, one inside the other (`$ref` chains,
 /// nested `allOf`), before the walk stops: a schema that refers to itself without descending
 /// into the value would otherwise never end.
-const MAX_IN_PLACE: usize = 128;
+const MAX_IN_PLACE: usize = 32;
+
+/// Schema evaluations allowed for one call: far beyond what a real tool needs (a call to a
+/// tool of ten fields takes about twenty), and small enough to answer in a fraction of a second.
+const MAX_EVALUATIONS: usize = 200_000;
+
+/// Below this much free stack, an evaluation continues on a new stack segment of
+/// `STACK_GROWTH` bytes (a level of a recursive schema takes a few kilobytes unoptimised).
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 2 * 1024 * 1024;
 
 /// Depth allowed when a repaired value is read back as a node (it came from a payload that
 /// already passed the depth limit).
@@ -48,9 +57,20 @@ const VALUE_DEPTH: usize = 1024;
 
 /// Reads `node` as the graph's root schema; the canonical JSON, or `None` with errors in `cx`.
 pub(crate) fn walk(graph: &Graph, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value> {
-    Walker { graph }
+    let walker = Walker::new(graph);
+    let value = walker
         .eval(graph.root, node, path, cx, true, 0)
-        .map(|o| o.value)
+        .map(|o| o.value);
+    if walker.budget.get() == 0 {
+        // Whatever a branch reported after the budget ran out says nothing about the value.
+        cx.error(
+            path,
+            Code::TooDeep,
+            "the schema takes too many steps to judge this value",
+        );
+        return None;
+    }
+    value
 }
 
 /// Whether `value` satisfies schema `id` as it is, without repairs.
@@ -59,7 +79,7 @@ pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
         return false;
     };
     let cx = Cx::new(UnknownPolicy::Reject);
-    Walker { graph }.strict(id, &node, &Path::ROOT, &cx, 0)
+    Walker::new(graph).strict(id, &node, &Path::ROOT, &cx, 0)
 }
 
 /// A value's verdict: its canonical JSON and which of its keys and items a schema evaluated
@@ -151,6 +171,19 @@ impl Attempt {
 
 struct Walker<'g> {
     graph: &'g Graph,
+    /// Schema evaluations left for this call. Loading refuses schemas that apply themselves
+    /// to the same value, but nested `anyOf`s sharing `$ref`s can still multiply the work of
+    /// one value; past the budget the call is refused, not left running.
+    budget: std::cell::Cell<usize>,
+}
+
+impl<'g> Walker<'g> {
+    fn new(graph: &'g Graph) -> Walker<'g> {
+        Walker {
+            graph,
+            budget: std::cell::Cell::new(MAX_EVALUATIONS),
+        }
+    }
 }
 
 impl Walker<'_> {
@@ -163,14 +196,30 @@ impl Walker<'_> {
         owner: bool,
         depth: usize,
     ) -> Option<Outcome> {
-        if depth > MAX_IN_PLACE {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+            self.eval_here(id, node, path, cx, owner, depth)
+        })
+    }
+
+    fn eval_here(
+        &self,
+        id: Id,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        owner: bool,
+        depth: usize,
+    ) -> Option<Outcome> {
+        let left = self.budget.get();
+        if depth > MAX_IN_PLACE || left == 0 {
             cx.error(
                 path,
                 Code::TooDeep,
-                "the schema applies itself to this value without end",
+                "the schema takes too many steps to judge this value",
             );
             return None;
         }
+        self.budget.set(left - 1);
         let rules = match self.graph.get(id) {
             Schema::True => return leaf(node, path, cx),
             Schema::False => {
