@@ -29,6 +29,8 @@ mod ghost;
 #[cfg(feature = "dynamic")]
 mod hostile;
 mod layout;
+#[cfg(feature = "dynamic")]
+mod mcp_tools;
 mod properties;
 mod recursion;
 #[cfg(feature = "replay")]
