@@ -30,7 +30,7 @@ use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
 use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
-use toolargs_core::report::Code;
+use toolargs_core::report::{Code, Rule};
 use toolargs_core::spec::{FieldSpec, UnknownPolicy};
 use toolargs_core::text::{int_value, preview_str};
 
@@ -248,13 +248,11 @@ impl Walker<'_> {
         Some(outcome)
     }
 
-    /// Whether `node` passes schema `id` as sent: accepted, with no repair.
+    /// Whether `node` passes schema `id` as sent.
     fn strict(&self, id: Id, node: &Node<'_>, path: &Path<'_>, cx: &Cx, depth: usize) -> bool {
         let mut scratch = cx.scratch();
-        let ok = self
-            .eval(id, node, path, &mut scratch, false, depth + 1)
-            .is_some();
-        ok && !scratch.has_errors() && scratch.repairs().is_empty()
+        let outcome = self.eval(id, node, path, &mut scratch, false, depth + 1);
+        passes_as_sent(outcome.is_some(), &scratch)
     }
 
     // ---- the schema's own keywords ----
@@ -754,7 +752,9 @@ impl Walker<'_> {
     ) -> Option<Option<Value>> {
         let takes_null = matches!(member, Some(Node::Null))
             && (property.default == Some(Value::Null)
-                || crate::walk::is_valid(self.graph, property.schema, &Value::Null));
+                || schemas
+                    .iter()
+                    .all(|id| is_valid(self.graph, *id, &Value::Null)));
         if takes_null {
             return Some(Some(Value::Null));
         }
@@ -1082,7 +1082,7 @@ impl Walker<'_> {
         let condition = rules.condition.as_ref()?;
         let mut test = cx.scratch();
         let tested = self.eval(condition.test, node, path, &mut test, false, depth + 1);
-        let holds = tested.is_some() && !test.has_errors() && test.repairs().is_empty();
+        let holds = passes_as_sent(tested.is_some(), &test);
         let branch = if holds {
             condition.then
         } else {
@@ -1175,6 +1175,17 @@ impl Walker<'_> {
             out.shift_remove(key.as_ref());
         }
     }
+}
+
+/// Whether an evaluation accepted the value as sent: no error, and no repair but, at most,
+/// `integral_float_to_int`, since `1.0` already is an integer to JSON Schema.
+fn passes_as_sent(accepted: bool, cx: &Cx) -> bool {
+    accepted
+        && !cx.has_errors()
+        && cx
+            .repairs()
+            .iter()
+            .all(|r| r.rule == Rule::IntegralFloatToInt)
 }
 
 /// Whether a node is, as sent, of one of the types. `1.0` is not yet an integer here: it is
