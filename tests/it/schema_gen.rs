@@ -391,30 +391,6 @@ pub const KNOWN_GAPS: &[Gap] = &[
                 })
         },
     },
-    // Under `not` and `oneOf` the engine does not count a float with no fraction as an
-    // integer: `{"not": {"type": "integer"}}` accepts `1.0`, which is an integer to JSON Schema.
-    Gap {
-        name: "1.0 is no integer under not or oneOf",
-        applies: |schema, data| {
-            holds(data, &|v| {
-                v.as_f64().is_some_and(|f| f.fract() == 0.0) && v.is_f64()
-            }) && any_subschema(schema, &|s| {
-                s.contains_key("not") || s.contains_key("oneOf")
-            })
-        },
-    },
-    // A property declared in `properties` is not also checked against the `patternProperties`
-    // its name matches: `{"properties": {"xa": {}}, "patternProperties": {"^x": {"type":
-    // "string"}}}` accepts `{"xa": null}`.
-    Gap {
-        name: "patternProperties skipped for declared properties",
-        applies: |schema, data| {
-            holds(data, &|v| v.is_object())
-                && any_subschema(schema, &|s| {
-                    s.contains_key("properties") && s.contains_key("patternProperties")
-                })
-        },
-    },
 ];
 
 /// Loads `schema` and parses each instance; when the spec accepts one with no repair, checks
