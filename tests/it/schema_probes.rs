@@ -477,3 +477,35 @@ fn a_recursive_schema_reads_values_as_deep_as_the_limits_allow() {
     );
     assert!(tree.parse(text.as_str()).is_ok());
 }
+
+#[test]
+fn judging_without_building_gives_the_same_verdict() {
+    let schemas = [
+        json!({"type": "object", "properties": {"n": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}, "flag": {"type": "boolean", "default": false}}, "required": ["n"]}),
+        json!({"type": "object", "properties": {"v": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}, "allOf": [{"required": ["v"]}]}),
+        json!({"type": "array", "contains": {"type": "integer", "minimum": 3}, "items": {"type": ["integer", "string"]}}),
+        json!({"type": "object", "unevaluatedProperties": false, "properties": {"a": {"type": "string"}}, "if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "integer"}}}}),
+    ];
+    let instances = [
+        json!({"n": "5", "tags": "x"}),
+        json!({"n": 5, "tags": ["a", "a"]}),
+        json!({"n": null, "flag": "true", "extra": 1}),
+        json!({"v": "7"}),
+        json!({"v": "yes"}),
+        json!({}),
+        json!([1, "2", 3]),
+        json!(["a", 1]),
+        json!({"a": "x", "b": "2"}),
+        json!({"a": "x", "c": 1}),
+    ];
+    for schema in &schemas {
+        let spec = load(schema.clone());
+        for instance in &instances {
+            let text = instance.to_string();
+            let raw = toolargs::RawArgs::from(text.as_str());
+            let built = spec.parse_with(&raw, &toolargs::ParseOptions::DEFAULT);
+            let judged = spec.check_with(&raw, &toolargs::ParseOptions::DEFAULT);
+            assert_eq!(built.map(|p| p.repairs), judged, "{schema} {instance}");
+        }
+    }
+}

@@ -162,17 +162,25 @@ impl Spec {
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx),
+            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true),
         )
     }
 
-    /// Judges a call: the repairs it needs, or its rejection, without handing back the
-    /// arguments (replay counts verdicts).
+    /// Judges a call: the repairs it needs, or its rejection, the same as
+    /// [`Spec::parse_with`] but without building the arguments where no keyword needs them
+    /// (replay counts verdicts).
     pub fn check_with(
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Vec<toolargs_core::report::Repair>, Rejection> {
-        self.parse_with(raw, options).map(|p| p.repairs)
+        parse_payload(
+            raw,
+            options,
+            self.expect_object,
+            self.unknown_policy(),
+            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, false),
+        )
+        .map(|p| p.repairs)
     }
 }

@@ -56,12 +56,25 @@ const STACK_GROWTH: usize = 2 * 1024 * 1024;
 const VALUE_DEPTH: usize = 1024;
 
 /// Reads `node` as the graph's root schema; the canonical JSON, or `None` with errors in `cx`.
-pub(crate) fn walk(graph: &Graph, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value> {
-    let walker = Walker::new(graph);
+/// With `build` off the verdict is the same, but the value is not built (it is `null`) where
+/// no keyword needs it: replay only counts verdicts.
+pub(crate) fn walk(
+    graph: &Graph,
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    build: bool,
+) -> Option<Value> {
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let walker = Walker {
+        graph,
+        budget: &budget,
+        build,
+    };
     let value = walker
         .eval(graph.root, node, path, cx, true, 0)
         .map(|o| o.value);
-    if walker.budget.get() == 0 {
+    if budget.get() == 0 {
         // Whatever a branch reported after the budget ran out says nothing about the value.
         cx.error(
             path,
@@ -79,7 +92,13 @@ pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
         return false;
     };
     let cx = Cx::new(UnknownPolicy::Reject);
-    Walker::new(graph).strict(id, &node, &Path::ROOT, &cx, 0)
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let walker = Walker {
+        graph,
+        budget: &budget,
+        build: true,
+    };
+    walker.strict(id, &node, &Path::ROOT, &cx, 0)
 }
 
 /// A value's verdict: its canonical JSON and which of its keys and items a schema evaluated
@@ -174,19 +193,30 @@ struct Walker<'g> {
     /// Schema evaluations left for this call. Loading refuses schemas that apply themselves
     /// to the same value, but nested `anyOf`s sharing `$ref`s can still multiply the work of
     /// one value; past the budget the call is refused, not left running.
-    budget: std::cell::Cell<usize>,
+    budget: &'g std::cell::Cell<usize>,
+    /// Whether values are built; off, only what a keyword compares is built.
+    build: bool,
 }
 
 impl<'g> Walker<'g> {
-    fn new(graph: &'g Graph) -> Walker<'g> {
+    /// The same walk, building values: where parts must agree on a value, or items compare.
+    fn building(&self) -> Walker<'g> {
         Walker {
-            graph,
-            budget: std::cell::Cell::new(MAX_EVALUATIONS),
+            graph: self.graph,
+            budget: self.budget,
+            build: true,
         }
     }
 }
 
 impl Walker<'_> {
+    /// Adds a read item to an array being built.
+    fn keep(&self, out: &mut Vec<Value>, value: Value) {
+        if self.build {
+            out.push(value);
+        }
+    }
+
     fn eval(
         &self,
         id: Id,
@@ -240,7 +270,7 @@ impl Walker<'_> {
             };
             return self.own(rules, node, path, cx, mode);
         }
-        let outcome = self.combine(rules, node, path, cx, depth)?;
+        let outcome = self.building().combine(rules, node, path, cx, depth)?;
         let mut outcome = self.unevaluated(id, rules, node, outcome, path, cx)?;
         if closed {
             self.undeclared(id, node, &mut outcome, path, cx);
@@ -420,7 +450,10 @@ impl Walker<'_> {
             }
             Node::String(s) => {
                 ok &= check_string(rules, s, node, path, cx);
-                leaf(node, path, cx)?
+                match self.build {
+                    true => leaf(node, path, cx)?,
+                    false => judged_leaf(node, path, cx)?,
+                }
             }
             Node::Array(items) => self.array(rules, items, path, cx, &mut ok, mode),
             Node::Object(members) => self.object(rules, members, path, cx, &mut ok, mode),
@@ -481,7 +514,11 @@ impl Walker<'_> {
                 ),
             );
         }
-        let mut out = Vec::with_capacity(count);
+        if !self.build && (rules.contains.is_some() || rules.unique_items) {
+            // `contains` and `uniqueItems` look at the items as read.
+            return self.building().array(rules, items, path, cx, ok, mode);
+        }
+        let mut out = Vec::with_capacity(if self.build { count } else { 0 });
         let mut seen = mode.marks(count);
         for (index, item) in items.iter().enumerate() {
             let schema = rules.prefix_items.get(index).copied().or(rules.items);
@@ -489,12 +526,12 @@ impl Walker<'_> {
                 Some(schema) => {
                     seen.mark(index);
                     match self.eval(schema, item, &path.index(index), cx, true, 0) {
-                        Some(child) => out.push(child.value),
+                        Some(child) => self.keep(&mut out, child.value),
                         None => *ok = false,
                     }
                 }
                 None => match coerce_any(item, &path.index(index), cx) {
-                    Some(value) => out.push(value),
+                    Some(value) => self.keep(&mut out, value),
                     None => *ok = false,
                 },
             }
@@ -644,7 +681,7 @@ impl Walker<'_> {
             }
             others.push((index, schemas));
         }
-        let mut out = Map::with_capacity(count);
+        let mut out = Map::with_capacity(if self.build { count } else { 0 });
         for (property, slot) in properties.iter().zip(slots.iter().copied()) {
             let at = path.key(&property.name);
             let with_patterns;
@@ -656,7 +693,9 @@ impl Walker<'_> {
             };
             match self.property(property, slot, schemas, &at, cx) {
                 Some(Some(v)) => {
-                    out.insert(property.name.clone(), v);
+                    if self.build {
+                        out.insert(property.name.clone(), v);
+                    }
                 }
                 Some(None) => {}
                 None => *ok = false,
@@ -671,7 +710,9 @@ impl Walker<'_> {
             };
             match read {
                 Some(v) => {
-                    out.insert(key.as_ref().to_owned(), v);
+                    if self.build {
+                        out.insert(key.as_ref().to_owned(), v);
+                    }
                 }
                 None => *ok = false,
             }
@@ -1210,6 +1251,17 @@ fn leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
         value: coerce_any(node, path, cx)?,
         seen: Seen::default(),
     })
+}
+
+/// [`leaf`] without building a string's copy, for a walk that only judges.
+fn judged_leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
+    match node {
+        Node::String(_) | Node::Bool(_) | Node::Null => Some(Outcome {
+            value: Value::Null,
+            seen: Seen::default(),
+        }),
+        _ => leaf(node, path, cx),
+    }
 }
 
 fn merge(outcomes: impl Iterator<Item = Outcome>) -> Outcome {
