@@ -1,0 +1,580 @@
+//! The assertion keywords of one schema, on a value whose representation is settled.
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, FixedOffset, NaiveDate};
+use serde_json::{Map, Value};
+
+use super::{between, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH};
+use crate::exact::{json_equal, node_equal, number_decimal};
+use crate::format::Format;
+use crate::shape::{Additional, Id, Limit, Property, Rules};
+use toolargs_core::coerce::any::coerce_any;
+use toolargs_core::coerce::object::{field_with, unknown_member};
+use toolargs_core::coerce::ArgType;
+use toolargs_core::cx::Cx;
+use toolargs_core::node::{IntegerReading, Node, Number};
+use toolargs_core::path::Path;
+use toolargs_core::report::Code;
+use toolargs_core::spec::FieldSpec;
+use toolargs_core::text::preview_str;
+
+impl Walker<'_> {
+    /// Every assertion keyword, on a value whose representation is settled.
+    pub(super) fn assert(
+        &self,
+        rules: &Rules,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        mode: Mode,
+    ) -> Option<Outcome> {
+        // `own` has settled the type: the node is of one the schema allows.
+        let mut ok = true;
+        if let Some(allowed) = &rules.allowed {
+            ok &= self.one_of_values(allowed, node, path, cx);
+        }
+        if let Some(constant) = &rules.constant {
+            ok &= self.one_of_values(std::slice::from_ref(constant), node, path, cx);
+        }
+        let outcome = match node {
+            Node::Number(n) => {
+                ok &= check_number(rules, n, node, path, cx);
+                leaf(node, path, cx)?
+            }
+            Node::String(s) => {
+                ok &= check_string(rules, s, node, path, cx);
+                match self.build {
+                    true => leaf(node, path, cx)?,
+                    false => judged_leaf(node, path, cx)?,
+                }
+            }
+            Node::Array(items) => self.array(rules, items, path, cx, &mut ok, mode),
+            Node::Object(members) => self.object(rules, members, path, cx, &mut ok, mode),
+            Node::Null | Node::Bool(_) => leaf(node, path, cx)?,
+        };
+        ok.then_some(outcome)
+    }
+
+    fn one_of_values(
+        &self,
+        allowed: &[Value],
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> bool {
+        if allowed.iter().any(|a| node_equal(node, a)) {
+            return true;
+        }
+        let shown: Vec<String> = allowed
+            .iter()
+            .take(20)
+            .map(|v| preview_str(&v.to_string()))
+            .collect();
+        let more = if allowed.len() > 20 { ", ..." } else { "" };
+        cx.error(
+            path,
+            Code::Enum,
+            format!(
+                "expected {}{}{more}, got {}",
+                if allowed.len() == 1 { "" } else { "one of " },
+                shown.join(", "),
+                node.describe()
+            ),
+        );
+        false
+    }
+
+    fn array(
+        &self,
+        rules: &Rules,
+        items: &[Node<'_>],
+        path: &Path<'_>,
+        cx: &mut Cx,
+        ok: &mut bool,
+        mode: Mode,
+    ) -> Outcome {
+        let count = items.len();
+        let too_few = rules.min_items.is_some_and(|min| count < min);
+        let too_many = rules.max_items.is_some_and(|max| count > max);
+        if too_few || too_many {
+            *ok = false;
+            cx.error(
+                path,
+                Code::Length,
+                format!(
+                    "expected {}, got {count}",
+                    between(rules.min_items, rules.max_items, "items")
+                ),
+            );
+        }
+        if !self.build && (rules.contains.is_some() || rules.unique_items) {
+            // `contains` and `uniqueItems` look at the items as read.
+            return self.building().array(rules, items, path, cx, ok, mode);
+        }
+        let mut out = Vec::with_capacity(if self.build { count } else { 0 });
+        let mut seen = mode.marks(count);
+        for (index, item) in items.iter().enumerate() {
+            let schema = rules.prefix_items.get(index).copied().or(rules.items);
+            match schema {
+                Some(schema) => {
+                    seen.mark(index);
+                    match self.eval(schema, item, &path.index(index), cx, true, 0) {
+                        Some(child) => self.keep(&mut out, child.value),
+                        None => *ok = false,
+                    }
+                }
+                None => match coerce_any(item, &path.index(index), cx) {
+                    Some(value) => self.keep(&mut out, value),
+                    None => *ok = false,
+                },
+            }
+        }
+        if !*ok {
+            return Outcome {
+                value: Value::Null,
+                seen: Seen::default(),
+            };
+        }
+        if let Some(contains) = rules.contains {
+            let mut matched = 0;
+            for (index, value) in out.iter().enumerate() {
+                let passes = Node::from_value(value, VALUE_DEPTH)
+                    .is_ok_and(|n| self.strict(contains, &n, &path.index(index), cx, 0));
+                if passes {
+                    matched += 1;
+                    seen.mark(index);
+                }
+            }
+            let min = rules.min_contains.unwrap_or(1);
+            if matched < min || rules.max_contains.is_some_and(|max| matched > max) {
+                *ok = false;
+                cx.error(
+                    path,
+                    Code::Contains,
+                    format!(
+                        "expected {} matching the schema's `contains`, got {matched}",
+                        between(Some(min), rules.max_contains, "items")
+                    ),
+                );
+            }
+        }
+        if rules.unique_items {
+            for later in 1..out.len() {
+                if out[..later]
+                    .iter()
+                    .any(|earlier| json_equal(earlier, &out[later]))
+                {
+                    *ok = false;
+                    cx.error(
+                        &path.index(later),
+                        Code::DuplicateItem,
+                        "this item equals an earlier one, and the items must be unique",
+                    );
+                }
+            }
+        }
+        Outcome {
+            value: Value::Array(out),
+            seen: Seen {
+                keys: Vec::new(),
+                items: seen.0,
+            },
+        }
+    }
+
+    fn object(
+        &self,
+        rules: &Rules,
+        members: &[(Cow<'_, str>, Node<'_>)],
+        path: &Path<'_>,
+        cx: &mut Cx,
+        ok: &mut bool,
+        mode: Mode,
+    ) -> Outcome {
+        let count = members.len();
+        let too_few = rules.min_properties.is_some_and(|min| count < min);
+        let too_many = rules.max_properties.is_some_and(|max| count > max);
+        if too_few || too_many {
+            *ok = false;
+            cx.error(
+                path,
+                Code::PropertyCount,
+                format!(
+                    "expected {}, got {count}",
+                    between(rules.min_properties, rules.max_properties, "keys")
+                ),
+            );
+        }
+        let properties = rules.properties.as_deref().unwrap_or_default();
+        let matching = |key: &str| -> Vec<Id> {
+            rules
+                .pattern_properties
+                .iter()
+                .filter(|(pattern, _)| pattern.is_match(key))
+                .map(|(_, id)| *id)
+                .collect()
+        };
+        // Keys are sorted out first, so unknown keys are reported before the fields, and the
+        // fields in declaration order, as a derived type reports them.
+        // Most tools have few properties: their slots live on the stack.
+        let mut few = [None; 16];
+        let mut many = Vec::new();
+        let slots: &mut [Option<&Node<'_>>] = if properties.len() <= few.len() {
+            &mut few[..properties.len()]
+        } else {
+            many.resize(properties.len(), None);
+            &mut many
+        };
+        let mut others: Vec<(usize, Vec<Id>)> = Vec::new();
+        let mut seen = mode.marks(count);
+        let undeclared = match mode {
+            Mode::Alone { undeclared } => undeclared,
+            Mode::Part => None,
+        };
+        for (index, (key, value)) in members.iter().enumerate() {
+            let at = path.key(key);
+            if let Some(names) = rules.property_names {
+                let name = Node::String(Cow::Borrowed(key.as_ref()));
+                if !self.strict(names, &name, &at, cx, 0) {
+                    *ok = false;
+                    cx.error(
+                        &at,
+                        Code::InvalidKey,
+                        format!(
+                            "the key {} is not one the schema allows (`propertyNames`)",
+                            preview_str(key)
+                        ),
+                    );
+                }
+            }
+            if let Some(i) = properties.iter().position(|p| p.name == key.as_ref()) {
+                slots[i] = Some(value);
+                seen.mark(index);
+                continue;
+            }
+            let mut schemas = matching(key);
+            if schemas.is_empty() {
+                let known = match (rules.additional, undeclared) {
+                    (Additional::Schema(id), _) => {
+                        schemas.push(id);
+                        None
+                    }
+                    (Additional::Closed, _) => Some(None),
+                    (Additional::Absent, Some(id)) => Some(Some(id)),
+                    (Additional::Absent, None) => None,
+                };
+                if let Some(known) = known {
+                    seen.mark(index);
+                    *ok &= self.unknown_key(known, properties, key, value, path, cx);
+                    continue;
+                }
+            }
+            if !schemas.is_empty() {
+                seen.mark(index);
+            }
+            others.push((index, schemas));
+        }
+        let mut out = Map::with_capacity(if self.build { count } else { 0 });
+        for (property, slot) in properties.iter().zip(slots.iter().copied()) {
+            let at = path.key(&property.name);
+            let with_patterns;
+            let schemas = if rules.pattern_properties.is_empty() {
+                std::slice::from_ref(&property.schema)
+            } else {
+                with_patterns = [vec![property.schema], matching(&property.name)].concat();
+                &with_patterns
+            };
+            match self.property(property, slot, schemas, &at, cx) {
+                Some(Some(v)) => {
+                    if self.build {
+                        out.insert(property.name.clone(), v);
+                    }
+                }
+                Some(None) => {}
+                None => *ok = false,
+            }
+        }
+        for (index, schemas) in others {
+            let (key, value) = &members[index];
+            let read = if schemas.is_empty() {
+                coerce_any(value, &path.key(key), cx)
+            } else {
+                self.value_of(&schemas, value, &path.key(key), cx)
+            };
+            match read {
+                Some(v) => {
+                    if self.build {
+                        out.insert(key.as_ref().to_owned(), v);
+                    }
+                }
+                None => *ok = false,
+            }
+        }
+        for name in &rules.required {
+            let declared = properties.iter().any(|p| &p.name == name);
+            if !declared && !members.iter().any(|(k, _)| k == name) {
+                *ok = false;
+                cx.error(
+                    &path.key(name),
+                    Code::Missing,
+                    "this field is required but was absent; send a value",
+                );
+            }
+        }
+        for (name, needed) in &rules.dependent_required {
+            if !members.iter().any(|(k, _)| k == name) {
+                continue;
+            }
+            for need in needed {
+                if !members.iter().any(|(k, _)| k == need) {
+                    *ok = false;
+                    cx.error(
+                        &path.key(need),
+                        Code::Missing,
+                        format!(
+                            "this field is required when {} is present; send a value",
+                            preview_str(name)
+                        ),
+                    );
+                }
+            }
+        }
+        Outcome {
+            value: Value::Object(out),
+            seen: Seen {
+                keys: seen.0,
+                items: Vec::new(),
+            },
+        }
+    }
+
+    /// A key nothing here declares, through the tool's unknown-key policy; hints come from
+    /// the names schema `known` declares in place (or this object's own properties).
+    /// Whether the key is let through (stripped, with a repair).
+    pub(super) fn unknown_key(
+        &self,
+        known: Option<Id>,
+        properties: &[Property],
+        key: &str,
+        value: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> bool {
+        let known: Vec<&str> = match known {
+            Some(id) => self.graph.closures[id]
+                .known
+                .iter()
+                .map(String::as_str)
+                .collect(),
+            None => properties.iter().map(|p| p.name.as_str()).collect(),
+        };
+        let before = cx.error_count();
+        unknown_member(key, value, &known, path, cx);
+        cx.error_count() == before
+    }
+
+    /// A declared property, present or absent. `null` where the schema does not allow it is
+    /// read as absent (or `missing` when required), as for a derived type's fields, except
+    /// under a `"default": null`, which says null is the value the tool expects when left out.
+    fn property(
+        &self,
+        property: &Property,
+        member: Option<&Node<'_>>,
+        schemas: &[Id],
+        at: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Option<Value>> {
+        let takes_null = matches!(member, Some(Node::Null))
+            && (property.default == Some(Value::Null)
+                || schemas
+                    .iter()
+                    .all(|id| is_valid(self.graph, *id, &Value::Null)));
+        if takes_null {
+            return Some(Some(Value::Null));
+        }
+        let required = property.required;
+        field_with(
+            member,
+            at,
+            cx,
+            || match &property.default {
+                Some(default) if !required && !default.is_null() => Some(Some(default.clone())),
+                _ if !required => Some(None),
+                _ => None,
+            },
+            |v| v.clone().unwrap_or(Value::Null),
+            |node, cx| self.value_of(schemas, node, at, cx).map(Some),
+        )
+    }
+
+    /// A member's value under every schema that applies to it (its property, matching
+    /// `patternProperties`, or `additionalProperties`).
+    fn value_of(
+        &self,
+        schemas: &[Id],
+        node: &Node<'_>,
+        at: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Value> {
+        match schemas {
+            [one] => self.eval(*one, node, at, cx, true, 0).map(|o| o.value),
+            many => {
+                let parts: Vec<Part> = many.iter().map(|id| Part::Schema(*id)).collect();
+                self.agree(&Rules::default(), &parts, node, at, cx, 0)
+                    .map(|o| o.value)
+            }
+        }
+    }
+}
+
+/// The order of a number and a bound read as doubles, when that order is certain: both
+/// written with at most 15 significant digits (distinct such decimals are distinct doubles, in
+/// the same order), or a value that is a double against a different double. Else `None`, and
+/// the digits decide.
+fn float_order(n: &Number<'_>, limit: &Limit) -> Option<std::cmp::Ordering> {
+    let bound = limit.float?;
+    match *n {
+        Number::F64(v) if v != bound => v.partial_cmp(&bound),
+        Number::Literal(text) if significant_digits(text) <= 15 => {
+            text.parse::<f64>().ok()?.partial_cmp(&bound)
+        }
+        _ => None,
+    }
+}
+
+/// Digits of a number literal's mantissa, leading zeros included (an upper bound).
+pub(crate) fn significant_digits(text: &str) -> usize {
+    text.bytes()
+        .take_while(|b| *b != b'e' && *b != b'E')
+        .filter(u8::is_ascii_digit)
+        .count()
+}
+
+fn check_number(
+    rules: &Rules,
+    n: &Number<'_>,
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+) -> bool {
+    if rules.minimum.is_none() && rules.maximum.is_none() && rules.multiple_of.is_none() {
+        return true;
+    }
+    // Integers against integer bounds compare as integers; anything else by its digits.
+    let integer = match n.integer() {
+        IntegerReading::Exact(v) => Some(v),
+        _ => None,
+    };
+    let value = std::cell::OnceCell::new();
+    let digits = || value.get_or_init(|| number_decimal(n));
+    let outside = |limit: &Option<Limit>, upper: bool| {
+        limit.as_ref().is_some_and(|l| {
+            let order = match (integer, l.integer) {
+                (Some(v), Some(bound)) => v.cmp(&bound),
+                _ => float_order(n, l).unwrap_or_else(|| digits().cmp(&l.value)),
+            };
+            match (upper, l.exclusive) {
+                (true, false) => order.is_gt(),
+                (true, true) => order.is_ge(),
+                (false, false) => order.is_lt(),
+                (false, true) => order.is_le(),
+            }
+        })
+    };
+    let mut ok = true;
+    if outside(&rules.minimum, false) || outside(&rules.maximum, true) {
+        ok = false;
+        let side = |limit: &Option<Limit>, word: &str, strict: &str| {
+            limit
+                .as_ref()
+                .map(|l| format!("{} {}", if l.exclusive { strict } else { word }, l.value))
+        };
+        let bounds: Vec<String> = [
+            side(&rules.minimum, "at least", "above"),
+            side(&rules.maximum, "at most", "below"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        cx.error(
+            path,
+            Code::OutOfRange,
+            format!(
+                "expected a number {}, got {}",
+                bounds.join(" and "),
+                node.describe()
+            ),
+        );
+    }
+    if let Some(divisor) = &rules.multiple_of {
+        if digits().is_multiple_of(divisor) == Some(false) {
+            ok = false;
+            cx.error(
+                path,
+                Code::NotMultiple,
+                format!("expected a multiple of {divisor}, got {}", node.describe()),
+            );
+        }
+    }
+    ok
+}
+
+fn check_string(rules: &Rules, s: &str, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
+    let mut ok = true;
+    if rules.min_length.is_some() || rules.max_length.is_some() {
+        // Count no further than needed: a 10 MB string against `maxLength: 64` stops early.
+        let limit = rules.max_length.map_or(usize::MAX, |m| m.saturating_add(1));
+        let chars = s.chars().take(limit).count();
+        if rules.min_length.is_some_and(|min| chars < min)
+            || rules.max_length.is_some_and(|max| chars > max)
+        {
+            ok = false;
+            let got = if rules.max_length.is_some_and(|max| chars > max) {
+                format!("more than {}", chars - 1)
+            } else {
+                chars.to_string()
+            };
+            cx.error(
+                path,
+                Code::Length,
+                format!(
+                    "expected {}, got {got}",
+                    between(rules.min_length, rules.max_length, "characters")
+                ),
+            );
+        }
+    }
+    if let Some(pattern) = &rules.pattern {
+        if !pattern.is_match(s) {
+            ok = false;
+            cx.error(
+                path,
+                Code::Pattern,
+                format!(
+                    "expected a string matching the pattern {}, got {}",
+                    preview_str(&pattern.source),
+                    node.describe()
+                ),
+            );
+        }
+    }
+    match rules.format {
+        None => {}
+        Some(Format::Date) => ok &= NaiveDate::coerce(node, &FieldSpec::new(), path, cx).is_some(),
+        Some(Format::DateTime) => {
+            ok &= DateTime::<FixedOffset>::coerce(node, &FieldSpec::new(), path, cx).is_some();
+        }
+        Some(format) if !format.accepts(s) => {
+            ok = false;
+            let (code, expected) = format.code();
+            cx.error(
+                path,
+                code,
+                format!("expected {expected}, got {}", node.describe()),
+            );
+        }
+        Some(_) => {}
+    }
+    ok
+}

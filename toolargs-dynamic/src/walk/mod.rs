@@ -1,0 +1,491 @@
+//! Walks a payload through a loaded [`Graph`], calling the same coercers as derived types.
+//!
+//! A schema is read in two steps. First the representation: when the value is not of a type
+//! the schema allows, the type's coercer may repair it (`"5"` for an integer), by the
+//! one-meaning rule when several types are allowed; a string in the wrong case may become the
+//! one `enum` value it matches. Then every assertion keyword judges the value as it now is.
+//!
+//! Keywords that apply other schemas to the same value (`$ref`, `allOf`, `anyOf`, `oneOf`,
+//! `not`, `if`, `dependentSchemas`) are parts of one verdict. When no part repairs, each part
+//! must accept the value as sent. When some part repairs, all repairing parts must agree on
+//! one value, and every part must accept that value as it is; otherwise the meaning is unclear
+//! and the call is rejected. Under `not` and `if` nothing is repaired: they test the value as
+//! sent.
+//!
+//! This module reads the representation and drives the walk; `keywords` judges one schema's
+//! assertion keywords, and `in_place` settles the schemas applied to the same value.
+
+mod in_place;
+mod keywords;
+
+use serde_json::Value;
+
+use crate::exact::{json_equal, node_equal};
+use crate::shape::{Graph, Id, Rules, Schema, Types};
+use toolargs_core::coerce::any::coerce_any;
+use toolargs_core::coerce::enumeration::coerce_enum;
+use toolargs_core::coerce::integer::coerce_integer;
+use toolargs_core::coerce::list::coerce_list;
+use toolargs_core::coerce::number::coerce_number;
+use toolargs_core::coerce::ArgType;
+use toolargs_core::cx::Cx;
+use toolargs_core::node::{IntegerReading, Node};
+use toolargs_core::path::Path;
+use toolargs_core::report::{Code, Rule};
+use toolargs_core::spec::{FieldSpec, UnknownPolicy};
+use toolargs_core::text::int_value;
+
+/// JSON Schema integers have no width; the widest range a JSON value holds exactly.
+const INTEGER_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
+
+/// How many schemas may apply to one value in place, one inside the other (`$ref` chains,
+/// nested `allOf`), before the walk stops: a schema that refers to itself without descending
+/// into the value would otherwise never end.
+const MAX_IN_PLACE: usize = 32;
+
+/// Schema evaluations allowed for one call: far beyond what a real tool needs (a call to a
+/// tool of ten fields takes about twenty), and small enough to answer in a fraction of a second.
+const MAX_EVALUATIONS: usize = 200_000;
+
+/// Below this much free stack, an evaluation continues on a new stack segment of
+/// `STACK_GROWTH` bytes (a level of a recursive schema takes a few kilobytes unoptimised).
+const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_GROWTH: usize = 2 * 1024 * 1024;
+
+/// Depth allowed when a repaired value is read back as a node (it came from a payload that
+/// already passed the depth limit).
+const VALUE_DEPTH: usize = 1024;
+
+/// Reads `node` as the graph's root schema; the canonical JSON, or `None` with errors in `cx`.
+/// With `build` off the verdict is the same, but the value is not built (it is `null`) where
+/// no keyword needs it: replay only counts verdicts.
+pub(crate) fn walk(
+    graph: &Graph,
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+    build: bool,
+) -> Option<Value> {
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let walker = Walker {
+        graph,
+        budget: &budget,
+        build,
+    };
+    let value = walker
+        .eval(graph.root, node, path, cx, true, 0)
+        .map(|o| o.value);
+    if budget.get() == 0 {
+        // Whatever a branch reported after the budget ran out says nothing about the value.
+        cx.error(
+            path,
+            Code::TooDeep,
+            "the schema takes too many steps to judge this value",
+        );
+        return None;
+    }
+    value
+}
+
+/// Whether `value` satisfies schema `id` as it is, without repairs.
+pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
+    let Ok(node) = Node::from_value(value, VALUE_DEPTH) else {
+        return false;
+    };
+    let cx = Cx::new(UnknownPolicy::Reject);
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let walker = Walker {
+        graph,
+        budget: &budget,
+        build: true,
+    };
+    walker.strict(id, &node, &Path::ROOT, &cx, 0)
+}
+
+/// A value's verdict: its canonical JSON and which of its keys and items a schema evaluated
+/// (what `unevaluated*` and the unknown-key policy look at).
+struct Outcome {
+    value: Value,
+    seen: Seen,
+}
+
+#[derive(Default)]
+struct Seen {
+    keys: Vec<bool>,
+    items: Vec<bool>,
+}
+
+impl Seen {
+    fn merge(&mut self, other: &Seen) {
+        for (mine, theirs) in [
+            (&mut self.keys, &other.keys),
+            (&mut self.items, &other.items),
+        ] {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), false);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= *t;
+            }
+        }
+    }
+}
+
+/// How a schema's own keywords are read: alone (the fast path: unknown keys are settled right
+/// there, against the properties of schema `undeclared`), or as one part of several, which
+/// must say which keys and items they evaluated.
+#[derive(Clone, Copy)]
+enum Mode {
+    Alone { undeclared: Option<Id> },
+    Part,
+}
+
+impl Mode {
+    fn marks(self, len: usize) -> Marks {
+        Marks(match self {
+            Mode::Alone { .. } => Vec::new(),
+            Mode::Part => vec![false; len],
+        })
+    }
+}
+
+/// Which keys or items were evaluated; empty when nobody asks.
+struct Marks(Vec<bool>);
+
+impl Marks {
+    fn mark(&mut self, index: usize) {
+        if let Some(slot) = self.0.get_mut(index) {
+            *slot = true;
+        }
+    }
+}
+
+/// One of the schemas that judge the same value.
+#[derive(Clone, Copy)]
+enum Part {
+    /// The schema's own keywords.
+    Own,
+    /// A schema applied in place (`$ref`, an `allOf` branch, a `dependentSchemas` entry).
+    Schema(Id),
+    AnyOf,
+    OneOf,
+    Not(Id),
+    Condition,
+}
+
+/// A part's attempt, recorded apart until the verdict is known.
+struct Attempt {
+    outcome: Option<Outcome>,
+    cx: Cx,
+}
+
+impl Attempt {
+    fn failed(&self) -> bool {
+        self.outcome.is_none() || self.cx.has_errors()
+    }
+
+    fn repaired(&self) -> bool {
+        !self.failed() && !self.cx.repairs().is_empty()
+    }
+}
+
+struct Walker<'g> {
+    graph: &'g Graph,
+    /// Schema evaluations left for this call. Loading refuses schemas that apply themselves
+    /// to the same value, but nested `anyOf`s sharing `$ref`s can still multiply the work of
+    /// one value; past the budget the call is refused, not left running.
+    budget: &'g std::cell::Cell<usize>,
+    /// Whether values are built; off, only what a keyword compares is built.
+    build: bool,
+}
+
+impl<'g> Walker<'g> {
+    /// The same walk, building values: where parts must agree on a value, or items compare.
+    fn building(&self) -> Walker<'g> {
+        Walker {
+            graph: self.graph,
+            budget: self.budget,
+            build: true,
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// Adds a read item to an array being built.
+    fn keep(&self, out: &mut Vec<Value>, value: Value) {
+        if self.build {
+            out.push(value);
+        }
+    }
+
+    fn eval(
+        &self,
+        id: Id,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        owner: bool,
+        depth: usize,
+    ) -> Option<Outcome> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
+            self.eval_here(id, node, path, cx, owner, depth)
+        })
+    }
+
+    fn eval_here(
+        &self,
+        id: Id,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        owner: bool,
+        depth: usize,
+    ) -> Option<Outcome> {
+        let left = self.budget.get();
+        if depth > MAX_IN_PLACE || left == 0 {
+            cx.error(
+                path,
+                Code::TooDeep,
+                "the schema takes too many steps to judge this value",
+            );
+            return None;
+        }
+        self.budget.set(left - 1);
+        let rules = match self.graph.get(id) {
+            Schema::True => return leaf(node, path, cx),
+            Schema::False => {
+                cx.error(path, Code::NotAllowed, "no value is allowed here");
+                return None;
+            }
+            Schema::Rules(rules) => rules,
+        };
+        let closed = owner && self.graph.closures[id].declares_properties;
+        if !rules.in_place {
+            // Alone, the schema's own `properties` are all there is: undeclared keys are
+            // settled as they come. Applied in place, it reports what it evaluated instead.
+            let mode = match owner {
+                true => Mode::Alone {
+                    undeclared: closed.then_some(id),
+                },
+                false => Mode::Part,
+            };
+            return self.own(rules, node, path, cx, mode);
+        }
+        let outcome = self.building().combine(rules, node, path, cx, depth)?;
+        let mut outcome = self.unevaluated(id, rules, node, outcome, path, cx)?;
+        if closed {
+            self.undeclared(id, node, &mut outcome, path, cx);
+        }
+        Some(outcome)
+    }
+
+    /// Whether `node` passes schema `id` as sent.
+    fn strict(&self, id: Id, node: &Node<'_>, path: &Path<'_>, cx: &Cx, depth: usize) -> bool {
+        let mut scratch = cx.scratch();
+        let outcome = self.eval(id, node, path, &mut scratch, false, depth + 1);
+        passes_as_sent(outcome.is_some(), &scratch)
+    }
+
+    // ---- the representation: types and enum case ----
+
+    /// The schema's own keywords, read in `mode`.
+    fn own(
+        &self,
+        rules: &Rules,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        mode: Mode,
+    ) -> Option<Outcome> {
+        if let Some(types) = rules.types {
+            if !is_native(types, node) {
+                let repaired = self.coerce_type(rules, types, node, path, cx)?;
+                let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
+                return self.own(rules, &node, path, cx, mode);
+            }
+        }
+        if let Some(repaired) = self.enum_case(rules, node, path, cx)? {
+            let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
+            return self.assert(rules, &node, path, cx, mode);
+        }
+        self.assert(rules, node, path, cx, mode)
+    }
+
+    /// Reads a value of a type the schema does not allow as one it does, through that type's
+    /// coercer. Of several allowed types, exactly one reading (or several that agree) may win.
+    fn coerce_type(
+        &self,
+        rules: &Rules,
+        types: Types,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Value> {
+        let candidates: Vec<Types> = types
+            .each()
+            .filter(|t| *t != Types::NULL && !(*t == Types::INTEGER && types.has(Types::NUMBER)))
+            .collect();
+        if let [only] = candidates.as_slice() {
+            return self.coerce_to(rules, *only, node, path, cx);
+        }
+        let mut readings: Vec<(Value, Cx)> = Vec::new();
+        for t in &candidates {
+            let mut scratch = cx.scratch();
+            if let Some(value) = self.coerce_to(rules, *t, node, path, &mut scratch) {
+                if !scratch.has_errors() {
+                    readings.push((value, scratch));
+                }
+            }
+        }
+        let agree = readings
+            .first()
+            .is_some_and(|(first, _)| readings.iter().all(|(v, _)| json_equal(v, first)));
+        if agree {
+            let (value, scratch) = readings.swap_remove(0);
+            cx.absorb(scratch);
+            return Some(value);
+        }
+        let names: Vec<&str> = types.each().map(Types::name).collect();
+        if readings.is_empty() {
+            let expected = match names.is_empty() {
+                true => "nothing (the schema allows no type)".to_owned(),
+                false => names.join(" or "),
+            };
+            cx.error(
+                path,
+                Code::Type,
+                format!("expected {expected}, got {}", node.describe()),
+            );
+        } else {
+            cx.error(
+                path,
+                Code::AmbiguousVariant,
+                format!(
+                    "{} reads as more than one of {}, so its meaning is unclear; send it as one of them exactly",
+                    node.describe(),
+                    names.join(", ")
+                ),
+            );
+        }
+        None
+    }
+
+    fn coerce_to(
+        &self,
+        rules: &Rules,
+        target: Types,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Value> {
+        let spec = FieldSpec::new();
+        match target {
+            Types::INTEGER => coerce_integer(node, &spec, path, cx, INTEGER_RANGE).map(int_value),
+            Types::NUMBER => coerce_number(node, &spec, path, cx, f64::MAX).map(Value::from),
+            Types::BOOLEAN => bool::coerce(node, &spec, path, cx).map(Value::Bool),
+            Types::STRING => String::coerce(node, &spec, path, cx).map(Value::String),
+            Types::ARRAY => {
+                let wrap = rules.scalar_to_list(self.graph);
+                coerce_list(node, &spec, path, cx, wrap, |item, _, _| {
+                    Some(item.to_value())
+                })
+                .map(Value::Array)
+            }
+            Types::OBJECT => {
+                let _ = toolargs_core::coerce::object::object_members(node, path, cx)?;
+                Some(node.to_value())
+            }
+            _ => {
+                cx.error(
+                    path,
+                    Code::Type,
+                    format!("expected null, got {}", node.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A string in the wrong ASCII case for exactly one `enum` value becomes that value.
+    /// `Ok(None)` when the value needs no such repair.
+    fn enum_case(
+        &self,
+        rules: &Rules,
+        node: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Option<Value>> {
+        let (Some(allowed), Node::String(_), true) = (&rules.allowed, node, rules.casefold) else {
+            return Some(None);
+        };
+        if allowed.iter().any(|a| node_equal(node, a)) {
+            return Some(None);
+        }
+        let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+        // Records `enum` with the allowed strings when no single value matches.
+        let index = coerce_enum(node, &names, &FieldSpec::new(), path, cx)?;
+        Some(names.get(index).map(|name| Value::from(*name)))
+    }
+}
+
+/// Whether an evaluation accepted the value as sent: no error, and no repair but, at most,
+/// `integral_float_to_int`, since `1.0` already is an integer to JSON Schema.
+fn passes_as_sent(accepted: bool, cx: &Cx) -> bool {
+    accepted
+        && !cx.has_errors()
+        && cx
+            .repairs()
+            .iter()
+            .all(|r| r.rule == Rule::IntegralFloatToInt)
+}
+
+/// Whether a node is, as sent, of one of the types. `1.0` is not yet an integer here: it is
+/// read as one by the integer coercer, which records the repair.
+fn is_native(types: Types, node: &Node<'_>) -> bool {
+    match node {
+        Node::Null => types.has(Types::NULL),
+        Node::Bool(_) => types.has(Types::BOOLEAN),
+        Node::Number(n) => {
+            types.has(Types::NUMBER)
+                || types.has(Types::INTEGER) && matches!(n.integer(), IntegerReading::Exact(_))
+        }
+        Node::String(_) => types.has(Types::STRING),
+        Node::Array(_) => types.has(Types::ARRAY),
+        Node::Object(_) => types.has(Types::OBJECT),
+    }
+}
+
+/// A value kept as sent, which must pass through exactly (see `coerce_any`).
+fn leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
+    Some(Outcome {
+        value: coerce_any(node, path, cx)?,
+        seen: Seen::default(),
+    })
+}
+
+/// [`leaf`] without building a string's copy, for a walk that only judges.
+fn judged_leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
+    match node {
+        Node::String(_) | Node::Bool(_) | Node::Null => Some(Outcome {
+            value: Value::Null,
+            seen: Seen::default(),
+        }),
+        _ => leaf(node, path, cx),
+    }
+}
+
+fn indices(list: &[usize]) -> String {
+    list.iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn between(min: Option<usize>, max: Option<usize>, what: &str) -> String {
+    match (min, max) {
+        (Some(min), Some(max)) => format!("from {min} to {max} {what}"),
+        (Some(min), None) => format!("at least {min} {what}"),
+        (None, Some(max)) => format!("at most {max} {what}"),
+        (None, None) => format!("any number of {what}"),
+    }
+}
