@@ -5,16 +5,22 @@
 //! `items` and `additionalItems`, and OpenAPI 3.0's `nullable` and boolean exclusive bounds are
 //! read too). Annotations load; those that look like promises the gate does not keep
 //! (`readOnly`, `format: color`, an unknown keyword, ...) come back as warnings.
+//!
+//! This module compiles keywords; `resolve` finds what references point to, and `checks` runs
+//! what needs the whole graph (loops, defaults, what each schema declares in place).
+
+mod checks;
+mod resolve;
+
+use checks::closures;
 
 use std::collections::HashMap;
 use std::fmt;
 
-use serde_json::Value;
-
 use crate::exact::Decimal;
 use crate::format::Format;
 use crate::shape::{
-    Additional, Closure, Condition, Graph, Id, Limit, Pattern, Property, Rules, Schema, Types,
+    Additional, Condition, Graph, Id, Limit, Pattern, Property, Rules, Schema, Types,
 };
 use toolargs_core::node::{IntegerReading, Node};
 
@@ -181,32 +187,6 @@ struct Loader<'n, 'a> {
     defaults: Vec<(Id, usize, String)>,
 }
 
-/// Keywords whose value is a schema, a list of schemas, or a map of schemas: the places
-/// `$id` and `$anchor` may appear.
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "items",
-    "additionalItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-const LISTS: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf", "items"];
-const MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-];
-
 fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
@@ -230,51 +210,6 @@ impl Loader<'_, '_> {
             message: message.into(),
         };
         self.warnings.push(warning);
-    }
-
-    /// Records every `$id` and `$anchor` and the base URI at each schema, before compiling,
-    /// so that a reference may point forward.
-    fn index(&mut self, node: &Node<'_>, pointer: &str, base: &str, depth: usize) {
-        if depth > MAX_SCHEMA_DEPTH {
-            return;
-        }
-        let Node::Object(members) = node else {
-            return;
-        };
-        let mut base = base.to_owned();
-        if let Some(Node::String(id)) = member(node, "$id") {
-            if !id.starts_with('#') {
-                base = resolve(&base, without_fragment(id));
-                self.resources.insert(base.clone(), pointer.to_owned());
-            }
-        }
-        for key in ["$anchor", "$dynamicAnchor"] {
-            if let Some(Node::String(name)) = member(node, key) {
-                self.anchors
-                    .insert(format!("{base}#{name}"), pointer.to_owned());
-            }
-        }
-        self.bases.insert(pointer.to_owned(), base.clone());
-        for (key, value) in members {
-            let here = format!("{pointer}/{}", escape(key));
-            if SINGLE.contains(&key.as_ref()) {
-                self.index(value, &here, &base, depth + 1);
-            }
-            if LISTS.contains(&key.as_ref()) {
-                if let Node::Array(items) = value {
-                    for (i, item) in items.iter().enumerate() {
-                        self.index(item, &format!("{here}/{i}"), &base, depth + 1);
-                    }
-                }
-            }
-            if MAPS.contains(&key.as_ref()) {
-                if let Node::Object(entries) = value {
-                    for (name, item) in entries {
-                        self.index(item, &format!("{here}/{}", escape(name)), &base, depth + 1);
-                    }
-                }
-            }
-        }
     }
 
     /// Compiles the schema at `pointer` once; later references to it share its [`Id`].
@@ -686,160 +621,6 @@ impl Loader<'_, '_> {
         }
         Ok(properties)
     }
-
-    fn reference(&mut self, node: &Node<'_>, pointer: &str, base: &str) -> Result<Id, LoadError> {
-        let Node::String(reference) = node else {
-            return Err(self.error(pointer, "`$ref` must be a string"));
-        };
-        let target = resolve(base, reference);
-        let (uri, fragment) = target.split_once('#').unwrap_or((&target, ""));
-        let resource = if uri.is_empty() || self.bases.get("").is_some_and(|b| b == uri) {
-            Some(String::new())
-        } else {
-            self.resources.get(uri).cloned()
-        };
-        let Some(resource) = resource else {
-            return Err(self.error(
-                pointer,
-                format!("`{reference}` refers to another document ({uri}); remote references are not loaded"),
-            ));
-        };
-        let fragment = percent_decode(fragment);
-        let location = if fragment.is_empty() {
-            resource
-        } else if fragment.starts_with('/') {
-            format!("{resource}{fragment}")
-        } else {
-            self.anchors
-                .get(&format!("{uri}#{fragment}"))
-                .cloned()
-                .ok_or_else(|| {
-                    self.error(
-                        pointer,
-                        format!("`{reference}` does not resolve: no anchor `{fragment}`"),
-                    )
-                })?
-        };
-        let mut node = self.root;
-        for part in location.split('/').skip(1) {
-            let part = part.replace("~1", "/").replace("~0", "~");
-            node = match node {
-                Node::Object(_) => member(node, &part),
-                Node::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
-                _ => None,
-            }
-            .ok_or_else(|| self.error(pointer, format!("`{reference}` does not resolve")))?;
-        }
-        let base = self
-            .bases
-            .get(&location)
-            .cloned()
-            .unwrap_or_else(|| uri.to_owned());
-        self.compile(node, &location, &base)
-    }
-
-    /// A schema that applies itself to the same value (`{"$ref": "#"}`, or through `allOf` and
-    /// the like) would never finish on any value: refused, naming where the loop closes.
-    fn check_cycles(&self) -> Result<(), LoadError> {
-        // 0: not visited, 1: on the current path, 2: done.
-        let mut state = vec![0u8; self.schemas.len()];
-        for start in 0..self.schemas.len() {
-            if state[start] != 0 {
-                continue;
-            }
-            let mut stack: Vec<(Id, Vec<Id>)> = vec![(start, self.in_place(start))];
-            state[start] = 1;
-            while let Some((id, children)) = stack.last_mut() {
-                let id = *id;
-                match children.pop() {
-                    Some(next) if state[next] == 1 => {
-                        let pointer = self
-                            .by_pointer
-                            .iter()
-                            .find(|(_, &i)| i == next)
-                            .map(|(p, _)| p.clone())
-                            .unwrap_or_default();
-                        return Err(self.error(&pointer, "this schema applies itself to the same value without end (through `$ref`, `allOf` or the like), so no value could ever be judged"));
-                    }
-                    Some(next) if state[next] == 0 => {
-                        state[next] = 1;
-                        stack.push((next, self.in_place(next)));
-                    }
-                    Some(_) => {}
-                    None => {
-                        state[id] = 2;
-                        stack.pop();
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn in_place(&self, id: Id) -> Vec<Id> {
-        match &self.schemas[id] {
-            Schema::Rules(rules) => rules.applied_in_place(true),
-            _ => Vec::new(),
-        }
-    }
-
-    /// Enum values that differ only in ASCII case would make a case repair ambiguous.
-    fn enum_case(&mut self, rules: &mut Rules, pointer: &str) {
-        let Some(values) = &rules.allowed else {
-            return;
-        };
-        let mut folded: Vec<String> = values
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_ascii_lowercase)
-            .collect();
-        let count = folded.len();
-        folded.sort_unstable();
-        folded.dedup();
-        if folded.len() != count {
-            rules.casefold = false;
-            self.warn(
-                &format!("{pointer}/enum"),
-                "two values differ only in ASCII case, so a value in the wrong case is not repaired",
-            );
-        }
-    }
-
-    /// A `default` must pass its own schema without repairs, or the gate would hand the tool
-    /// a value the schema forbids; one that does not is dropped. `"default": null` on a schema
-    /// without null is kept: it says the field may be left out (Python's `x: str = None`),
-    /// and the walker reads null there as absent.
-    fn check_defaults(&mut self) {
-        let pending = std::mem::take(&mut self.defaults);
-        let graph = Graph {
-            schemas: self.schemas.clone(),
-            root: 0,
-            closures: closures(&self.schemas),
-        };
-        for (owner, index, pointer) in pending {
-            let Schema::Rules(rules) = &graph.schemas[owner] else {
-                continue;
-            };
-            let Some(property) = rules.properties.as_ref().and_then(|p| p.get(index)) else {
-                continue;
-            };
-            let Some(default) = &property.default else {
-                continue;
-            };
-            if default.is_null() || crate::walk::is_valid(&graph, property.schema, default) {
-                continue;
-            }
-            if let Schema::Rules(rules) = &mut self.schemas[owner] {
-                if let Some(property) = rules.properties.as_mut().and_then(|p| p.get_mut(index)) {
-                    property.default = None;
-                }
-            }
-            self.warn(
-                &pointer,
-                "the default does not satisfy its own schema, so it is not filled in",
-            );
-        }
-    }
 }
 
 /// The tighter of two bounds on the same side; on a tie the exclusive one.
@@ -874,142 +655,4 @@ pub(crate) fn compile_pattern(source: &str) -> Result<Pattern, String> {
         regex,
         fixed,
     })
-}
-
-/// Resolves a URI reference against a base, as RFC 3986 section 5.2 does for the forms
-/// schemas use.
-fn resolve(base: &str, reference: &str) -> String {
-    let has_scheme = reference.split_once(':').is_some_and(|(scheme, _)| {
-        !scheme.is_empty()
-            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-            && scheme
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-    });
-    if has_scheme || base.is_empty() {
-        return reference.to_owned();
-    }
-    let base = without_fragment(base);
-    if reference.is_empty() {
-        return base.to_owned();
-    }
-    if reference.starts_with('#') {
-        return format!("{base}{reference}");
-    }
-    let (scheme, rest) = base.split_once(':').unwrap_or(("", base));
-    if let Some(tail) = reference.strip_prefix("//") {
-        return format!("{scheme}://{tail}");
-    }
-    let authority_end = rest
-        .strip_prefix("//")
-        .map(|r| 2 + r.find('/').unwrap_or(r.len()))
-        .unwrap_or(0);
-    let (authority, path) = rest.split_at(authority_end);
-    let merged = if reference.starts_with('/') {
-        reference.to_owned()
-    } else {
-        let dir = path.rfind('/').map_or("", |at| &path[..=at]);
-        format!("{dir}{reference}")
-    };
-    let mut segments: Vec<&str> = Vec::new();
-    let ends_with_dir = merged.ends_with("/.") || merged.ends_with("/..");
-    for segment in merged.split('/') {
-        match segment {
-            "." => {}
-            ".." => {
-                if segments.len() > 1 {
-                    segments.pop();
-                }
-            }
-            s => segments.push(s),
-        }
-    }
-    let mut path = segments.join("/");
-    if ends_with_dir {
-        path.push('/');
-    }
-    let separator = if scheme.is_empty() { "" } else { ":" };
-    format!("{scheme}{separator}{authority}{path}")
-}
-
-fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() + 1 {
-            if let Some(byte) = text
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                out.push(byte);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// For every schema: whether it (or a schema it applies in place) declares `properties`,
-/// and the names it declares, for the unknown-key policy and its hints.
-fn closures(schemas: &[Schema]) -> Vec<Closure> {
-    (0..schemas.len())
-        .map(|id| {
-            let mut closure = Closure::default();
-            let mut stack = vec![id];
-            let mut seen = vec![false; schemas.len()];
-            while let Some(next) = stack.pop() {
-                if std::mem::replace(&mut seen[next], true) {
-                    continue;
-                }
-                let Schema::Rules(rules) = &schemas[next] else {
-                    continue;
-                };
-                if let Some(properties) = &rules.properties {
-                    closure.declares_properties = true;
-                    for p in properties {
-                        if !closure.known.contains(&p.name) {
-                            closure.known.push(p.name.clone());
-                        }
-                    }
-                }
-                stack.extend(rules.applied_in_place(false));
-            }
-            closure
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::resolve;
-
-    #[test]
-    fn references_resolve_against_their_base() {
-        assert_eq!(resolve("", "#/$defs/a"), "#/$defs/a");
-        assert_eq!(
-            resolve("http://example.com/root.json", "#foo"),
-            "http://example.com/root.json#foo"
-        );
-        assert_eq!(
-            resolve("http://example.com/a/root.json", "item.json"),
-            "http://example.com/a/item.json"
-        );
-        assert_eq!(
-            resolve("http://example.com/a/root.json", "/b/item.json"),
-            "http://example.com/b/item.json"
-        );
-        assert_eq!(
-            resolve("http://example.com/a/b/root.json", "../c.json"),
-            "http://example.com/a/c.json"
-        );
-        assert_eq!(
-            resolve("urn:uuid:1234", "#/defs/x"),
-            "urn:uuid:1234#/defs/x"
-        );
-        assert_eq!(resolve("http://x.com/a", "urn:other"), "urn:other");
-    }
 }
