@@ -24,3 +24,107 @@ pub fn pattern(source: &'static str) -> Pattern {
         Err(e) => panic!("toolargs: pattern {source:?} failed to compile: {e}"),
     }
 }
+
+#[cfg(feature = "serde")]
+pub use serde;
+
+#[cfg(feature = "schemars")]
+pub use schemars;
+
+/// `Deserialize` for a derived type: the value is decoded by the deserializer, then read by the
+/// toolargs policy as if it had arrived decoded (`RawArgs::Value`).
+#[cfg(feature = "serde")]
+pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: ToolArgs,
+    D: serde::Deserializer<'de>,
+{
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    match crate::parse_with::<T>(
+        &crate::RawArgs::Value(std::borrow::Cow::Borrowed(&value)),
+        &crate::ParseOptions::DEFAULT,
+    ) {
+        Ok(parsed) => {
+            for repair in &parsed.repairs {
+                // Values stay out of the event: arguments may hold personal data.
+                tracing::info!(
+                    target: "toolargs",
+                    tool = T::NAME,
+                    path = %repair.path,
+                    rule = %repair.rule,
+                    "repaired a tool argument"
+                );
+            }
+            Ok(parsed.args)
+        }
+        Err(rejection) => Err(<D::Error as serde::de::Error>::custom(rejection.for_model())),
+    }
+}
+
+/// `JsonSchema` for a derived type: [`ToolArgs::json_schema`], whole (its `$defs` included).
+#[cfg(feature = "schemars")]
+pub fn json_schema<T: ToolArgs>() -> schemars::Schema {
+    schemars::Schema::try_from(T::json_schema()).unwrap_or_default()
+}
+
+/// Implements `serde::Deserialize` for a derived type when the facade's `serde` feature is on.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolargs_serde_0_1 {
+    ($ty:ident) => {
+        #[automatically_derived]
+        impl<'de> $crate::__private_0_1::serde::Deserialize<'de> for $ty {
+            fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: $crate::__private_0_1::serde::Deserializer<'de>,
+            {
+                $crate::__private_0_1::deserialize::<Self, D>(deserializer)
+            }
+        }
+    };
+}
+
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolargs_serde_0_1 {
+    ($ty:ident) => {};
+}
+
+/// Implements `schemars::JsonSchema` for a derived type when the facade's `schemars` feature is
+/// on.
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolargs_schemars_0_1 {
+    ($ty:ident) => {
+        #[automatically_derived]
+        impl $crate::__private_0_1::schemars::JsonSchema for $ty {
+            // Whole, never moved under another schema's `$defs`: its own references point at
+            // its own root.
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                ::std::borrow::Cow::Borrowed(<Self as $crate::__private_0_1::ToolArgs>::NAME)
+            }
+
+            fn json_schema(
+                _: &mut $crate::__private_0_1::schemars::SchemaGenerator,
+            ) -> $crate::__private_0_1::schemars::Schema {
+                $crate::__private_0_1::json_schema::<Self>()
+            }
+        }
+    };
+}
+
+#[cfg(not(feature = "schemars"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __toolargs_schemars_0_1 {
+    ($ty:ident) => {};
+}
+
+pub use crate::{__toolargs_schemars_0_1 as impl_schemars, __toolargs_serde_0_1 as impl_serde};

@@ -44,6 +44,8 @@ mod schema_gen;
 #[cfg(feature = "dynamic")]
 mod schema_probes;
 mod seed;
+#[cfg(all(feature = "serde", feature = "schemars"))]
+mod serde_impls;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
 #[cfg(feature = "dynamic")]

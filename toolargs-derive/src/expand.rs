@@ -64,6 +64,10 @@ pub fn expand(tool: &Tool) -> TokenStream {
                 const OBJECT: bool = #object;
                 #semantics
             }
+            // `Deserialize` and `JsonSchema`, when the facade's `serde` and `schemars` features
+            // are on; nothing otherwise.
+            __ta::impl_serde!(#ident);
+            __ta::impl_schemars!(#ident);
         };
     }
 }
