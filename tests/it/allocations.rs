@@ -149,3 +149,151 @@ fn strings_with_escapes_allocate_once_more_each() {
         output + 1
     );
 }
+
+/// A small deterministic generator (SplitMix64), so the corpus is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn word(&mut self, alphabet: &[u8], len: usize) -> String {
+        (0..len)
+            .map(|_| char::from(alphabet[self.below(alphabet.len() as u64) as usize]))
+            .collect()
+    }
+}
+
+const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Writes `value` with Python's `json.dumps` spacing (`", "` and `": "`), as SDKs log it.
+fn spaced(value: &serde_json::Value) -> String {
+    let compact = value.to_string();
+    let mut out = String::with_capacity(compact.len() * 5 / 4);
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in compact.chars() {
+        out.push(c);
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' => in_string = true,
+                ',' | ':' => out.push(' '),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn clean_calls_of_a_varied_corpus_allocate_what_their_output_holds() {
+    let mut rng = Rng(0x5EED);
+    let reasons = ["damaged", "late", "duplicate", "other"];
+    let tags = [
+        "fragile",
+        "gift",
+        "vip",
+        "bulk",
+        "a \"quoted\" tag",
+        "caf\u{e9}",
+    ];
+    let mut checked = 0;
+    for i in 0..300 {
+        let mut refund = json!({
+            "order_id": format!("ord_{}", rng.word(ALNUM, 8)),
+            "amount_cents": 1 + rng.below(50_000),
+            "reason": reasons[rng.below(4) as usize],
+        });
+        if rng.below(2) == 0 {
+            let n = rng.below(4) as usize;
+            let list: Vec<&str> = (0..n).map(|_| tags[rng.below(6) as usize]).collect();
+            refund["tags"] = json!(list);
+        }
+        if rng.below(3) == 0 {
+            refund["effective_date"] = json!(format!(
+                "2026-{:02}-{:02}",
+                1 + rng.below(12),
+                1 + rng.below(28)
+            ));
+        }
+        if rng.below(3) == 0 {
+            refund["notify_customer"] = json!(rng.below(2) == 0);
+        }
+        let text = if i % 2 == 0 {
+            refund.to_string()
+        } else {
+            spaced(&refund)
+        };
+        let parsed = IssueRefund::parse(text.as_str()).unwrap();
+        assert!(parsed.is_clean(), "{text}");
+        let output = allocations(|| parsed.args.clone());
+        // A string written with an escape (here a tag with quotes; serde_json writes `é` as
+        // is) is unescaped into one allocation of its own, besides the output.
+        let escaped_strings = parsed.args.tags.iter().filter(|t| t.contains('"')).count();
+        assert_eq!(
+            allocations(|| IssueRefund::parse(text.as_str()).unwrap()),
+            output + escaped_strings,
+            "{text}"
+        );
+        assert_eq!(allocations(|| IssueRefund::parse(&refund).unwrap()), output);
+        checked += 1;
+
+        let items: Vec<serde_json::Value> = (0..1 + rng.below(12))
+            .map(|_| {
+                let mut item = json!({
+                    "sku": format!("SKU-{}", rng.word(ALNUM, 4)),
+                    "quantity": 1 + rng.below(40),
+                });
+                if rng.below(3) == 0 {
+                    let n = 1 + rng.below(3) as usize;
+                    let list: Vec<String> = (0..n).map(|_| rng.word(ALNUM, 5)).collect();
+                    item["options"] = json!(list);
+                }
+                item
+            })
+            .collect();
+        let mut order = json!({
+            "customer_id": format!("cus_{}", rng.word(ALNUM, 6)),
+            "items": items,
+            "address": {"city": rng.word(ALNUM, 7), "country": rng.word(ALNUM, 2)},
+        });
+        if rng.below(2) == 0 {
+            order["express"] = json!(rng.below(2) == 0);
+        }
+        if rng.below(2) == 0 {
+            order["note"] = json!(rng.word(ALNUM, 12));
+        }
+        let text = if i % 2 == 0 {
+            order.to_string()
+        } else {
+            spaced(&order)
+        };
+        let parsed = CreateOrder::parse(text.as_str()).unwrap();
+        assert!(parsed.is_clean(), "{text}");
+        let output = allocations(|| parsed.args.clone());
+        assert_eq!(
+            allocations(|| CreateOrder::parse(text.as_str()).unwrap()),
+            output,
+            "{text}"
+        );
+        assert_eq!(allocations(|| CreateOrder::parse(&order).unwrap()), output);
+        checked += 1;
+    }
+    assert_eq!(checked, 600);
+}

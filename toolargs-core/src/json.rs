@@ -226,7 +226,8 @@ impl Pool {
         for item in items.iter_mut().rev() {
             self.release(item);
         }
-        if self.arrays.len() < POOLED_VECTORS && items.capacity() <= POOLED_CAPACITY {
+        // An empty array's vector has no room: pooled, it would make the next array allocate.
+        if self.arrays.len() < POOLED_VECTORS && (1..=POOLED_CAPACITY).contains(&items.capacity()) {
             self.arrays.push(relabel_items(items));
         }
     }
@@ -238,7 +239,9 @@ impl Pool {
                 *key = Cow::Borrowed("");
             }
         }
-        if self.objects.len() < POOLED_VECTORS && members.capacity() <= POOLED_CAPACITY {
+        if self.objects.len() < POOLED_VECTORS
+            && (1..=POOLED_CAPACITY).contains(&members.capacity())
+        {
             self.objects.push(relabel_members(members));
         }
     }
