@@ -19,6 +19,7 @@
 //! - `dynamic_spec` (`dynamic`, on by default): tools defined outside Rust, loaded from JSON
 //!   Schema.
 //! - `replay` (`replay`): replaying logs of tool calls, and the `toolargs` CLI.
+//! - `serde` (`serde`, `schemars`): a derived type as `Deserialize` and `JsonSchema`.
 //! - `rmcp`, `rig`, `async_openai` (the features of those names): the adapters.
 
 #[doc = include_str!("docs/policy.md")]
@@ -54,6 +55,10 @@ pub mod dynamic_spec {}
 #[cfg(feature = "replay")]
 #[doc = include_str!("docs/replay.md")]
 pub mod replay {}
+
+#[cfg(all(feature = "serde", feature = "schemars"))]
+#[doc = include_str!("docs/serde.md")]
+pub mod serde {}
 
 #[cfg(feature = "rmcp")]
 #[doc = include_str!("docs/rmcp.md")]
