@@ -141,10 +141,13 @@ impl<T: ToolArgs> JsonSchema for Checked<T> {
     }
 }
 
-/// The tool result for a rejected call: `isError: true` and one text block holding
-/// [`Rejection::for_model`] (`{"ok":false,"errors":[...]}`, every error with its code and path).
+/// The tool result for a rejected call: `isError: true`, the model-facing JSON
+/// (`{"ok":false,"errors":[...]}`, every error with its code and path) as `structuredContent`,
+/// and the same JSON as one text block for clients that read only text.
 pub fn error_result(rejection: &Rejection) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(rejection.for_model())])
+    let mut result = CallToolResult::error(vec![ContentBlock::text(rejection.for_model())]);
+    result.structured_content = Some(rejection.to_model_json());
+    result
 }
 
 /// The MCP tool annotations of an effect ([`Effect::mcp_annotations`]) as rmcp's type.

@@ -167,6 +167,12 @@ async fn good_repairable_and_bad_calls_through_an_rmcp_client() {
     assert_eq!(bad.is_error, Some(true));
     let expected = IssueRefund::parse(&bad_args).unwrap_err();
     assert_eq!(text(&bad), expected.for_model());
+    // The same JSON as structured content, for clients that read it.
+    assert_eq!(bad.structured_content, Some(expected.to_model_json()));
+    assert_eq!(
+        bad.structured_content.as_ref().map(Value::to_string),
+        Some(expected.for_model())
+    );
     let body: Value = serde_json::from_str(text(&bad)).unwrap();
     let mut errors: Vec<(&str, &str)> = body["errors"]
         .as_array()
