@@ -40,15 +40,21 @@ where
     D: serde::Deserializer<'de>,
 {
     let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
-    match crate::parse_with::<T>(
-        &crate::RawArgs::Value(std::borrow::Cow::Borrowed(&value)),
-        &crate::ParseOptions::DEFAULT,
-    ) {
+    let span = toolargs_core::telemetry::tool_span(T::NAME, None);
+    let parsed = span.in_scope(|| {
+        crate::parse_with::<T>(
+            &crate::RawArgs::Value(std::borrow::Cow::Borrowed(&value)),
+            &crate::ParseOptions::DEFAULT,
+        )
+    });
+    toolargs_core::telemetry::record_outcome(&span, toolargs_core::telemetry::Outcome::of(&parsed));
+    match parsed {
         Ok(parsed) => {
             for repair in &parsed.repairs {
                 // Values stay out of the event: arguments may hold personal data.
                 tracing::info!(
                     target: "toolargs",
+                    parent: &span,
                     tool = T::NAME,
                     path = %repair.path,
                     rule = %repair.rule,
@@ -57,7 +63,9 @@ where
             }
             Ok(parsed.args)
         }
-        Err(rejection) => Err(<D::Error as serde::de::Error>::custom(rejection.for_model())),
+        Err(rejection) => Err(<D::Error as serde::de::Error>::custom(
+            rejection.for_model(),
+        )),
     }
 }
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
 use crate::{ArgumentError, Code, Parsed, Rejection, ToolArgs};
+use toolargs_core::telemetry;
 
 /// Runs the gate on whatever `deserializer` holds, and never fails as a deserializer: a
 /// rejection is a value, so a framework that deserializes arguments with serde hands it to the
@@ -17,12 +18,15 @@ where
     T: ToolArgs,
     D: Deserializer<'de>,
 {
-    match Box::<RawValue>::deserialize(deserializer) {
+    let span = telemetry::tool_span(T::NAME, None);
+    let parsed = span.in_scope(|| match Box::<RawValue>::deserialize(deserializer) {
         Ok(raw) => T::parse(raw.get()),
         Err(error) => Err(Rejection::single(ArgumentError {
             path: "$".to_owned(),
             code: Code::InvalidJson,
             message: format!("the arguments could not be read as JSON: {error}"),
         })),
-    }
+    });
+    telemetry::record_outcome(&span, telemetry::Outcome::of(&parsed));
+    parsed
 }

@@ -36,6 +36,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Instant;
+
+use tracing::Instrument;
 
 use serde_json::{json, Value};
 
@@ -158,6 +161,26 @@ pub enum Dispatch {
         /// The semantic gate's findings.
         review: Review,
     },
+}
+
+impl Dispatch {
+    /// How the call ended, for its span and duration histogram.
+    fn outcome(&self) -> toolargs_core::telemetry::Outcome<'_> {
+        use toolargs_core::telemetry::Outcome;
+        let stopped = |error_type, outcome| Outcome::Stopped {
+            error_type,
+            outcome,
+        };
+        match self {
+            Dispatch::Ran { repairs, .. } => Outcome::Accepted(repairs),
+            Dispatch::Rejected { rejection, .. } => Outcome::Rejected(rejection),
+            Dispatch::Exhausted { .. } => stopped("retry_budget_exhausted", "exhausted"),
+            Dispatch::Failed { .. } => stopped("tool_error", "failed"),
+            Dispatch::UnknownTool { .. } => stopped("unknown_tool", "unknown_tool"),
+            Dispatch::Confirm { .. } => stopped("confirmation_required", "confirm"),
+            Dispatch::Refused { .. } => stopped("semantic_refusal", "refused"),
+        }
+    }
 }
 
 /// A parsed call held for confirmation.
@@ -333,18 +356,30 @@ impl Toolbox {
 
     /// Dispatches one call to a synchronous handler.
     pub fn dispatch(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
-        match self.prepare(session, &call) {
+        let span = toolargs_core::telemetry::tool_span(&call.name, Some(&call.id));
+        let started = Instant::now();
+        let dispatch = span.in_scope(|| match self.prepare(session, &call) {
             Ok(pending) => self.run_confirmed(session, pending),
             Err(done) => *done,
-        }
+        });
+        observe::finished(&span, &call.name, dispatch.outcome(), started.elapsed());
+        dispatch
     }
 
     /// Dispatches one call, awaiting an asynchronous handler (synchronous ones run inline).
     pub async fn dispatch_async(&self, session: &mut Session, call: ToolCall<'_>) -> Dispatch {
-        match self.prepare(session, &call) {
-            Ok(pending) => self.run_confirmed_async(session, pending).await,
-            Err(done) => *done,
+        let span = toolargs_core::telemetry::tool_span(&call.name, Some(&call.id));
+        let started = Instant::now();
+        let dispatch = async {
+            match self.prepare(session, &call) {
+                Ok(pending) => self.run_confirmed_async(session, pending).await,
+                Err(done) => *done,
+            }
         }
+        .instrument(span.clone())
+        .await;
+        observe::finished(&span, &call.name, dispatch.outcome(), started.elapsed());
+        dispatch
     }
 
     /// Looks the tool up, checks the budget and parses the arguments.

@@ -5,9 +5,12 @@
 //! arguments can hold personal data, so they only reach the audit record, through a redaction
 //! hook.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use toolargs_core::report::{ArgumentError, Rejection, Repair};
+use toolargs_core::telemetry::{self, Outcome};
 
 /// Name of the counter of repairs, labelled `tool` and `rule`.
 pub const REPAIRS_TOTAL: &str = "toolargs_repairs_total";
@@ -33,6 +36,23 @@ pub fn rejected(tool: &str, rejection: &Rejection) {
         metrics::counter!(REJECTIONS_TOTAL, "tool" => tool.to_owned(), "code" => e.code.as_str())
             .increment(1);
     }
+}
+
+/// Name of the histogram of call durations in seconds (parse, review and the tool's run),
+/// labelled `tool` and `outcome`.
+pub const CALL_DURATION_SECONDS: &str = "toolargs_call_duration_seconds";
+
+/// Records how a call ended on its span ([`toolargs_core::telemetry`]) and its duration.
+pub fn finished(span: &tracing::Span, tool: &str, outcome: Outcome<'_>, elapsed: Duration) {
+    telemetry::record_outcome(span, outcome);
+    let name = match outcome {
+        Outcome::Accepted([]) => "clean",
+        Outcome::Accepted(_) => "repaired",
+        Outcome::Rejected(_) => "rejected",
+        Outcome::Stopped { outcome, .. } => outcome,
+    };
+    metrics::histogram!(CALL_DURATION_SECONDS, "tool" => tool.to_owned(), "outcome" => name)
+        .record(elapsed.as_secs_f64());
 }
 
 /// Counts one call by its outcome.

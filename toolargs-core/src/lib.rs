@@ -27,6 +27,8 @@ pub mod declare;
 pub mod decode;
 pub mod dialect;
 pub mod effect;
+#[cfg(feature = "telemetry")]
+pub mod telemetry;
 pub(crate) mod fixed_shape;
 pub(crate) mod json;
 pub mod node;
