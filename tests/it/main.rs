@@ -44,10 +44,10 @@ mod schema_gen;
 #[cfg(feature = "dynamic")]
 mod schema_probes;
 mod seed;
-#[cfg(all(feature = "serde", feature = "schemars"))]
-mod serde_impls;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
+#[cfg(all(feature = "serde", feature = "schemars"))]
+mod serde_impls;
 #[cfg(feature = "dynamic")]
 mod suite;
 #[cfg(feature = "dynamic")]

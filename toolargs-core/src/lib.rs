@@ -27,8 +27,6 @@ pub mod declare;
 pub mod decode;
 pub mod dialect;
 pub mod effect;
-#[cfg(feature = "telemetry")]
-pub mod telemetry;
 pub(crate) mod fixed_shape;
 pub(crate) mod json;
 pub mod node;
@@ -36,6 +34,8 @@ pub mod options;
 pub mod path;
 pub mod report;
 pub mod spec;
+#[cfg(feature = "telemetry")]
+pub mod telemetry;
 /// JSON text helpers the toolargs crates share (escaping, previews in messages). Not an API.
 #[doc(hidden)]
 pub mod text;
