@@ -17,7 +17,9 @@ type AsciiSet = u128;
 /// A pattern anchored at both ends whose every match is one byte from each set, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FixedShape {
-    sets: Vec<AsciiSet>,
+    /// Each set as two 64-bit halves (bytes 0–63, 64–127): a test is one shift of a word,
+    /// where a 128-bit shift by a variable amount takes several instructions and a branch.
+    sets: Vec<[u64; 2]>,
 }
 
 impl FixedShape {
@@ -37,6 +39,10 @@ impl FixedShape {
         for part in middle {
             push_sets(part, &mut sets)?;
         }
+        let sets = sets
+            .into_iter()
+            .map(|set| [set as u64, (set >> 64) as u64])
+            .collect();
         Some(FixedShape { sets })
     }
 
@@ -48,7 +54,7 @@ impl FixedShape {
             && bytes
                 .iter()
                 .zip(&self.sets)
-                .all(|(&b, set)| b < 128 && set & (1 << b) != 0)
+                .all(|(&b, set)| b < 128 && (set[usize::from(b >> 6)] >> (b & 63)) & 1 != 0)
     }
 }
 
