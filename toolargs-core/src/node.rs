@@ -272,40 +272,82 @@ impl<'a> Node<'a> {
     /// A short, human-readable description of the value for messages, bounded in size
     /// whatever the input: `the string "19.99"`, `the number 19.99`, `an array of 3 items`.
     pub fn describe(&self) -> String {
+        let mut text = String::with_capacity(self.description_room());
+        self.push_description(&mut text);
+        text
+    }
+
+    /// Appends [`Node::describe`] to `out`.
+    pub(crate) fn push_description(&self, out: &mut String) {
+        use std::fmt::Write as _;
         match self {
-            Node::Null => "null".to_owned(),
-            Node::Bool(b) => b.to_string(),
-            Node::Number(n) => format!("the number {}", preview_number(n)),
+            Node::Null => out.push_str("null"),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Number(n) => {
+                out.push_str("the number ");
+                push_preview_number(out, n);
+            }
             Node::String(s) => {
-                let mut text = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 16);
-                text.push_str("the string ");
-                push_preview(&mut text, s);
-                text
+                out.push_str("the string ");
+                push_preview(out, s);
             }
             Node::Array(items) => match items.len() {
-                1 => "an array of 1 item".to_owned(),
-                n => format!("an array of {n} items"),
+                1 => out.push_str("an array of 1 item"),
+                n => {
+                    let _ = write!(out, "an array of {n} items");
+                }
             },
             Node::Object(members) => match members.len() {
-                1 => "an object with 1 key".to_owned(),
-                n => format!("an object with {n} keys"),
+                1 => out.push_str("an object with 1 key"),
+                n => {
+                    let _ = write!(out, "an object with {n} keys");
+                }
             },
         }
     }
+
+    /// Room for the description, enough in all but rare cases (escapes in a preview).
+    fn description_room(&self) -> usize {
+        match self {
+            Node::String(s) => s.len().min(4 * PREVIEW_CHARS) + 16,
+            Node::Number(Number::Literal(text)) => text.len().min(4 * PREVIEW_CHARS) + 16,
+            _ => 32,
+        }
+    }
+}
+
+/// A message made of `before`, the description of `node` and `after`, in one allocation:
+/// most error messages are written this way.
+pub(crate) fn described(before: &[&str], node: &Node<'_>, after: &str) -> String {
+    let room = before.iter().map(|part| part.len()).sum::<usize>() + after.len();
+    let mut message = String::with_capacity(room + node.description_room());
+    for part in before {
+        message.push_str(part);
+    }
+    node.push_description(&mut message);
+    message.push_str(after);
+    message
 }
 
 /// Nesting went past the configured depth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooDeep;
 
-fn preview_number(n: &Number<'_>) -> String {
+fn push_preview_number(out: &mut String, n: &Number<'_>) {
+    let owned;
     let text = match n {
-        Number::Literal(text) => (*text).to_owned(),
-        other => other.to_value().to_string(),
+        Number::Literal(text) => *text,
+        other => {
+            owned = other.to_value().to_string();
+            owned.as_str()
+        }
     };
     match text.char_indices().nth(PREVIEW_CHARS) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text,
+        Some((at, _)) => {
+            out.push_str(&text[..at]);
+            out.push('…');
+        }
+        None => out.push_str(text),
     }
 }
 

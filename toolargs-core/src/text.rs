@@ -120,6 +120,35 @@ mod tests {
     }
 
     #[test]
+    fn scan_plain_finds_the_first_special_byte() {
+        let naive = |bytes: &[u8], pos: usize, max: usize| {
+            let end = pos.saturating_add(max).saturating_add(1).min(bytes.len());
+            (pos..end)
+                .find(|&i| matches!(bytes[i], b'"' | b'\\') || bytes[i] < 0x20)
+                .unwrap_or(end)
+        };
+        for len in 0..40 {
+            for special in [None, Some(b'"'), Some(b'\\'), Some(0x01), Some(0x1f)] {
+                for at in 0..len.max(1) {
+                    let mut bytes: Vec<u8> = (0..len).map(|i| b"az \xc3\xa9~"[i % 6]).collect();
+                    if let (Some(b), true) = (special, at < len) {
+                        bytes[at] = b;
+                    }
+                    for pos in 0..=len {
+                        for max in [0, 1, 5, 8, 13, usize::MAX] {
+                            assert_eq!(
+                                scan_plain(&bytes, pos, max),
+                                naive(&bytes, pos, max),
+                                "{bytes:?} {pos} {max}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn strings_are_escaped_as_serde_json_escapes_them() {
         let every: String = (0u32..0x80)
             .chain([0xe9, 0x2028, 0x1F600])

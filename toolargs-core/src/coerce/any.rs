@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 
 use super::ArgType;
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -39,11 +40,12 @@ pub fn coerce_any(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value
                 cx.error(
                     path,
                     Code::LossyNumber,
-                    format!(
-                        "expected a number that passes through exactly, got {}, which no JSON \
+                    described(
+                        &["expected a number that passes through exactly, got "],
+                        node,
+                        ", which no JSON \
                          reader keeps exactly (integers beyond -2^63..2^64-1, or beyond the \
                          range of a double); send it as a string if its digits matter",
-                        node.describe()
                     ),
                 );
             }

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::{type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::{Code, Rule};
@@ -23,10 +24,7 @@ impl ArgType for bool {
                     cx.error(
                         path,
                         Code::AmbiguousBoolean,
-                        format!(
-                            "expected a boolean (true or false), got {}",
-                            node.describe()
-                        ),
+                        described(&["expected a boolean (true or false), got "], node, ""),
                     );
                     return None;
                 };

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::{type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -42,10 +43,7 @@ impl ArgType for NaiveDate {
             cx.error(
                 path,
                 Code::AmbiguousDate,
-                format!(
-                    "expected a date written YYYY-MM-DD, got {}",
-                    node.describe()
-                ),
+                described(&["expected a date written YYYY-MM-DD, got "], node, ""),
             );
             return None;
         };
@@ -54,7 +52,7 @@ impl ArgType for NaiveDate {
             cx.error(
                 path,
                 Code::InvalidDate,
-                format!("expected a real calendar date, got {}", node.describe()),
+                described(&["expected a real calendar date, got "], node, ""),
             );
         }
         date

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::date::split_date;
 use super::{type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -79,7 +80,7 @@ pub fn coerce_datetime(
                 cx.error(
                     path,
                     Code::InvalidDatetime,
-                    format!("expected a date-time that exists, got {}", node.describe()),
+                    described(&["expected a date-time that exists, got "], node, ""),
                 );
                 None
             }
@@ -88,10 +89,7 @@ pub fn coerce_datetime(
             cx.error(
                 path,
                 Code::AmbiguousDatetime,
-                format!(
-                    "expected an RFC 3339 date-time with an explicit offset such as Z or +02:00, got {}, which has none",
-                    node.describe()
-                ),
+                described(&["expected an RFC 3339 date-time with an explicit offset such as Z or +02:00, got "], node, ", which has none"),
             );
             None
         }
@@ -99,9 +97,10 @@ pub fn coerce_datetime(
             cx.error(
                 path,
                 Code::AmbiguousDatetime,
-                format!(
-                    "expected an RFC 3339 date-time such as 2026-03-04T10:00:00Z, got {}",
-                    node.describe()
+                described(
+                    &["expected an RFC 3339 date-time such as 2026-03-04T10:00:00Z, got "],
+                    node,
+                    "",
                 ),
             );
             None
@@ -157,9 +156,10 @@ impl ArgType for DateTime<Utc> {
             cx.error(
                 path,
                 Code::InvalidDatetime,
-                format!(
-                    "expected a date-time within the years 0000 to 9999 in UTC, got {}",
-                    node.describe()
+                described(
+                    &["expected a date-time within the years 0000 to 9999 in UTC, got "],
+                    node,
+                    "",
                 ),
             );
             return None;

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::type_error;
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::{Code, Rule};
@@ -43,7 +44,7 @@ pub fn coerce_enum<S: AsRef<str>>(
             cx.error(
                 path,
                 Code::Enum,
-                format!("expected one of {}, got {}", list(names), node.describe()),
+                described(&["expected one of ", &list(names), ", got "], node, ""),
             );
             None
         }
@@ -70,11 +71,7 @@ pub fn coerce_literal(
     cx.error(
         path,
         Code::Enum,
-        format!(
-            "expected one of {}, got {}",
-            shown.join(", "),
-            node.describe()
-        ),
+        described(&["expected one of ", &shown.join(", "), ", got "], node, ""),
     );
     None
 }

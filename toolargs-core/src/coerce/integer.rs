@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use super::{put, type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::{IntegerReading, Node};
 use crate::path::Path;
 use crate::report::{Code, Rule};
@@ -29,9 +30,10 @@ pub fn coerce_integer(
                 cx.error(
                     path,
                     Code::LossyNumber,
-                    format!(
-                        "expected an integer, got {}, which has a fractional part",
-                        node.describe()
+                    described(
+                        &["expected an integer, got "],
+                        node,
+                        ", which has a fractional part",
                     ),
                 );
                 return None;
@@ -42,9 +44,10 @@ pub fn coerce_integer(
                 cx.error(
                     path,
                     Code::AmbiguousInteger,
-                    format!(
-                        "expected an integer, got {}, which is not a plain base-10 integer; send a JSON number such as 1999",
-                        node.describe()
+                    described(
+                        &["expected an integer, got "],
+                        node,
+                        ", which is not a plain base-10 integer; send a JSON number such as 1999",
                     ),
                 );
                 return None;
@@ -62,10 +65,14 @@ pub fn coerce_integer(
         cx.error(
             path,
             Code::OutOfRange,
-            format!(
-                "expected {}, got {}",
-                describe_range(low, high, type_range),
-                node.describe()
+            described(
+                &[
+                    "expected ",
+                    &describe_range(low, high, type_range),
+                    ", got ",
+                ],
+                node,
+                "",
             ),
         );
         return None;

@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::{put, type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::{Code, Rule};
@@ -62,9 +63,10 @@ pub fn coerce_list<T>(
                 cx.error(
                     path,
                     Code::AmbiguousList,
-                    format!(
-                        "expected an array, got {}, which cannot safely become a one-item list; send a JSON array",
-                        node.describe()
+                    described(
+                        &["expected an array, got "],
+                        node,
+                        ", which cannot safely become a one-item list; send a JSON array",
                     ),
                 );
                 return None;

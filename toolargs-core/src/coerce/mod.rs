@@ -111,7 +111,7 @@ pub(crate) fn type_error(cx: &mut Cx, path: &Path<'_>, expected: &str, node: &No
     cx.error(
         path,
         crate::report::Code::Type,
-        format!("expected {expected}, got {}", node.describe()),
+        crate::node::described(&["expected ", expected, ", got "], node, ""),
     );
 }
 

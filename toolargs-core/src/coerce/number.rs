@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::{put, type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::{Node, Number};
 use crate::path::Path;
 use crate::report::{Code, Rule};
@@ -33,9 +34,10 @@ pub(crate) fn number_source<'n, 'a>(
             cx.error(
                 path,
                 Code::AmbiguousNumber,
-                format!(
-                    "expected a number, got {}, which is not a plain decimal; send a JSON number such as 19.99",
-                    node.describe()
+                described(
+                    &["expected a number, got "],
+                    node,
+                    ", which is not a plain decimal; send a JSON number such as 19.99",
                 ),
             );
             None
@@ -65,7 +67,7 @@ pub(crate) fn range_error(
     cx.error(
         path,
         Code::OutOfRange,
-        format!("expected {expected}, got {}", node.describe()),
+        described(&["expected ", &expected, ", got "], node, ""),
     );
 }
 

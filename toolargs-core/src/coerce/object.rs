@@ -43,15 +43,27 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
             );
         }
         UnknownPolicy::Reject => {
-            let mut message = format!("unknown field {}", crate::text::preview_str(key));
+            // Written in one allocation of the right size: a rejection with an unknown key is
+            // common in replays.
+            let names: usize = known.iter().map(|name| name.len() + 2).sum();
+            let mut message = String::with_capacity(key.len().min(200) + names + 80);
+            message.push_str("unknown field ");
+            crate::text::push_preview(&mut message, key);
             if let Some(hint) = did_you_mean(key, known) {
-                message.push_str(&format!(" (did you mean \"{hint}\"?)"));
+                message.push_str(" (did you mean \"");
+                message.push_str(hint);
+                message.push_str("\"?)");
             }
             if known.is_empty() {
                 message.push_str("; this object accepts no fields");
             } else {
                 message.push_str("; accepted fields: ");
-                message.push_str(&known.join(", "));
+                for (i, name) in known.iter().enumerate() {
+                    if i > 0 {
+                        message.push_str(", ");
+                    }
+                    message.push_str(name);
+                }
             }
             cx.error(&at, Code::UnknownField, message);
         }
@@ -66,10 +78,41 @@ pub(crate) fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> 
     let key = key.to_ascii_lowercase();
     known
         .iter()
+        .filter(|name| may_be_close(&key, name))
         .map(|name| (jaro_winkler(&key, name), *name))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
+}
+
+/// False only when `a` and `b` cannot score 0.8: Jaro matches at most the characters of `a`
+/// that occur in `b` (and no more than `b` has), and Winkler's bonus raises a score `j` to at
+/// most `0.6 j + 0.4`. Most declared names share too few letters with an unknown key, and this
+/// count is far cheaper than the score.
+fn may_be_close(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.is_empty() || b.is_empty() {
+        return true;
+    }
+    // The bytes of `b`, as a set in two 64-bit halves; any non-ASCII byte gives up.
+    let mut in_b = [0u64; 2];
+    for &c in b {
+        if c >= 128 {
+            return true;
+        }
+        in_b[usize::from(c >> 6)] |= 1 << (c & 63);
+    }
+    let mut shared = 0usize;
+    for &c in a {
+        if c >= 128 {
+            return true;
+        }
+        shared += ((in_b[usize::from(c >> 6)] >> (c & 63)) & 1) as usize;
+    }
+    let m = shared.min(b.len()) as f64;
+    let jaro = (m / a.len() as f64 + m / b.len() as f64 + 1.0) / 3.0;
+    // Below the threshold with a margin far above any rounding of the two computations.
+    0.6 * jaro + 0.4 >= 0.79
 }
 
 /// Jaro-Winkler similarity, the same number as `strsim::jaro_winkler`. Field names are short
@@ -279,10 +322,47 @@ mod tests {
         for a in &words {
             for b in &words {
                 let (ours, theirs) = (jaro_winkler(a, b), strsim::jaro_winkler(a, b));
+                assert!(theirs < 0.8 || super::may_be_close(a, b), "{a:?} {b:?}");
                 assert!(
                     (ours - theirs).abs() < 1e-12,
                     "{a:?} {b:?}: {ours} vs {theirs}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_never_drops_a_close_name() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "amount",
+            "amount_cents",
+            "amonut_cents",
+            "order",
+            "order_id",
+            "orderid",
+            "notify",
+            "notify_customer",
+            "reason",
+            "reasons",
+            "tags",
+            "tag",
+            "effective_date",
+            "date",
+            "currency",
+            "zzz",
+            "x_y_z",
+            "cents",
+            "idorder",
+            "\u{e9}t\u{e9}",
+        ];
+        for a in words {
+            for b in words {
+                if strsim::jaro_winkler(a, b) >= 0.8 {
+                    assert!(super::may_be_close(a, b), "{a:?} {b:?}");
+                }
             }
         }
     }

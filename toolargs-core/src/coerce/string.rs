@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 
 use super::{put, type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -77,10 +78,16 @@ pub fn check_string(s: &str, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
             cx.error(
                 path,
                 Code::Pattern,
-                format!(
-                    "expected a string {how} {}, got {}",
-                    pattern.schema_source(),
-                    Node::String(s.into()).describe()
+                described(
+                    &[
+                        "expected a string ",
+                        how,
+                        " ",
+                        pattern.schema_source(),
+                        ", got ",
+                    ],
+                    &Node::String(s.into()),
+                    "",
                 ),
             );
             return false;

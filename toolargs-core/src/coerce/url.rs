@@ -12,6 +12,7 @@ use url::Url;
 
 use super::{type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -42,10 +43,13 @@ impl ArgType for Url {
                 cx.error(
                     path,
                     Code::InvalidUri,
-                    format!(
-                        "expected an absolute URL such as https://example.com/path, with any \
-                         space or non-ASCII character percent-encoded, got {}",
-                        node.describe()
+                    described(
+                        &[
+                            "expected an absolute URL such as https://example.com/path, with any \
+                         space or non-ASCII character percent-encoded, got ",
+                        ],
+                        node,
+                        "",
                     ),
                 );
                 None

@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use super::{type_error, ArgType};
 use crate::cx::Cx;
+use crate::node::described;
 use crate::node::Node;
 use crate::path::Path;
 use crate::report::Code;
@@ -41,10 +42,13 @@ impl ArgType for Uuid {
                 cx.error(
                     path,
                     Code::InvalidUuid,
-                    format!(
-                        "expected a UUID written 8-4-4-4-12 hexadecimal digits, such as \
-                         123e4567-e89b-12d3-a456-426614174000, got {}",
-                        node.describe()
+                    described(
+                        &[
+                            "expected a UUID written 8-4-4-4-12 hexadecimal digits, such as \
+                         123e4567-e89b-12d3-a456-426614174000, got ",
+                        ],
+                        node,
+                        "",
                     ),
                 );
                 None
