@@ -26,7 +26,8 @@
 //!
 //! Without the refund corpus the refund groups are skipped with a message.
 //! `TOOLARGS_REPEAT=<set>:<contender>:<passes>` parses one set `passes` times and nothing else,
-//! for `valgrind --tool=callgrind` (instructions per call, see BENCHMARKS.md).
+//! for `valgrind --tool=callgrind` (instructions per call, see BENCHMARKS.md). `TOOLARGS_DUMP=1`
+//! prints toolargs' report of every call, to compare two builds.
 
 use std::hint::black_box;
 use std::io;
@@ -506,6 +507,9 @@ fn main() {
     if let Ok(request) = std::env::var("TOOLARGS_REPEAT") {
         return repeat(&sets, &request);
     }
+    if std::env::var_os("TOOLARGS_DUMP").is_some() {
+        return dump(&sets);
+    }
     let table_only = args.iter().any(|a| a == "--table-only");
     let filters: Vec<&String> = args
         .iter()
@@ -564,6 +568,30 @@ fn summary(sets: &[&Set]) {
             set.name,
             set.calls.len()
         );
+    }
+}
+
+/// `TOOLARGS_DUMP=1`: what toolargs reports for every call of every set (the repairs, or
+/// `for_model()`), one line each, to compare the reports of two builds byte for byte.
+fn dump(sets: &[Set]) {
+    use std::io::Write as _;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for set in sets.iter().filter(|s| s.name.ends_with("/all")) {
+        for call in &set.calls {
+            let report = if set.name.starts_with("shipment") {
+                reported(CreateShipment::parse(call.as_str()))
+            } else {
+                reported(IssueRefund::parse(call.as_str()))
+            };
+            let _ = writeln!(out, "{}\t{report}", set.name);
+        }
+    }
+}
+
+fn reported<T>(result: Result<toolargs::Parsed<T>, toolargs::Rejection>) -> String {
+    match result {
+        Ok(parsed) => format!("{:?}", parsed.repairs),
+        Err(rejection) => rejection.for_model(),
     }
 }
 
