@@ -279,3 +279,25 @@ fn corrected_calls_pass_the_semantic_gate_before_they_run() {
     );
     assert!(matches!(d, Dispatch::Ran { .. }), "{d:?}");
 }
+
+#[test]
+fn a_toolbox_published_in_strict_mode_parses_like_it() {
+    // OpenAI's strict mode sends null for every optional field the model leaves out.
+    let strict = Dialect::OpenAiChat { strict: true };
+    let call = r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999,"reason":"late","notify_customer":null,"tags":null,"effective_date":null}"#;
+    let repairs = |tools: &Toolbox| match tools.dispatch(
+        &mut Session::new(),
+        ToolCall::new("c", "issue_refund", call),
+    ) {
+        Dispatch::Ran { repairs, .. } => repairs.len(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(repairs(&refunds()), 3);
+    let published = refunds().published_in(strict);
+    assert_eq!(repairs(&published), 0);
+    assert_eq!(
+        published.published_definitions(),
+        Some(refunds().definitions(strict))
+    );
+    assert_eq!(refunds().published_definitions(), None);
+}

@@ -230,6 +230,8 @@ pub struct Toolbox {
     tools: BTreeMap<&'static str, Entry>,
     budget: Budget,
     options: ParseOptions,
+    /// The dialect the tools are shown to the model in, when set by [`Toolbox::published_in`].
+    dialect: Option<Dialect>,
     redact: Option<Redact>,
     audit: Option<Audit>,
     semantic: Option<SemanticGate<'static>>,
@@ -352,6 +354,21 @@ impl Toolbox {
             .values()
             .map(|e| (e.definition)(dialect))
             .collect()
+    }
+
+    /// Shows the tools to the model in `dialect` and parses their calls to match: OpenAI's
+    /// strict mode sends `null` for every optional field it leaves out, so under it those
+    /// nulls are read as absent and not counted as repairs. The limits and unknown-key override
+    /// of [`Toolbox::with_options`] stay as they are.
+    pub fn published_in(mut self, dialect: Dialect) -> Toolbox {
+        self.options.null_as_absent = dialect.parse_options().null_as_absent;
+        self.dialect = Some(dialect);
+        self
+    }
+
+    /// The definitions in the dialect of [`Toolbox::published_in`]; `None` until it is set.
+    pub fn published_definitions(&self) -> Option<Vec<Value>> {
+        self.dialect.map(|dialect| self.definitions(dialect))
     }
 
     /// Dispatches one call to a synchronous handler.
