@@ -11,6 +11,7 @@ use crate::format::Format;
 use crate::shape::{Additional, Id, Limit, Property, Rules};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::object::{field_with, unknown_member};
+use toolargs_core::coerce::string::check_string as check_length;
 use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
 use toolargs_core::node::{IntegerReading, Node, Number};
@@ -522,29 +523,9 @@ fn check_number(
 
 fn check_string(rules: &Rules, s: &str, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
     let mut ok = true;
-    if rules.min_length.is_some() || rules.max_length.is_some() {
-        // Count no further than needed: a 10 MB string against `maxLength: 64` stops early.
-        let limit = rules.max_length.map_or(usize::MAX, |m| m.saturating_add(1));
-        let chars = s.chars().take(limit).count();
-        if rules.min_length.is_some_and(|min| chars < min)
-            || rules.max_length.is_some_and(|max| chars > max)
-        {
-            ok = false;
-            let got = if rules.max_length.is_some_and(|max| chars > max) {
-                format!("more than {}", chars - 1)
-            } else {
-                chars.to_string()
-            };
-            cx.error(
-                path,
-                Code::Length,
-                format!(
-                    "expected {}, got {got}",
-                    between(rules.min_length, rules.max_length, "characters")
-                ),
-            );
-        }
-    }
+    // Lengths in code points, as for derived fields; the pattern is ECMA-262, checked below.
+    let lengths = FieldSpec::new().with_length(rules.min_length, rules.max_length);
+    ok &= check_length(s, &lengths, path, cx);
     if let Some(pattern) = &rules.pattern {
         if !pattern.is_match(s) {
             ok = false;
