@@ -182,10 +182,8 @@ impl Walker<'_> {
         depth: usize,
     ) -> Option<Outcome> {
         let attempts = self.branches(ids, node, path, cx, depth);
-        if attempts.iter().any(|a| !a.failed() && !a.repaired()) {
-            let valid = attempts
-                .into_iter()
-                .filter(|a| !a.failed() && !a.repaired());
+        if attempts.iter().any(|a| a.clean()) {
+            let valid = attempts.into_iter().filter(|a| a.clean());
             return Some(merge(valid.filter_map(|a| a.outcome)));
         }
         self.by_repair(attempts, "anyOf", path, cx)
@@ -203,7 +201,7 @@ impl Walker<'_> {
     ) -> Option<Outcome> {
         let attempts = self.branches(ids, node, path, cx, depth);
         let clean: Vec<usize> = (0..attempts.len())
-            .filter(|i| !attempts[*i].failed() && !attempts[*i].repaired())
+            .filter(|i| attempts[*i].clean())
             .collect();
         if clean.len() > 1 {
             cx.error(

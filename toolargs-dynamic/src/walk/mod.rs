@@ -184,6 +184,11 @@ impl Attempt {
         self.outcome.is_none() || self.cx.has_errors()
     }
 
+    /// Accepted as sent, with no repair.
+    fn clean(&self) -> bool {
+        !self.failed() && self.cx.repairs().is_empty()
+    }
+
     fn repaired(&self) -> bool {
         !self.failed() && !self.cx.repairs().is_empty()
     }
