@@ -12,7 +12,7 @@ fn each_repair_is_an_event_with_tool_path_and_rule_but_no_value() {
     let events = Arc::new(Mutex::new(Vec::<u8>::new()));
     let writer = events.clone();
     let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || WriterHandle(writer.clone()))
+        .with_writer(move || common::WriterHandle(writer.clone()))
         .with_ansi(false)
         .finish();
     tracing::subscriber::with_default(subscriber, || {
@@ -34,17 +34,5 @@ fn each_repair_is_an_event_with_tool_path_and_rule_but_no_value() {
         assert!(line.contains(&format!("path={path}")), "{line}");
         assert!(line.contains(&format!("rule={rule}")), "{line}");
         assert!(!line.contains("1999") && !line.contains("LATE"), "{line}");
-    }
-}
-
-struct WriterHandle(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for WriterHandle {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
     }
 }

@@ -30,7 +30,7 @@ fn counters_and_events_name_tool_rule_and_code_but_no_values() {
     let events = Arc::new(Mutex::new(Vec::<u8>::new()));
     let writer = events.clone();
     let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || WriterHandle(writer.clone()))
+        .with_writer(move || common::WriterHandle(writer.clone()))
         .with_ansi(false)
         .finish();
     metrics::with_local_recorder(&recorder, || {
@@ -118,16 +118,4 @@ fn counters_and_events_name_tool_rule_and_code_but_no_values() {
         !log.contains("19.99") && !log.contains("ord_A1b2C3d4"),
         "raw values leaked: {log}"
     );
-}
-
-struct WriterHandle(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for WriterHandle {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }

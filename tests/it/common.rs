@@ -110,3 +110,16 @@ pub fn instance(value: &Value) -> RawArgs<'_> {
         other => RawArgs::from(other),
     }
 }
+
+/// A `tracing` writer into a shared buffer, so a test can read the events it caused.
+pub struct WriterHandle(pub std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for WriterHandle {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
