@@ -31,6 +31,8 @@ mod hostile;
 mod layout;
 #[cfg(feature = "dynamic")]
 mod mcp_tools;
+#[cfg(all(feature = "serde", feature = "schemars"))]
+mod ollama;
 mod properties;
 mod recursion;
 #[cfg(feature = "replay")]
