@@ -57,6 +57,64 @@
 //!
 //! Without a type of its own, [`dynamic_tool`] makes a rig [`DynamicTool`] from a derived type
 //! and an async handler of the parsed arguments.
+//!
+//! # Published in OpenAI's strict mode
+//!
+//! Strict mode makes every property required and sends `null` for an optional field the model
+//! leaves out; such a `null` conforms to the schema the model was shown, and is no repair when
+//! the call is parsed with that dialect's options ([`Dialect::parse_options`]). The tool's
+//! definition and the parse of its calls therefore come from one place:
+//!
+//! - a [`Tool`](::rig::tool::Tool) with `type Args = StrictArgs<T>` takes its `parameters`
+//!   from [`StrictArgs::<T>::parameters()`](Args::parameters): the strict schema, and calls
+//!   parsed as strict mode sends them;
+//! - [`dynamic_tool_in`] publishes a dynamic tool in any [`Dialect`] and parses its calls with
+//!   that dialect's options.
+//!
+//! ```
+//! use rig::tool::{ErasedTool, Tool, ToolContext, ToolExecutionError};
+//! use toolargs::rig::StrictArgs;
+//! use toolargs::ToolArgs;
+//!
+//! /// Refund part of an order.
+//! #[derive(ToolArgs, Debug)]
+//! #[toolargs(name = "issue_refund", effect = "external")]
+//! struct IssueRefund {
+//!     #[arg(min = 1, max = 50000)]
+//!     amount_cents: i64,
+//!     note: Option<String>,
+//! }
+//!
+//! struct Refunds;
+//!
+//! impl Tool for Refunds {
+//!     const NAME: &'static str = IssueRefund::NAME;
+//!     type Args = StrictArgs<IssueRefund>;
+//!     type Output = String;
+//!     type Error = ToolExecutionError;
+//!
+//!     fn description(&self) -> String {
+//!         toolargs::rig::description::<IssueRefund>()
+//!     }
+//!
+//!     fn parameters(&self) -> serde_json::Value {
+//!         StrictArgs::<IssueRefund>::parameters() // every property required, `note` nullable
+//!     }
+//!
+//!     async fn call(&self, _: &mut ToolContext, args: Self::Args) -> Result<String, ToolExecutionError> {
+//!         let parsed = args.parsed()?;
+//!         Ok(format!("{} repairs", parsed.repairs.len()))
+//!     }
+//! }
+//!
+//! let parameters = rig::tool::tool_definition(&Refunds).parameters;
+//! assert_eq!(parameters["required"], serde_json::json!(["amount_cents", "note"]));
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let mut context = ToolContext::default();
+//! let result = Refunds.execute(r#"{"amount_cents":1999,"note":null}"#.into(), &mut context).await;
+//! assert_eq!(result.output().as_text(), Some("0 repairs")); // the null is how strict mode leaves it out
+//! # });
+//! ```
 
 use std::fmt;
 use std::future::Future;
@@ -67,16 +125,58 @@ use ::rig::tool::{DynamicTool, IntoToolOutput, ToolExecutionError, ToolOutput};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::{Dialect, Parsed, Rejection, ToolArgs};
+use crate::{parse_with, Dialect, ParseOptions, Parsed, Rejection, ToolArgs};
 
 /// Tool arguments that went through the gate: a rig tool's `type Args = Args<T>`.
 ///
 /// Its `Deserialize` runs [`ToolArgs::parse`] on the arguments as the model wrote them and
 /// never fails, so rig always calls the tool. Reading the model's text, the gate also sees a
 /// key sent twice (`duplicate_key`).
-pub struct Args<T>(pub Result<Parsed<T>, Rejection>);
+///
+/// What it adds to the derived type as `type Args` (feature `serde`): the tool receives the
+/// [`Parsed`] arguments with their typed repairs, or the [`Rejection`] with its errors, where
+/// the derived `Deserialize` gives only the value (its repairs are `tracing` events) or one
+/// serde error; and the gate reads the model's text, where a decoded value has lost a key sent
+/// twice.
+///
+/// `STRICT` says which schema the model was shown, and parses to match: `false` (the default)
+/// for [`parameters`], `true` ([`StrictArgs`]) for OpenAI's strict mode, under which a `null`
+/// for an optional field is no repair ([`Dialect::parse_options`]). [`Args::parameters`] and
+/// [`Args::definition`] publish the schema the arguments are parsed against.
+pub struct Args<T, const STRICT: bool = false>(pub Result<Parsed<T>, Rejection>);
 
-impl<T> Args<T> {
+/// The arguments of a tool published in OpenAI's strict mode: [`Args<T, true>`](Args).
+/// Its `parameters` are [`StrictArgs::<T>::parameters()`](Args::parameters).
+pub type StrictArgs<T> = Args<T, true>;
+
+impl<T: ToolArgs, const STRICT: bool> Args<T, STRICT> {
+    /// The dialect these arguments are published in and parsed as:
+    /// [`Dialect::OpenAiChat { strict: true }`](Dialect::OpenAiChat) when `STRICT`,
+    /// otherwise [`Dialect::Anthropic`] (the schema rig hands its providers, [`parameters`]).
+    pub const DIALECT: Dialect = if STRICT {
+        Dialect::OpenAiChat { strict: true }
+    } else {
+        Dialect::Anthropic
+    };
+
+    /// The arguments' schema in [`Self::DIALECT`](Args::DIALECT), for the tool's
+    /// `parameters`: the schema the calls are parsed against.
+    pub fn parameters() -> Value {
+        Self::DIALECT.parameters(&T::json_schema(), T::DESCRIPTION)
+    }
+
+    /// rig's [`ToolDefinition`] of `T` in [`Self::DIALECT`](Args::DIALECT).
+    pub fn definition() -> ToolDefinition {
+        definition_in::<T>(Self::DIALECT)
+    }
+
+    /// The options the arguments are parsed with: those of [`Self::DIALECT`](Args::DIALECT).
+    pub const fn options() -> ParseOptions {
+        Self::DIALECT.parse_options()
+    }
+}
+
+impl<T, const STRICT: bool> Args<T, STRICT> {
     /// The outcome of the gate: the arguments with their repairs, or the rejection.
     pub fn into_inner(self) -> Result<Parsed<T>, Rejection> {
         self.0
@@ -94,22 +194,48 @@ impl<T> Args<T> {
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for Args<T> {
+impl<T: fmt::Debug, const STRICT: bool> fmt::Debug for Args<T, STRICT> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("Args").field(&self.0).finish()
     }
 }
 
-impl<T: Clone> Clone for Args<T> {
+impl<T: Clone, const STRICT: bool> Clone for Args<T, STRICT> {
     fn clone(&self) -> Self {
         Args(self.0.clone())
     }
 }
 
-impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
+impl<'de, T: ToolArgs, const STRICT: bool> Deserialize<'de> for Args<T, STRICT> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Args(super::gate::deserialize(deserializer)))
+        if STRICT {
+            Ok(Args(strict_gate(deserializer)))
+        } else {
+            Ok(Args(super::gate::deserialize(deserializer)))
+        }
     }
+}
+
+/// The gate of `gate::deserialize` with the options of OpenAI's strict mode: the arguments as
+/// raw JSON text where the deserializer has it, a rejection as a value.
+fn strict_gate<'de, T: ToolArgs, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Parsed<T>, Rejection> {
+    use toolargs_core::telemetry;
+    let span = telemetry::tool_span(T::NAME, None);
+    let parsed =
+        span.in_scope(
+            || match Box::<serde_json::value::RawValue>::deserialize(deserializer) {
+                Ok(raw) => parse_with(&raw.get().into(), &Args::<T, true>::options()),
+                Err(error) => Err(Rejection::single(crate::ArgumentError {
+                    path: "$".to_owned(),
+                    code: crate::Code::InvalidJson,
+                    message: format!("the arguments could not be read as JSON: {error}"),
+                })),
+            },
+        );
+    telemetry::record_outcome(&span, telemetry::Outcome::of(&parsed));
+    parsed
 }
 
 /// A rejection as a rig error: kind `invalid_args`, [`Rejection::for_model`] as what the model
@@ -141,6 +267,10 @@ pub fn definition<T: ToolArgs>() -> ToolDefinition {
 
 /// rig's [`ToolDefinition`] of `T` with the schema in a provider's dialect
 /// ([`Dialect::parameters`]), for a provider rig hands the schema to unchanged.
+///
+/// Parse the calls made against it with that dialect's options: [`dynamic_tool_in`] does both
+/// for a dynamic tool, and [`Args::definition`] is this definition for the dialect its
+/// arguments are parsed as (OpenAI's strict mode with [`StrictArgs`]).
 pub fn definition_in<T: ToolArgs>(dialect: Dialect) -> ToolDefinition {
     let parameters = dialect.parameters(&T::json_schema(), T::DESCRIPTION);
     ToolDefinition::new(tool_name::<T>(), description::<T>(), parameters)
@@ -177,12 +307,49 @@ where
     Fut: Future<Output = Result<O, ToolExecutionError>> + Send + 'static,
     O: IntoToolOutput,
 {
+    dynamic_tool_in(Dialect::Anthropic, handler)
+}
+
+/// [`dynamic_tool`] published in `dialect`: its definition is [`definition_in`]`(dialect)`,
+/// and its calls are parsed with [`Dialect::parse_options`], so that under OpenAI's strict
+/// mode the `null` sent for an optional field is no repair.
+///
+/// ```
+/// use rig::tool::ToolExecutionError;
+/// use toolargs::{Dialect, ToolArgs};
+///
+/// /// Look an order up.
+/// #[derive(ToolArgs)]
+/// #[toolargs(name = "get_order", effect = "read_only")]
+/// struct GetOrder {
+///     order_id: String,
+///     fields: Option<Vec<String>>,
+/// }
+///
+/// let strict = Dialect::OpenAiChat { strict: true };
+/// let tool = toolargs::rig::dynamic_tool_in(strict, |call: toolargs::Parsed<GetOrder>| async move {
+///     Ok::<_, ToolExecutionError>(format!("{} repairs", call.repairs.len()))
+/// });
+/// assert_eq!(tool.definition(), toolargs::rig::definition_in::<GetOrder>(strict));
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let output = tool.execute(serde_json::json!({"order_id": "ord_1", "fields": null})).await.unwrap();
+/// assert_eq!(output.as_text(), Some("0 repairs"));
+/// # });
+/// ```
+pub fn dynamic_tool_in<T, F, Fut, O>(dialect: Dialect, handler: F) -> DynamicTool
+where
+    T: ToolArgs + Send + 'static,
+    F: Fn(Parsed<T>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<O, ToolExecutionError>> + Send + 'static,
+    O: IntoToolOutput,
+{
+    let options = dialect.parse_options();
     DynamicTool::new(
         tool_name::<T>(),
         description::<T>(),
-        parameters::<T>(),
+        dialect.parameters(&T::json_schema(), T::DESCRIPTION),
         move |arguments: Value| {
-            let call = T::parse(arguments).map(&handler);
+            let call = parse_with(&arguments.into(), &options).map(&handler);
             Box::pin(async move {
                 match call {
                     Ok(running) => running.await?.into_tool_output(),

@@ -3,7 +3,7 @@
 
 use rig::tool::{ErasedTool, Tool, ToolContext, ToolErrorKind, ToolExecutionError, ToolResult};
 use serde_json::{json, Value};
-use toolargs::rig::Args;
+use toolargs::rig::{Args, StrictArgs};
 use toolargs::{Dialect, Parsed, Rejection, ToolArgs};
 
 /// Refund part of an order.
@@ -156,4 +156,112 @@ fn a_dynamic_tool_runs_the_handler_only_on_accepted_calls() {
         error.model_feedback(),
         Some(IssueRefund::parse(&bad).unwrap_err().for_model().as_str())
     );
+}
+
+/// The same tool published in OpenAI's strict mode.
+struct StrictRefunds;
+
+impl Tool for StrictRefunds {
+    const NAME: &'static str = IssueRefund::NAME;
+    type Args = StrictArgs<IssueRefund>;
+    type Output = Value;
+    type Error = ToolExecutionError;
+
+    fn description(&self) -> String {
+        toolargs::rig::description::<IssueRefund>()
+    }
+
+    fn parameters(&self) -> Value {
+        StrictArgs::<IssueRefund>::parameters()
+    }
+
+    async fn call(
+        &self,
+        _: &mut ToolContext,
+        args: StrictArgs<IssueRefund>,
+    ) -> Result<Value, ToolExecutionError> {
+        let parsed = args.parsed()?;
+        let rules: Vec<&str> = parsed.repairs.iter().map(|r| r.rule.as_str()).collect();
+        Ok(json!({"refunded": parsed.args.amount_cents, "repairs": rules}))
+    }
+}
+
+#[test]
+fn a_tool_published_in_strict_mode_parses_its_nulls_as_no_repair() {
+    let strict = Dialect::OpenAiChat { strict: true };
+    // What the model is shown: strict mode's schema, `notify_customer` nullable and required.
+    let definition = rig::tool::tool_definition(&StrictRefunds);
+    assert_eq!(definition, StrictArgs::<IssueRefund>::definition());
+    assert_eq!(
+        definition.parameters,
+        IssueRefund::tool_definition(strict)["function"]["parameters"]
+    );
+    assert_eq!(
+        definition.parameters["required"],
+        json!(["order_id", "amount_cents", "notify_customer"])
+    );
+    assert_eq!(StrictArgs::<IssueRefund>::options(), strict.parse_options());
+    // The default is the schema of `parameters`, parsed with the default options.
+    assert_eq!(
+        Args::<IssueRefund>::definition(),
+        toolargs::rig::definition::<IssueRefund>()
+    );
+
+    let call = r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999,"notify_customer":null}"#;
+    let result = block_on(StrictRefunds.execute(call.to_owned(), &mut ToolContext::default()));
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 1999, "repairs": []}))
+    );
+    // A real repair is still one, and a rejection still every error.
+    let call = r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999","notify_customer":null}"#;
+    let result = block_on(StrictRefunds.execute(call.to_owned(), &mut ToolContext::default()));
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 1999, "repairs": ["numeric_string_to_int"]}))
+    );
+    let bad = r#"{"order_id":"ord_A1b2C3d4","amount_cents":"19.99","notify_customer":null}"#;
+    let result = block_on(StrictRefunds.execute(bad.to_owned(), &mut ToolContext::default()));
+    assert!(result.is_error_kind(ToolErrorKind::InvalidArgs));
+    assert_eq!(
+        result.output().as_text(),
+        Some(IssueRefund::parse(bad).unwrap_err().for_model().as_str())
+    );
+    // Under the default, the same null is recorded.
+    let result =
+        execute(r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999,"notify_customer":null}"#);
+    assert_eq!(
+        result.output().as_json(),
+        Some(&json!({"refunded": 1999, "repairs": ["null_to_absent"]}))
+    );
+}
+
+#[test]
+fn a_dynamic_tool_published_in_a_dialect_parses_as_that_dialect_sends() {
+    let handler = |call: Parsed<IssueRefund>| async move {
+        let rules: Vec<&str> = call.repairs.iter().map(|r| r.rule.as_str()).collect();
+        Ok::<_, ToolExecutionError>(json!({"repairs": rules}))
+    };
+    let call = json!({"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "notify_customer": null});
+    for (dialect, repairs) in [
+        (Dialect::OpenAiChat { strict: true }, json!([])),
+        (Dialect::OpenAiResponses { strict: true }, json!([])),
+        (
+            Dialect::OpenAiChat { strict: false },
+            json!(["null_to_absent"]),
+        ),
+        (Dialect::Anthropic, json!(["null_to_absent"])),
+    ] {
+        let tool = toolargs::rig::dynamic_tool_in(dialect, handler);
+        assert_eq!(
+            tool.definition(),
+            toolargs::rig::definition_in::<IssueRefund>(dialect)
+        );
+        let output = block_on(tool.execute(call.clone())).unwrap();
+        assert_eq!(
+            output.as_json(),
+            Some(&json!({"repairs": repairs})),
+            "{dialect:?}"
+        );
+    }
 }
