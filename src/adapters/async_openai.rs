@@ -43,8 +43,42 @@
 //! ```
 //!
 //! With `strict: true` (Structured Outputs), every property is required and an optional one
-//! is sent as `null`; parse those calls with [`parse_call_with`] and
-//! [`Dialect::parse_options`] so such a `null` is no repair.
+//! is sent as `null`, which conforms to the schema the model was shown and is no repair when
+//! the call is parsed with that dialect's options ([`Dialect::parse_options`]). A [`Function`]
+//! keeps the two together: the definition it publishes and the parse of its calls come from
+//! the same `strict`.
+//!
+//! ```
+//! use async_openai::types::chat::FunctionCall;
+//! use toolargs::async_openai::Function;
+//! use toolargs::ToolArgs;
+//!
+//! /// Refund part of an order.
+//! #[derive(ToolArgs, Debug)]
+//! #[toolargs(name = "issue_refund", effect = "external")]
+//! struct IssueRefund {
+//!     #[arg(min = 1, max = 50000)]
+//!     amount_cents: i64,
+//!     note: Option<String>,
+//! }
+//!
+//! let refund = Function::<IssueRefund>::new(true);
+//! let _tools = vec![refund.chat_tool()]; // the request's `tools`, in strict mode
+//!
+//! let call = FunctionCall {
+//!     name: refund.name().into(),
+//!     arguments: r#"{"amount_cents":1999,"note":null}"#.into(),
+//! };
+//! let parsed = refund.parse_call(&call).unwrap();
+//! assert!(parsed.repairs.is_empty()); // the null is how strict mode leaves `note` out
+//! ```
+//!
+//! [`parse_call`] and [`parse_response_call`] parse with the default options, for tools
+//! published with `strict: false`; [`parse_call_with`] and [`parse_response_call_with`] take
+//! the options explicitly.
+
+use std::fmt;
+use std::marker::PhantomData;
 
 use async_openai::types::chat::{
     ChatCompletionRequestToolMessage, ChatCompletionRequestToolMessageContent, ChatCompletionTool,
@@ -56,9 +90,98 @@ use async_openai::types::responses::{
 
 use crate::{parse_with, Dialect, ParseOptions, Parsed, Rejection, ToolArgs};
 
+/// A tool of `T` as it is published to OpenAI, with the parse of its calls to match: under
+/// `strict`, the `null` the model sends for an optional field is no repair.
+///
+/// It is `strict` as published: a tool with a map or an open value field has no strict form
+/// and is published, and parsed, with `strict: false`, as
+/// [`ToolArgs::tool_definition`] publishes it.
+pub struct Function<T> {
+    strict: bool,
+    args: PhantomData<fn() -> T>,
+}
+
+impl<T: ToolArgs> Function<T> {
+    /// The tool of `T`, in OpenAI's strict mode (Structured Outputs) when `strict` and `T` has
+    /// a strict form.
+    pub fn new(strict: bool) -> Self {
+        Function {
+            strict: published_strict::<T>(strict),
+            args: PhantomData,
+        }
+    }
+
+    /// The tool's name, `T::NAME`: the name of the calls to parse with this tool.
+    pub fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    /// Whether the tool is published, and its calls parsed, in strict mode.
+    pub fn is_strict(&self) -> bool {
+        self.strict
+    }
+
+    /// The options its calls are parsed with: [`Dialect::parse_options`] of the dialect it is
+    /// published in.
+    pub fn options(&self) -> ParseOptions {
+        Dialect::OpenAiChat {
+            strict: self.strict,
+        }
+        .parse_options()
+    }
+
+    /// The Chat Completions tool, as [`chat_tool`].
+    pub fn chat_tool(&self) -> ChatCompletionTools {
+        chat_tool::<T>(self.strict)
+    }
+
+    /// The Responses API tool, as [`response_tool`].
+    pub fn response_tool(&self) -> Tool {
+        response_tool::<T>(self.strict)
+    }
+
+    /// Parses the arguments of a Chat Completions function call made to this tool, with
+    /// [`Function::options`]. The caller has matched `call.name` to [`Function::name`].
+    pub fn parse_call(&self, call: &FunctionCall) -> Result<Parsed<T>, Rejection> {
+        parse_call_with(call, &self.options())
+    }
+
+    /// Parses the arguments of a Responses API `function_call` made to this tool, with
+    /// [`Function::options`].
+    pub fn parse_response_call(&self, call: &FunctionToolCall) -> Result<Parsed<T>, Rejection> {
+        parse_response_call_with(call, &self.options())
+    }
+}
+
+impl<T> Clone for Function<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Function<T> {}
+
+impl<T: ToolArgs> fmt::Debug for Function<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &T::NAME)
+            .field("strict", &self.strict)
+            .finish()
+    }
+}
+
+/// Strict mode as `T` is published under it: a map or an open value field has no strict form
+/// (see [`has_open_parts`](crate::dialect::has_open_parts)).
+fn published_strict<T: ToolArgs>(strict: bool) -> bool {
+    strict && !crate::dialect::has_open_parts(&T::json_schema())
+}
+
 /// The function of a Chat Completions tool: name, description, the arguments' schema in
-/// [`Dialect::OpenAiChat`] (strict mode's subset when `strict`), and `strict`.
+/// [`Dialect::OpenAiChat`] (strict mode's subset when `strict`), and `strict`. A tool with a
+/// map or an open value field has no strict form and is written with `strict: false`, as
+/// [`ToolArgs::tool_definition`] writes it.
 pub fn function_object<T: ToolArgs>(strict: bool) -> FunctionObject {
+    let strict = published_strict::<T>(strict);
     let dialect = Dialect::OpenAiChat { strict };
     FunctionObject {
         name: T::NAME.to_owned(),
@@ -78,8 +201,9 @@ pub fn chat_tool<T: ToolArgs>(strict: bool) -> ChatCompletionTools {
 
 /// A Responses API function tool: name, description, the arguments' schema in
 /// [`Dialect::OpenAiResponses`], and `strict`, always written (the API turns it on when it is
-/// left out).
+/// left out); `false` for a tool with no strict form, as in [`function_object`].
 pub fn function_tool<T: ToolArgs>(strict: bool) -> FunctionTool {
+    let strict = published_strict::<T>(strict);
     let dialect = Dialect::OpenAiResponses { strict };
     FunctionTool {
         name: T::NAME.to_owned(),
@@ -97,8 +221,9 @@ pub fn response_tool<T: ToolArgs>(strict: bool) -> Tool {
 }
 
 /// Parses the arguments of a Chat Completions function call (`FunctionCall.arguments`, JSON
-/// text as the model wrote it) with the default options. The caller has matched `call.name`
-/// to `T::NAME`.
+/// text as the model wrote it) with the default options, those of a tool published with
+/// `strict: false` ([`Function::parse_call`] parses as the tool was published). The caller has
+/// matched `call.name` to `T::NAME`.
 pub fn parse_call<T: ToolArgs>(call: &FunctionCall) -> Result<Parsed<T>, Rejection> {
     T::parse(call.arguments.as_str())
 }
@@ -113,7 +238,9 @@ pub fn parse_call_with<T: ToolArgs>(
 }
 
 /// Parses the arguments of a Responses API `function_call` output item with the default
-/// options. The caller has matched `call.name` to `T::NAME`.
+/// options, those of a tool published with `strict: false`
+/// ([`Function::parse_response_call`] parses as the tool was published). The caller has
+/// matched `call.name` to `T::NAME`.
 pub fn parse_response_call<T: ToolArgs>(call: &FunctionToolCall) -> Result<Parsed<T>, Rejection> {
     T::parse(call.arguments.as_str())
 }

@@ -6,7 +6,7 @@ use async_openai::types::responses::{InputItem, Item, OutputItem, Response};
 use serde_json::{json, Value};
 use toolargs::async_openai::{
     chat_tool, function_object, function_tool, parse_call, parse_call_with, parse_response_call,
-    parse_response_call_with, rejection_message, rejection_output, response_tool,
+    parse_response_call_with, rejection_message, rejection_output, response_tool, Function,
 };
 use toolargs::{Dialect, ToolArgs};
 
@@ -167,4 +167,78 @@ fn responses_calls_parse_repair_and_reject() {
     );
     let body: Value = serde_json::from_str(&rejection.for_model()).unwrap();
     assert_eq!(body["errors"].as_array().unwrap().len(), 4);
+}
+
+/// A tool with a map field: it has no strict form.
+#[derive(ToolArgs, Debug)]
+#[toolargs(name = "tag_order", effect = "additive")]
+struct TagOrder {
+    order_id: String,
+    labels: std::collections::BTreeMap<String, String>,
+    note: Option<String>,
+}
+
+#[test]
+fn a_function_parses_its_calls_as_it_is_published() {
+    let strict = Function::<IssueRefund>::new(true);
+    assert!(strict.is_strict());
+    assert_eq!(strict.name(), "issue_refund");
+    assert_eq!(
+        serde_json::to_value(strict.chat_tool()).unwrap(),
+        IssueRefund::tool_definition(Dialect::OpenAiChat { strict: true })
+    );
+    assert_eq!(
+        serde_json::to_value(strict.response_tool()).unwrap(),
+        IssueRefund::tool_definition(Dialect::OpenAiResponses { strict: true })
+    );
+    assert_eq!(
+        strict.options(),
+        Dialect::OpenAiChat { strict: true }.parse_options()
+    );
+
+    // Strict mode's nulls are no repairs, through Chat Completions and the Responses API.
+    let arguments = r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"note":null}"#;
+    let parsed = strict.parse_call(&chat_call(arguments).function).unwrap();
+    assert!(parsed.is_clean());
+    assert_eq!(parsed.args.note, None);
+    assert!(strict
+        .parse_response_call(&response_call(arguments))
+        .unwrap()
+        .is_clean());
+    // A real repair is still recorded.
+    let arguments = r#"{"order_id":"ord_A1b2C3d4","amount_cents":"5","note":null}"#;
+    let parsed = strict.parse_call(&chat_call(arguments).function).unwrap();
+    assert_eq!(parsed.repairs.len(), 1);
+    assert_eq!(parsed.repairs[0].rule, "numeric_string_to_int");
+
+    // Published without strict mode, the same null is a repair.
+    let plain = Function::<IssueRefund>::new(false);
+    assert_eq!(
+        serde_json::to_value(plain.chat_tool()).unwrap(),
+        IssueRefund::tool_definition(Dialect::OpenAiChat { strict: false })
+    );
+    let arguments = r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"note":null}"#;
+    let parsed = plain.parse_call(&chat_call(arguments).function).unwrap();
+    assert_eq!(parsed.repairs[0].rule, "null_to_absent");
+}
+
+#[test]
+fn a_tool_with_no_strict_form_is_published_and_parsed_without_strict_mode() {
+    for strict in [false, true] {
+        assert_eq!(
+            serde_json::to_value(chat_tool::<TagOrder>(strict)).unwrap(),
+            TagOrder::tool_definition(Dialect::OpenAiChat { strict })
+        );
+        assert_eq!(
+            serde_json::to_value(response_tool::<TagOrder>(strict)).unwrap(),
+            TagOrder::tool_definition(Dialect::OpenAiResponses { strict })
+        );
+    }
+    let tool = Function::<TagOrder>::new(true);
+    assert!(!tool.is_strict());
+    assert_eq!(
+        serde_json::to_value(tool.chat_tool()).unwrap()["function"]["strict"],
+        false
+    );
+    assert_eq!(tool.options(), toolargs::ParseOptions::DEFAULT);
 }
