@@ -203,5 +203,10 @@ mod rig_args {
         let expected = IssueRefund::parse(bad).unwrap_err().for_model();
         let message = rejected.error().expect("an error").message();
         assert!(message.contains(&expected), "{message}");
+        // What the model reads: rig's prefix, then the rejection.
+        assert_eq!(
+            rejected.output().as_text(),
+            Some(format!("failed to parse tool arguments: {expected}").as_str())
+        );
     }
 }
