@@ -63,7 +63,9 @@
 //! assert_eq!(tool.input_schema["required"], serde_json::json!(["order_id", "amount_cents"]));
 //! ```
 //!
-//! A server that lists its tools by hand takes the whole definition from [`tool`].
+//! A server that lists its tools by hand takes the whole definition from [`tool`]. With the
+//! `semantic` feature, `confirm` carries out the semantic gate's decision on a call, asking the
+//! user through the client (an MCP elicitation) when the decision is `Confirm`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -74,7 +76,20 @@ use ::rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+#[cfg(feature = "semantic")]
+use crate::semantic::{Decision, Review};
 use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
+#[cfg(feature = "semantic")]
+use ::rmcp::{
+    model::{
+        BooleanSchema, ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction,
+        ElicitationSchema, PrimitiveSchemaDefinition, ServerRequest,
+    },
+    service::RequestContext,
+    RoleServer,
+};
+#[cfg(feature = "semantic")]
+use std::collections::BTreeMap;
 
 /// Tool arguments that went through the gate: use `Parameters<Checked<T>>` in a `#[tool]`
 /// method where `Parameters<T>` would take a serde type.
@@ -145,8 +160,14 @@ impl<T: ToolArgs> JsonSchema for Checked<T> {
 /// (`{"ok":false,"errors":[...]}`, every error with its code and path) as `structuredContent`,
 /// and the same JSON as one text block for clients that read only text.
 pub fn error_result(rejection: &Rejection) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(rejection.for_model())]);
-    result.structured_content = Some(rejection.to_model_json());
+    refusal(rejection.to_model_json())
+}
+
+/// An `isError` result carrying `body`, the model-facing JSON, as `structuredContent` and as
+/// its one text block.
+fn refusal(body: Value) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(body.to_string())]);
+    result.structured_content = Some(body);
     result
 }
 
@@ -192,4 +213,168 @@ pub fn annotate<T: ToolArgs, S>(router: &mut ToolRouter<S>) -> bool {
         route.attr.description = T::DESCRIPTION.map(Cow::Borrowed);
     }
     true
+}
+
+/// Carries out the [semantic gate](crate::guide::semantic_gate)'s decision on a `tools/call`,
+/// asking the user through the MCP client when the decision is [`Decision::Confirm`]
+/// (feature `semantic`).
+///
+/// - [`Decision::Proceed`] and [`Decision::ProceedAndReport`]: `Ok(())`, the call runs.
+/// - [`Decision::Confirm`]: the server sends the client an `elicitation/create` request with
+///   [`Review::prompt`] as its message and a form of one required boolean, `approve`.
+///   `Ok(())` only when the user accepts with `approve: true`; a decline, a cancel, or an
+///   accepted form without `approve: true` is an `isError` result, code `user_declined`.
+/// - A client that does not declare the `elicitation` capability (form mode) cannot ask: the
+///   call is refused without a request, code `confirmation_unavailable`, as it is when the
+///   request fails (the connection closed, the client answered with an error, or the session
+///   speaks protocol `2026-07-28`, which forbids requests from server to client).
+/// - [`Decision::Reject`]: an `isError` result carrying [`Review::for_model`].
+///
+/// Every refusal is an `isError` result whose `structuredContent` and text are the same
+/// model-facing JSON, in the shape of [`Rejection::for_model`]:
+/// `{"ok":false,"errors":[{"error":"user_declined","path":"$","message":"..."}]}`. Made for
+/// `?` in a `#[tool]` method that returns `Result<_, CallToolResult>` and takes the request's
+/// [`RequestContext`] as a parameter:
+///
+/// ```
+/// use rmcp::handler::server::wrapper::Parameters;
+/// use rmcp::model::CallToolResult;
+/// use rmcp::service::RequestContext;
+/// use rmcp::{tool, tool_router, RoleServer};
+/// use serde_json::json;
+/// use toolargs::rmcp::Checked;
+/// use toolargs::semantic::{Profile, SemanticGate};
+/// use toolargs::ToolArgs;
+///
+/// /// Schedule a payment.
+/// #[derive(ToolArgs, Debug)]
+/// #[toolargs(name = "schedule_payment", effect = "external")]
+/// struct SchedulePayment {
+///     #[arg(semantic = "date")]
+///     pay_on: chrono::NaiveDate,
+///     amount_cents: i64,
+/// }
+///
+/// struct Payments;
+///
+/// #[tool_router]
+/// impl Payments {
+///     #[tool(name = "schedule_payment")]
+///     async fn schedule_payment(
+///         &self,
+///         Parameters(call): Parameters<Checked<SchedulePayment>>,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<String, CallToolResult> {
+///         let parsed = call.parsed()?;
+///         // What the model first sent, kept from the call that was rejected.
+///         let original = json!({"pay_on": "04/03/2026", "amount_cents": 5000});
+///         let profile = Profile::of::<SchedulePayment>();
+///         let review = SemanticGate::new().compare(&profile, &original, &parsed.args.to_json());
+///         // 4 March or 3 April? The user decides, or the call does not run.
+///         toolargs::rmcp::confirm(&context, &review).await?;
+///         Ok(format!("scheduled for {}", parsed.args.pay_on))
+///     }
+/// }
+/// ```
+#[cfg(feature = "semantic")]
+#[cfg_attr(docsrs, doc(cfg(feature = "semantic")))]
+// The error is rmcp's own result type, which is what a `#[tool]` method returns.
+#[allow(clippy::result_large_err)]
+pub async fn confirm(
+    context: &RequestContext<RoleServer>,
+    review: &Review,
+) -> Result<(), CallToolResult> {
+    match review.decision {
+        Decision::Proceed | Decision::ProceedAndReport => return Ok(()),
+        Decision::Reject => {
+            let body = serde_json::from_str(&review.for_model()).unwrap_or(Value::Null);
+            return Err(refusal(body));
+        }
+        Decision::Confirm => {}
+    }
+    let asks_forms = context
+        .client_capabilities()
+        .and_then(|capabilities| capabilities.elicitation)
+        // A capability that names no mode is form mode (MCP 2025-06-18).
+        .is_some_and(|modes| modes.form.is_some() || modes.url.is_none());
+    if !asks_forms {
+        return Err(not_run(
+            "confirmation_unavailable",
+            format!(
+                "the call to {} needs the user's confirmation, and the client cannot ask the \
+                 user (it does not declare the elicitation capability); the call did not run",
+                review.tool
+            ),
+        ));
+    }
+    let approve = BooleanSchema::new()
+        .title("Run this call")
+        .description("Run the call as the model corrected it.");
+    let form = ElicitationSchema::new(BTreeMap::from([(
+        APPROVE.to_owned(),
+        PrimitiveSchemaDefinition::Boolean(approve),
+    )]))
+    .with_required(vec![APPROVE.to_owned()]);
+    let request = ServerRequest::ElicitRequest(ElicitRequest::new(
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: review.prompt(),
+            requested_schema: form,
+        },
+    ));
+    let answer = match context.peer.send_request(request).await {
+        Ok(ClientResult::ElicitResult(answer)) => answer,
+        Ok(_) => {
+            return Err(not_run(
+                "confirmation_unavailable",
+                format!(
+                    "the call to {} needs the user's confirmation, and the client answered the \
+                     request with something else; the call did not run",
+                    review.tool
+                ),
+            ))
+        }
+        Err(error) => {
+            return Err(not_run(
+                "confirmation_unavailable",
+                format!(
+                    "the call to {} needs the user's confirmation, and the client could not ask \
+                     the user ({error}); the call did not run",
+                    review.tool
+                ),
+            ))
+        }
+    };
+    let approved = answer.action == ElicitationAction::Accept
+        && answer
+            .content
+            .as_ref()
+            .and_then(|content| content.get(APPROVE))
+            .and_then(Value::as_bool)
+            == Some(true);
+    if approved {
+        Ok(())
+    } else {
+        Err(not_run(
+            "user_declined",
+            format!(
+                "the user declined the call to {}; it did not run. Do not send it again unless \
+                 the user asks for it",
+                review.tool
+            ),
+        ))
+    }
+}
+
+/// The property of the form [`confirm`] sends: a boolean, `true` to run the call.
+#[cfg(feature = "semantic")]
+const APPROVE: &str = "approve";
+
+/// A refusal with one error at `$`, in the shape of [`Rejection::for_model`].
+#[cfg(feature = "semantic")]
+fn not_run(code: &str, message: String) -> CallToolResult {
+    refusal(serde_json::json!({
+        "ok": false,
+        "errors": [{"error": code, "path": "$", "message": message}],
+    }))
 }

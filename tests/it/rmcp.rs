@@ -289,3 +289,264 @@ fn checked_deserializes_from_text_and_keeps_duplicate_keys_for_the_gate() {
     let parsed = checked.into_inner().unwrap();
     assert_eq!(parsed.repairs[0].rule, "unwrap_double_encoded");
 }
+
+#[cfg(feature = "semantic")]
+mod confirmation {
+    //! `Confirm` from the semantic gate as an MCP elicitation: rmcp's client answers the
+    //! server's `elicitation/create` as a person would, approving or declining; a client
+    //! without the elicitation capability cannot be asked.
+
+    use std::sync::{Arc, Mutex};
+
+    use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    use rmcp::model::{
+        CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
+        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ServerCapabilities,
+        ServerConfig,
+    };
+    use rmcp::service::{RequestContext, RoleClient, RunningService};
+    use rmcp::{tool, tool_handler, tool_router, ClientHandler, ErrorData, RoleServer};
+    use rmcp::{ServerHandler, ServiceExt};
+    use serde_json::{json, Value};
+    use toolargs::rmcp::Checked;
+    use toolargs::semantic::{Correction, SemanticGate};
+    use toolargs::ToolArgs;
+
+    /// Schedule a payment.
+    #[derive(ToolArgs, Debug)]
+    #[toolargs(name = "schedule_payment", effect = "external")]
+    struct SchedulePayment {
+        #[arg(semantic = "date")]
+        pay_on: chrono::NaiveDate,
+        #[arg(min = 1)]
+        amount_cents: i64,
+    }
+
+    /// A server that keeps the attempts at a call: a rejected call is recorded, and the next
+    /// one that parses is reviewed against the first.
+    #[derive(Clone)]
+    struct Payments {
+        tool_router: ToolRouter<Self>,
+        attempts: Arc<Mutex<Correction>>,
+    }
+
+    #[tool_router]
+    impl Payments {
+        fn new() -> Self {
+            Payments {
+                tool_router: Self::tool_router(),
+                attempts: Arc::default(),
+            }
+        }
+
+        #[tool(name = "schedule_payment")]
+        async fn schedule_payment(
+            &self,
+            Parameters(arguments): Parameters<rmcp::model::JsonObject>,
+            context: RequestContext<RoleServer>,
+        ) -> Result<String, CallToolResult> {
+            let arguments = Value::Object(arguments);
+            let outcome = SchedulePayment::parse(&arguments);
+            let review = {
+                let mut attempts = self.attempts.lock().unwrap();
+                attempts.record(&arguments, &outcome);
+                let review = SemanticGate::new().review::<SchedulePayment>(&attempts);
+                if outcome.is_ok() {
+                    *attempts = Correction::new();
+                }
+                review
+            };
+            let parsed = Checked(outcome).parsed()?;
+            if let Some(review) = review {
+                toolargs::rmcp::confirm(&context, &review).await?;
+            }
+            Ok(format!(
+                "scheduled {} cents for {}",
+                parsed.args.amount_cents, parsed.args.pay_on
+            ))
+        }
+    }
+
+    #[tool_handler(router = self.tool_router)]
+    impl ServerHandler for Payments {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+    }
+
+    /// A client whose user answers every confirmation the same way, and which keeps the
+    /// prompts it was shown.
+    struct Person {
+        answer: ElicitResult,
+        prompts: Arc<Mutex<Vec<(String, Value)>>>,
+    }
+
+    impl ClientHandler for Person {
+        async fn create_elicitation(
+            &self,
+            request: ElicitRequestParams,
+            _: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            if let ElicitRequestParams::FormElicitationParams {
+                message,
+                requested_schema,
+                ..
+            } = request
+            {
+                let schema = serde_json::to_value(requested_schema).unwrap();
+                self.prompts.lock().unwrap().push((message, schema));
+            }
+            Ok(self.answer.clone())
+        }
+
+        fn get_info(&self) -> ClientConfig {
+            ClientConfig::new(
+                ClientCapabilities::builder().enable_elicitation().build(),
+                Implementation::new("person", "1.0.0"),
+            )
+        }
+    }
+
+    async fn connect<C: ClientHandler>(client: C) -> RunningService<RoleClient, C> {
+        let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            let server = Payments::new().serve(server_transport).await?;
+            server.waiting().await?;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+        });
+        client
+            .serve(client_transport)
+            .await
+            .expect("client connects")
+    }
+
+    async fn call<C: ClientHandler>(
+        client: &RunningService<RoleClient, C>,
+        args: Value,
+    ) -> CallToolResult {
+        let Value::Object(args) = args else {
+            panic!("arguments must be an object")
+        };
+        client
+            .call_tool(CallToolRequestParams::new("schedule_payment").with_arguments(args))
+            .await
+            .expect("a tool result, not a protocol error")
+    }
+
+    fn text(result: &CallToolResult) -> &str {
+        &result.content[0].as_text().expect("text content").text
+    }
+
+    /// `04/03/2026` is rejected as ambiguous; the retry picks 4 March, one of its two readings,
+    /// for a tool that pays: the gate's decision is `Confirm`.
+    async fn corrected_call<C: ClientHandler>(
+        client: &RunningService<RoleClient, C>,
+    ) -> CallToolResult {
+        let first = call(
+            client,
+            json!({"pay_on": "04/03/2026", "amount_cents": 5000}),
+        )
+        .await;
+        assert_eq!(first.is_error, Some(true));
+        assert_eq!(
+            first.structured_content.as_ref().unwrap()["errors"][0]["error"],
+            "ambiguous_date"
+        );
+        call(
+            client,
+            json!({"pay_on": "2026-03-04", "amount_cents": 5000}),
+        )
+        .await
+    }
+
+    fn refusal_code(result: &CallToolResult) -> String {
+        assert_eq!(result.is_error, Some(true), "{result:?}");
+        let body = result
+            .structured_content
+            .clone()
+            .expect("structured content");
+        // The same JSON as text, for clients that read only text.
+        assert_eq!(text(result), body.to_string());
+        assert_eq!(body["ok"], false);
+        assert_eq!(body["errors"][0]["path"], "$");
+        body["errors"][0]["error"].as_str().unwrap().to_owned()
+    }
+
+    #[tokio::test]
+    async fn an_approved_confirmation_runs_the_call() {
+        let prompts = Arc::default();
+        let person = Person {
+            answer: ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({"approve": true})),
+            prompts: Arc::clone(&prompts),
+        };
+        let client = connect(person).await;
+
+        let result = corrected_call(&client).await;
+        assert_ne!(result.is_error, Some(true), "{result:?}");
+        assert_eq!(text(&result), "scheduled 5000 cents for 2026-03-04");
+
+        // The user was asked once, with the review's prompt and a form of one boolean.
+        let asked = prompts.lock().unwrap().clone();
+        assert_eq!(asked.len(), 1);
+        let (message, schema) = &asked[0];
+        assert!(
+            message.starts_with("The corrected call to schedule_payment (external)"),
+            "{message}"
+        );
+        assert!(message.contains("$.pay_on"), "{message}");
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["approve"]["type"], "boolean");
+        assert_eq!(schema["required"], json!(["approve"]));
+
+        // A call that needs no correction is not confirmed.
+        let clean = call(
+            &client,
+            json!({"pay_on": "2026-05-01", "amount_cents": 100}),
+        )
+        .await;
+        assert_eq!(text(&clean), "scheduled 100 cents for 2026-05-01");
+        assert_eq!(prompts.lock().unwrap().len(), 1);
+
+        client.cancel().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_declined_or_cancelled_confirmation_refuses_the_call() {
+        for answer in [
+            ElicitResult::new(ElicitationAction::Decline),
+            ElicitResult::new(ElicitationAction::Cancel),
+            // Accepting the form without approving is no approval.
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({"approve": false})),
+            ElicitResult::new(ElicitationAction::Accept),
+        ] {
+            let prompts = Arc::default();
+            let client = connect(Person {
+                answer: answer.clone(),
+                prompts: Arc::clone(&prompts),
+            })
+            .await;
+            let result = corrected_call(&client).await;
+            assert_eq!(refusal_code(&result), "user_declined", "{answer:?}");
+            assert!(text(&result).contains("the user declined the call to schedule_payment"));
+            assert_eq!(prompts.lock().unwrap().len(), 1);
+            client.cancel().await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn a_client_that_cannot_ask_the_user_is_told_why() {
+        // rmcp's default client declares no elicitation capability.
+        let client = connect(()).await;
+        let result = corrected_call(&client).await;
+        assert_eq!(refusal_code(&result), "confirmation_unavailable");
+        assert!(
+            text(&result).contains(
+                "the client cannot ask the user (it does not declare the elicitation capability)"
+            ),
+            "{}",
+            text(&result)
+        );
+        client.cancel().await.unwrap();
+    }
+}
