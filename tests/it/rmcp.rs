@@ -550,3 +550,255 @@ mod confirmation {
         client.cancel().await.unwrap();
     }
 }
+
+mod stdio {
+    //! The `mcp_stdio` example as an MCP client runs it: a child process spoken to in
+    //! JSON-RPC, one message a line, on its stdin and stdout. `cargo test` builds the example
+    //! next to the test binary (`target/debug/examples/mcp_stdio`).
+
+    use std::io::{BufRead, BufReader, Write};
+    use std::path::PathBuf;
+    use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+    use std::time::Duration;
+
+    use serde_json::{json, Value};
+
+    /// Long enough for a loaded machine; a reply that is due comes in milliseconds.
+    const DUE: Duration = Duration::from_secs(20);
+
+    struct Server {
+        child: Child,
+        stdin: Option<ChildStdin>,
+        replies: Receiver<Value>,
+    }
+
+    fn example() -> PathBuf {
+        // target/debug/deps/it-<hash> -> target/debug/examples/mcp_stdio
+        let test = std::env::current_exe().unwrap();
+        let debug = test.parent().and_then(|deps| deps.parent()).unwrap();
+        debug
+            .join("examples")
+            .join(format!("mcp_stdio{}", std::env::consts::EXE_SUFFIX))
+    }
+
+    impl Server {
+        fn start() -> Server {
+            let path = example();
+            let mut child = Command::new(&path)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: {e}; `cargo test --features rmcp` builds it, as does \
+                         `cargo build --features rmcp --example mcp_stdio`",
+                        path.display()
+                    )
+                });
+            let stdout = child.stdout.take().unwrap();
+            let (sender, replies) = mpsc::channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { return };
+                    let reply = serde_json::from_str(&line).expect("each line is one JSON message");
+                    if sender.send(reply).is_err() {
+                        return;
+                    }
+                }
+            });
+            let stdin = child.stdin.take();
+            let mut server = Server {
+                child,
+                stdin,
+                replies,
+            };
+            let init = server.request(
+                0,
+                "initialize",
+                json!({
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "a client process", "version": "1.0.0"},
+                }),
+            );
+            assert_eq!(init["result"]["serverInfo"]["name"], "toolargs-refunds");
+            assert!(
+                init["result"]["capabilities"]["tools"].is_object(),
+                "{init}"
+            );
+            server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+            server
+        }
+
+        fn send(&mut self, line: &str) {
+            let stdin = self.stdin.as_mut().unwrap();
+            stdin.write_all(line.as_bytes()).unwrap();
+            stdin.write_all(b"\n").unwrap();
+            stdin.flush().unwrap();
+        }
+
+        fn next_reply(&self, within: Duration) -> Option<Value> {
+            match self.replies.recv_timeout(within) {
+                Ok(reply) => Some(reply),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its stdout"),
+            }
+        }
+
+        fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+            let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+            self.send(&message.to_string());
+            let reply = self.next_reply(DUE).expect("a reply");
+            assert_eq!(reply["id"], id, "{reply}");
+            reply
+        }
+
+        /// A `tools/call` whose arguments are written as given, character for character.
+        fn call_text(&mut self, id: u64, tool: &str, arguments: &str) -> Value {
+            self.send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}}}}}"#
+            ));
+            let reply = self.next_reply(DUE).expect("a reply");
+            assert_eq!(reply["id"], id, "{reply}");
+            reply["result"].clone()
+        }
+    }
+
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _killed = self.child.kill();
+            let _reaped = self.child.wait();
+        }
+    }
+
+    fn text(result: &Value) -> &str {
+        result["content"][0]["text"].as_str().expect("a text block")
+    }
+
+    #[test]
+    fn a_client_process_lists_and_calls_the_tools() {
+        let mut server = Server::start();
+
+        let list = server.request(1, "tools/list", json!({}));
+        let tools = list["result"]["tools"].as_array().unwrap();
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["issue_refund", "quote_refund"]);
+        assert_eq!(tools[0]["annotations"]["readOnlyHint"], false);
+        assert_eq!(tools[0]["annotations"]["openWorldHint"], true);
+        assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
+        assert_eq!(
+            tools[0]["inputSchema"]["required"],
+            json!(["order_id", "amount_cents"])
+        );
+
+        let clean = server.call_text(
+            2,
+            "issue_refund",
+            r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999}"#,
+        );
+        assert_eq!(clean["isError"], false);
+        assert_eq!(
+            text(&clean),
+            "refunded 1999 cents on ord_A1b2C3d4 (notify: false); repairs: []"
+        );
+
+        let repaired = server.call_text(
+            3,
+            "issue_refund",
+            r#"{"order_id":"ord_A1b2C3d4","amount_cents":"1999","notify_customer":"True"}"#,
+        );
+        assert_eq!(repaired["isError"], false);
+        assert_eq!(
+            text(&repaired),
+            "refunded 1999 cents on ord_A1b2C3d4 (notify: true); repairs: \
+             [numeric_string_to_int at $.amount_cents, string_to_bool at $.notify_customer]"
+        );
+
+        let rejected = server.call_text(
+            4,
+            "issue_refund",
+            r#"{"order_id":"ORD-1","amount":1999,"notify_customer":"yes"}"#,
+        );
+        assert_eq!(rejected["isError"], true);
+        let body = &rejected["structuredContent"];
+        assert_eq!(text(&rejected), body.to_string());
+        assert_eq!(body["ok"], false);
+        let mut codes: Vec<&str> = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["error"].as_str().unwrap())
+            .collect();
+        codes.sort_unstable();
+        assert_eq!(
+            codes,
+            ["ambiguous_boolean", "missing", "pattern", "unknown_field"]
+        );
+    }
+
+    #[test]
+    fn what_rmcp_decodes_before_the_gate_reads_it() {
+        let mut server = Server::start();
+
+        // Floats arrive exact: the shortest decimal of each double reads back as itself.
+        for share in ["0.30000000000000004", "0.1", "0.7", "0.9999999999999999"] {
+            let arguments = format!(r#"{{"order_id":"ord_A1b2C3d4","share":{share}}}"#);
+            let quote = server.call_text(10, "quote_refund", &arguments);
+            assert_eq!(text(&quote), format!("a refund of {share} of ord_A1b2C3d4"));
+        }
+
+        // Extra digits are gone: the nearest double of 1999.0000000000000001 is 1999.0, which
+        // the gate reads as 1999 (given the text, it says `lossy_number`).
+        let digits = server.call_text(
+            11,
+            "issue_refund",
+            r#"{"order_id":"ord_A1b2C3d4","amount_cents":1999.0000000000000001}"#,
+        );
+        assert_eq!(
+            text(&digits),
+            "refunded 1999 cents on ord_A1b2C3d4 (notify: false); repairs: \
+             [integral_float_to_int at $.amount_cents]"
+        );
+
+        // A key sent twice is gone: the last one is kept (given the text, `duplicate_key`).
+        let twice = server.call_text(
+            12,
+            "issue_refund",
+            r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"amount_cents":1999}"#,
+        );
+        assert_eq!(
+            text(&twice),
+            "refunded 1999 cents on ord_A1b2C3d4 (notify: false); repairs: []"
+        );
+    }
+
+    #[test]
+    fn a_line_rmcp_cannot_decode_gets_no_reply_at_all() {
+        let mut server = Server::start();
+        let call = |id: u64, arguments: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"quote_refund","arguments":{arguments}}}}}"#
+            )
+        };
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let long = "x".repeat(16 * 1024 * 1024);
+        let lines = [
+            call(20, r#"{"order_id":"ord_A1b2C3d4","share":NaN}"#),
+            call(
+                21,
+                &format!(r#"{{"order_id":"ord_A1b2C3d4","share":{deep}}}"#),
+            ),
+            call(22, &format!(r#"{{"order_id":"{long}","share":0.5}}"#)),
+        ];
+        for (line, next) in lines.iter().zip([30, 31, 32]) {
+            server.send(line);
+            // The server is still there, and the request after the line is the next reply.
+            let ping = server.request(next, "ping", json!({}));
+            assert_eq!(ping["result"], json!({}));
+        }
+        // Nothing was on its way for the three lines.
+        assert_eq!(server.next_reply(Duration::from_secs(2)), None);
+    }
+}
