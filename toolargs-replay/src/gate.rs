@@ -9,7 +9,7 @@ use toolargs_core::report::{Parsed, Rejection};
 use toolargs_core::tool::{parse_with, ToolArgs};
 use toolargs_dynamic::{LoadWarning, Spec};
 
-use crate::outcome::Outcome;
+use crate::outcome::{Judgement, Outcome};
 
 /// Something that can judge one call: a derived type or a loaded spec.
 pub trait Gate: Send + Sync {
@@ -23,6 +23,12 @@ pub trait Gate: Send + Sync {
     /// Parses one call and reports only the outcome.
     fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
         Outcome::from_result(self.parse_json(raw, options).map(|p| p.repairs))
+    }
+
+    /// Parses one call and reports the outcome with the path of every repair or error, which
+    /// the replay's drill-down counts. The default reads them from [`Gate::parse_json`].
+    fn judge(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Judgement {
+        Judgement::from_result(self.parse_json(raw, options).map(|p| p.repairs))
     }
 
     /// What loading the gate's definition noticed but did not refuse
@@ -43,6 +49,10 @@ impl Gate for Spec {
 
     fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
         Outcome::from_result(self.check_with(raw, options))
+    }
+
+    fn judge(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Judgement {
+        Judgement::from_result(self.check_with(raw, options))
     }
 
     fn load_warnings(&self) -> &[LoadWarning] {
@@ -81,5 +91,9 @@ impl<T: ToolArgs> Gate for Typed<T> {
     // Skips writing the canonical JSON, which an outcome does not need.
     fn outcome(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Outcome {
         Outcome::from_result(parse_with::<T>(raw, options).map(|p| p.repairs))
+    }
+
+    fn judge(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Judgement {
+        Judgement::from_result(parse_with::<T>(raw, options).map(|p| p.repairs))
     }
 }

@@ -3,21 +3,38 @@
 //! Unit tests prove the policy; replay shows how it meets real traffic: how many calls were
 //! clean, how many needed which repair, which rejections dominate, grouped by any field of the
 //! log (model, prompt version). A [`Gate`] is anything that parses one call: a derived type
-//! ([`Typed`]) or a loaded [`Spec`](toolargs_dynamic::Spec). [`Replayer`] reads JSON Lines logs, in
-//! parallel and in constant memory, into a [`Report`].
+//! ([`Typed`]) or a loaded [`Spec`](toolargs_dynamic::Spec). [`Replayer`] reads logs, in
+//! parallel and in constant memory, into a [`Report`]: its own JSON Lines format, OpenAI Chat
+//! Completions and Responses, Anthropic Messages, OpenTelemetry GenAI spans and MCP JSON-RPC
+//! traces ([`InputFormat`], detected per file), from files, directories, globs and standard
+//! input, gzip or zstd compressed ([`inputs`]). Logs that carry tool definitions supply them
+//! ([`LogTools`]). The report's [`Drill`] counts every rule and code per tool and per field,
+//! with example locations; [`Replayer::with_verdicts`] writes one verdict per call.
 //!
 //! A tool definition that does not load does not stop a replay:
 //! [`ToolSet::from_json_lenient`] loads the others and keeps it as a [`RefusedDefinition`]
 //! (where and why), the calls to its tool count as `unchecked` ([`Tally::unchecked`]), and the
 //! report lists it with the load warnings of the tools that loaded.
 
+mod definitions;
+mod drill;
+mod formats;
 mod gate;
+pub mod inputs;
 mod log;
 mod outcome;
 mod tally;
 
+pub use definitions::LogTools;
+pub use drill::{
+    field_of, Drill, FailingField, FieldDrill, ToolDrill, EXAMPLES_KEPT, TOP_FIELDS_SHOWN,
+};
+pub use formats::{definitions, InputFormat};
 pub use gate::{Gate, Typed};
-pub use log::{Replayer, ToolSet};
-pub use outcome::{BadRecord, Outcome};
-pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
+pub use inputs::decompressed;
+pub use log::{Replayer, Source, ToolSet};
+pub use outcome::{BadRecord, Judgement, Outcome};
+pub use tally::{
+    GroupKey, Location, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN,
+};
 pub use toolargs_dynamic::RefusedDefinition;

@@ -1,19 +1,19 @@
-//! Reading JSON Lines logs of tool calls: one record per line,
-//! `{"tool": NAME, "arguments": STRING_OR_OBJECT, ...}`.
+//! Reading logs of tool calls, one JSON record per line in any of the [`InputFormat`]s, in
+//! parallel and in constant memory.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::io::{self, BufRead};
-use std::sync::mpsc::sync_channel;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{channel, sync_channel};
 use std::sync::Mutex;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
+use crate::formats::{self, Args, Call, InputFormat};
 use crate::gate::Gate;
-use crate::outcome::{BadRecord, Outcome};
-use crate::tally::{Report, Tally, ToolWarning};
+use crate::outcome::{BadRecord, Judgement, Outcome};
+use crate::tally::{Location, Report, Tally, ToolWarning};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
 use toolargs_dynamic::{LoadError, LoadWarning, RefusedDefinition};
 
@@ -105,6 +105,45 @@ impl ToolSet {
         Ok(set)
     }
 
+    /// Adds the tools of `other` that this set does not name (loaded or refused): a set loaded
+    /// from `--tools` wins over the definitions found in a log.
+    pub fn add_missing(&mut self, other: ToolSet) {
+        let ToolSet {
+            tools,
+            mut pointers,
+            refused,
+        } = other;
+        let named = |set: &ToolSet, name: &str| {
+            set.tools.contains_key(name)
+                || set.refused.iter().any(|r| r.name.as_deref() == Some(name))
+        };
+        let mut added = Vec::new();
+        for (name, gate) in tools {
+            if !named(self, &name) {
+                if let Some(pointer) = pointers.remove(&name) {
+                    self.pointers.insert(name.clone(), pointer);
+                }
+                added.push((name, gate));
+            }
+        }
+        let refused: Vec<RefusedDefinition> = refused
+            .into_iter()
+            .filter(|r| r.name.as_deref().is_some_and(|name| !named(self, name)))
+            .collect();
+        self.tools.extend(added);
+        self.refused.extend(refused);
+    }
+
+    /// Prefixes the message of every refused definition with where it was found
+    /// (`origins[index]`).
+    pub(crate) fn note_origins(&mut self, origins: &[String]) {
+        for refused in &mut self.refused {
+            if let Some(origin) = origins.get(refused.index) {
+                refused.error.message = format!("(found at {origin}) {}", refused.error.message);
+            }
+        }
+    }
+
     /// The definitions that did not load, in list order (empty unless loaded with
     /// [`ToolSet::from_json_lenient`]).
     pub fn refused(&self) -> &[RefusedDefinition] {
@@ -161,27 +200,32 @@ impl ToolSet {
     /// The gate for a record's `tool` field (`None` allowed when there is exactly one tool
     /// and no refused definition).
     pub fn gate(&self, name: Option<&str>) -> Result<&dyn Gate, BadRecord> {
+        self.named_gate(name).map(|(_, gate)| gate)
+    }
+
+    /// The gate for a record's `tool` field with the tool's name, as [`ToolSet::gate`].
+    pub fn named_gate(&self, name: Option<&str>) -> Result<(&str, &dyn Gate), BadRecord> {
         match name {
             Some(name) => self
                 .tools
-                .get(name)
-                .map(|g| g.as_ref())
+                .get_key_value(name)
+                .map(|(k, g)| (k.as_str(), g.as_ref()))
                 .ok_or(BadRecord::UnknownTool),
             None if self.tools.len() == 1 && self.refused.is_empty() => self
                 .tools
-                .values()
+                .iter()
                 .next()
-                .map(|g| g.as_ref())
+                .map(|(k, g)| (k.as_str(), g.as_ref()))
                 .ok_or(BadRecord::MissingTool),
             None => Err(BadRecord::MissingTool),
         }
     }
 }
 
-/// What became of one record.
+/// What became of one call.
 enum Verdict<'r> {
-    /// The gate's outcome for a call.
-    Judged(Outcome),
+    /// The gate's judgement of a call to the named tool.
+    Judged(&'r str, Judgement),
     /// A call to a tool whose definition was refused: nothing to judge it against.
     Unchecked(&'r str),
     /// Not a call.
@@ -192,11 +236,35 @@ enum Verdict<'r> {
 /// keep memory flat (at most two blocks per worker are in flight).
 const BLOCK_BYTES: usize = 256 << 10;
 
+/// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
+pub struct Source<'a> {
+    /// The name locations use (`FILE` in `FILE:LINE`).
+    pub name: String,
+    /// The format of its records; [`InputFormat::Auto`] detects it from the first records.
+    pub format: InputFormat,
+    /// The records, one per line.
+    pub reader: Box<dyn BufRead + 'a>,
+}
+
+/// A block of whole lines of one source, as handed to a worker.
+struct Block {
+    /// The block's place among all blocks of the run, to write verdicts in order.
+    seq: u64,
+    source: u32,
+    name: std::sync::Arc<str>,
+    format: InputFormat,
+    /// The number of the block's first line.
+    first: u64,
+    bytes: Vec<u8>,
+}
+
 /// Replays logs against a tool set, grouping by record fields.
 pub struct Replayer<'t> {
     tools: &'t ToolSet,
     by: Vec<String>,
     options: ParseOptions,
+    /// Write a verdict per call; `Some(true)` with its arguments.
+    verdicts: Option<bool>,
 }
 
 impl<'t> Replayer<'t> {
@@ -206,12 +274,24 @@ impl<'t> Replayer<'t> {
             tools,
             by,
             options: ParseOptions::DEFAULT,
+            verdicts: None,
         }
     }
 
     /// Parses calls with these options instead of the defaults.
     pub fn with_options(mut self, options: ParseOptions) -> Self {
         self.options = options;
+        self
+    }
+
+    /// Makes [`Replayer::run_sources`] write one verdict per record to its `verdicts` writer,
+    /// as a JSON line: `{"file", "line", "tool", "outcome", "codes", "rules", "fields"}`
+    /// (`outcome` is `clean`, `repaired`, `rejected`, `unchecked` or `bad` with a `reason`;
+    /// `fields` the paths of the repairs or errors; `group` the `by` values when grouping),
+    /// with the call's `arguments` too when `with_arguments`. Verdicts come in input order,
+    /// whatever the number of workers.
+    pub fn with_verdicts(mut self, with_arguments: bool) -> Self {
+        self.verdicts = Some(with_arguments);
         self
     }
 
@@ -225,88 +305,234 @@ impl<'t> Replayer<'t> {
         }
     }
 
-    /// Counts one log line (1-based `line` number) into `report`. Blank lines are skipped.
+    /// Counts one log line (1-based `line` number) of the replay's own format
+    /// ([`InputFormat::Lines`]) into `report`. Blank lines are skipped.
     pub fn record(&self, line: u64, text: &str, report: &mut Report) {
+        let at = Location { source: 0, line };
+        self.record_in(InputFormat::Lines, at, text, report);
+    }
+
+    /// Counts one log line of `format` found at `at` into `report`: every call it holds.
+    /// [`InputFormat::Auto`] detects the format of this record alone. Blank lines are skipped.
+    pub fn record_in(&self, format: InputFormat, at: Location, text: &str, report: &mut Report) {
+        self.record_into(format, at, "", text, report, None);
+    }
+
+    fn record_into(
+        &self,
+        format: InputFormat,
+        at: Location,
+        name: &str,
+        text: &str,
+        report: &mut Report,
+        mut out: Option<&mut Vec<u8>>,
+    ) {
         if text.trim().is_empty() {
             return;
         }
-        // toolargs' own reader borrows from the line; a line it refuses (a duplicate key,
-        // say) is read again by serde_json, which keeps the last value as most loggers' readers do.
-        let fallback: Value;
-        let node = match toolargs_core::decode::parse_document(
-            text,
-            toolargs_core::options::Limits::DEFAULT.max_depth,
-        ) {
-            Ok(node) => node,
-            Err(_) => match serde_json::from_str::<Value>(text) {
-                Ok(value) => {
-                    fallback = value;
-                    match Node::from_value(&fallback, usize::MAX) {
-                        Ok(node) => node,
-                        Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
-                    }
+        if format == InputFormat::Lines {
+            return formats::lines::read(text, &self.by, |call| {
+                self.count(at, name, call, report, out)
+            });
+        }
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return self.count(at, name, Err(BadRecord::NotJson), report, out);
+        };
+        let format = match format {
+            InputFormat::Auto => InputFormat::detect(&value).unwrap_or(InputFormat::Lines),
+            format => format,
+        };
+        if format == InputFormat::Lines {
+            return formats::lines::read(text, &self.by, |call| {
+                self.count(at, name, call, report, out)
+            });
+        }
+        match formats::calls(format, &value, &self.by) {
+            Err(reason) => self.count(at, name, Err(reason), report, out),
+            Ok(calls) if calls.is_empty() => report.overall.without_calls += 1,
+            Ok(calls) => {
+                for call in calls {
+                    self.count(at, name, Ok(call), report, out.as_deref_mut());
                 }
-                Err(_) => return report.overall.add_bad(BadRecord::NotJson, line),
-            },
-        };
-        let Node::Object(fields) = &node else {
-            return report.overall.add_bad(BadRecord::NotObject, line);
-        };
-        let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
-        let key: Vec<Value> = self
-            .by
-            .iter()
-            .map(|f| field(f).map_or(Value::Null, Node::to_value))
-            .collect();
-        let tool = match field("tool") {
-            None | Some(Node::Null) => None,
-            Some(Node::String(name)) => Some(name.as_ref()),
-            Some(_) => Some(""),
-        };
-        let verdict = match (field("arguments"), self.tools.gate(tool)) {
-            (None, _) => Verdict::Bad(BadRecord::MissingArguments),
-            (_, Err(reason)) => match self.tools.refusal(tool) {
-                Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
-                None => Verdict::Bad(reason),
-            },
-            (Some(Node::String(text)), Ok(gate)) => Verdict::Judged(
-                gate.outcome(&RawArgs::Text(Cow::Borrowed(text.as_ref())), &self.options),
-            ),
-            (Some(arguments), Ok(gate)) => Verdict::Judged(gate.outcome(
-                &RawArgs::Value(Cow::Owned(arguments.to_value())),
-                &self.options,
-            )),
-        };
-        let count = |tally: &mut Tally| match &verdict {
-            Verdict::Judged(outcome) => tally.add(outcome),
-            Verdict::Unchecked(tool) => tally.add_unchecked(tool),
-            Verdict::Bad(reason) => tally.add_bad(*reason, line),
-        };
-        count(&mut report.overall);
-        if !self.by.is_empty() {
-            count(report.group_mut(key));
+            }
         }
     }
 
-    /// Replays every line of `input` on `workers` threads (at least one), in constant memory.
-    /// `progress` is called on the reading thread with the number of bytes read so far.
-    /// The report does not depend on the number of workers.
+    /// Counts one call (or why a record is none) into `report`, and writes its verdict.
+    fn count(
+        &self,
+        at: Location,
+        name: &str,
+        call: Result<Call<'_>, BadRecord>,
+        report: &mut Report,
+        out: Option<&mut Vec<u8>>,
+    ) {
+        let call = match call {
+            Ok(call) => call,
+            Err(reason) => {
+                report.overall.add_bad_at(reason, at);
+                if let Some(out) = out {
+                    self.write_verdict(out, name, at, None, &Verdict::Bad(reason), &[], None);
+                }
+                return;
+            }
+        };
+        let verdict = match (&call.arguments, self.tools.named_gate(call.tool)) {
+            (None, _) => Verdict::Bad(BadRecord::MissingArguments),
+            (_, Err(reason)) => match self.tools.refusal(call.tool) {
+                Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
+                None => Verdict::Bad(reason),
+            },
+            (Some(arguments), Ok((tool, gate))) => {
+                let raw = match arguments {
+                    Args::Text(text) => RawArgs::Text(Cow::Borrowed(text)),
+                    Args::Value(value) => RawArgs::Value(Cow::Borrowed(value.as_ref())),
+                };
+                Verdict::Judged(tool, gate.judge(&raw, &self.options))
+            }
+        };
+        let count = |tally: &mut Tally| match &verdict {
+            Verdict::Judged(_, judgement) => tally.add(&judgement.outcome),
+            Verdict::Unchecked(tool) => tally.add_unchecked(tool),
+            Verdict::Bad(reason) => tally.add_bad_at(*reason, at),
+        };
+        count(&mut report.overall);
+        if let Verdict::Judged(tool, judgement) = &verdict {
+            report.drill.add(tool, at, judgement);
+        }
+        if let Some(out) = out {
+            self.write_verdict(
+                out,
+                name,
+                at,
+                call.tool,
+                &verdict,
+                &call.key,
+                call.arguments.as_ref(),
+            );
+        }
+        if !self.by.is_empty() {
+            count(report.group_mut(call.key));
+        }
+    }
+
+    /// Writes one verdict line.
+    #[allow(clippy::too_many_arguments)]
+    fn write_verdict(
+        &self,
+        out: &mut Vec<u8>,
+        name: &str,
+        at: Location,
+        tool: Option<&str>,
+        verdict: &Verdict<'_>,
+        key: &[Value],
+        arguments: Option<&Args<'_>>,
+    ) {
+        let mut line = serde_json::Map::new();
+        line.insert("file".into(), json!(name));
+        line.insert("line".into(), json!(at.line));
+        let tool = match verdict {
+            Verdict::Judged(tool, _) | Verdict::Unchecked(tool) => Some(*tool),
+            Verdict::Bad(_) => tool,
+        };
+        line.insert("tool".into(), json!(tool));
+        let (outcome, codes, rules, fields): (&str, Vec<&str>, Vec<&str>, BTreeSet<String>) =
+            match verdict {
+                Verdict::Judged(_, judgement) => {
+                    let fields = judgement
+                        .findings
+                        .iter()
+                        .map(|(path, _)| path.clone())
+                        .collect();
+                    match &judgement.outcome {
+                        Outcome::Clean => ("clean", vec![], vec![], fields),
+                        Outcome::Repaired(rules) => (
+                            "repaired",
+                            vec![],
+                            rules.iter().map(|r| r.as_str()).collect(),
+                            fields,
+                        ),
+                        Outcome::Rejected(codes) => (
+                            "rejected",
+                            codes.iter().map(|c| c.as_str()).collect(),
+                            vec![],
+                            fields,
+                        ),
+                    }
+                }
+                Verdict::Unchecked(_) => ("unchecked", vec![], vec![], BTreeSet::new()),
+                Verdict::Bad(reason) => {
+                    line.insert("reason".into(), json!(reason.as_str()));
+                    ("bad", vec![], vec![], BTreeSet::new())
+                }
+            };
+        line.insert("outcome".into(), json!(outcome));
+        line.insert("codes".into(), json!(codes));
+        line.insert("rules".into(), json!(rules));
+        line.insert("fields".into(), json!(fields));
+        if !self.by.is_empty() && key.len() == self.by.len() {
+            let group: serde_json::Map<String, Value> =
+                self.by.iter().cloned().zip(key.iter().cloned()).collect();
+            line.insert("group".into(), Value::Object(group));
+        }
+        if self.verdicts == Some(true) {
+            let arguments = match arguments {
+                Some(Args::Text(text)) => json!(text),
+                Some(Args::Value(value)) => value.as_ref().clone(),
+                None => Value::Null,
+            };
+            line.insert("arguments".into(), arguments);
+        }
+        if serde_json::to_writer(&mut *out, &Value::Object(line)).is_ok() {
+            out.push(b'\n');
+        }
+    }
+
+    /// Replays every line of `input` ([`InputFormat::Lines`]) on `workers` threads (at least
+    /// one), in constant memory. `progress` is called on the reading thread with the number of
+    /// bytes read so far. The report does not depend on the number of workers.
     pub fn run<R: BufRead>(
         &self,
-        mut input: R,
+        input: R,
+        workers: usize,
+        progress: impl FnMut(u64),
+    ) -> io::Result<Report> {
+        let source = Source {
+            name: String::new(),
+            format: InputFormat::Lines,
+            reader: Box::new(input),
+        };
+        let mut report = self.run_sources([Ok(source)], workers, progress, None)?;
+        report.sources.clear();
+        Ok(report)
+    }
+
+    /// Replays every line of every source, one after the other, on `workers` threads (at
+    /// least one), in constant memory; sources are opened as they are reached (an `Err` ends
+    /// the run with it). `progress` is called on the reading thread with the number of
+    /// (decompressed) bytes read so far over all sources. With
+    /// [`Replayer::with_verdicts`], one verdict per record goes to `verdicts`, in input order.
+    /// The report, and the verdicts, do not depend on the number of workers.
+    pub fn run_sources<'a>(
+        &self,
+        sources: impl IntoIterator<Item = io::Result<Source<'a>>>,
         workers: usize,
         mut progress: impl FnMut(u64),
+        mut verdicts: Option<&mut dyn Write>,
     ) -> io::Result<Report> {
         let workers = workers.max(1);
-        let (send, receive) = sync_channel::<(u64, Vec<u8>)>(workers * 2);
+        let verdicts_on = self.verdicts.is_some() && verdicts.is_some();
+        let (send, receive) = sync_channel::<Block>(workers * 2);
         let receive = Mutex::new(receive);
         // Blocks go back to the reader once counted, so a long replay reuses a few buffers
         // instead of asking the system for fresh pages block after block.
         let (give_back, take_back) = sync_channel::<Vec<u8>>(workers * 3);
+        let (written, to_write) = channel::<(u64, Vec<u8>)>();
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
                 .map(|_| {
                     let give_back = give_back.clone();
+                    let written = written.clone();
                     let receive = &receive;
                     scope.spawn(move || {
                         // Counters only; the tool notes are the total's.
@@ -317,11 +543,15 @@ impl<'t> Replayer<'t> {
                                 Ok(guard) => guard.recv(),
                                 Err(_) => break,
                             };
-                            let Ok((first, block)) = next else { break };
-                            self.record_block(first, &block, &mut report);
+                            let Ok(block) = next else { break };
+                            let mut out = verdicts_on.then(Vec::new);
+                            self.record_block(&block, &mut report, out.as_mut());
+                            if let Some(out) = out {
+                                let _ = written.send((block.seq, out));
+                            }
                             // A block stretched by one very long line is not kept.
-                            if block.capacity() <= 4 * BLOCK_BYTES {
-                                let _ = give_back.try_send(block);
+                            if block.bytes.capacity() <= 4 * BLOCK_BYTES {
+                                let _ = give_back.try_send(block.bytes);
                             }
                         }
                         report
@@ -329,15 +559,83 @@ impl<'t> Replayer<'t> {
                 })
                 .collect();
             drop(give_back);
-            let read_result = read_blocks(
-                &mut input,
-                || take_back.try_recv().ok(),
-                |first, block, bytes| {
-                    progress(bytes);
-                    send.send((first, block)).is_ok()
-                },
-            );
+            drop(written);
+            let mut names = Vec::new();
+            // Verdicts that arrived before those of an earlier block.
+            let mut pending: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+            let mut next_out = 0u64;
+            let mut flush = |pending: &mut BTreeMap<u64, Vec<u8>>,
+                             next_out: &mut u64,
+                             wait: bool|
+             -> io::Result<()> {
+                let Some(out) = verdicts.as_deref_mut().filter(|_| verdicts_on) else {
+                    return Ok(());
+                };
+                loop {
+                    let arrived = if wait {
+                        to_write.recv().ok()
+                    } else {
+                        to_write.try_recv().ok()
+                    };
+                    let done = arrived.is_none();
+                    if let Some((seq, bytes)) = arrived {
+                        pending.insert(seq, bytes);
+                    }
+                    while let Some(bytes) = pending.remove(next_out) {
+                        out.write_all(&bytes)?;
+                        *next_out += 1;
+                    }
+                    if done {
+                        return Ok(());
+                    }
+                }
+            };
+            let read_result = (|| -> io::Result<()> {
+                let mut seq = 0u64;
+                let mut done = 0u64;
+                for (index, source) in sources.into_iter().enumerate() {
+                    let Source {
+                        name,
+                        format,
+                        mut reader,
+                    } = source?;
+                    let shared: std::sync::Arc<str> = name.as_str().into();
+                    names.push(name);
+                    let mut format = format;
+                    let mut read_here = 0;
+                    let mut flushed = Ok(());
+                    read_blocks(
+                        &mut reader,
+                        || take_back.try_recv().ok(),
+                        |first, bytes, read| {
+                            if format == InputFormat::Auto {
+                                format = formats::detect_block(&bytes);
+                            }
+                            read_here = read;
+                            progress(done + read);
+                            let block = Block {
+                                seq,
+                                source: index as u32,
+                                name: shared.clone(),
+                                format,
+                                first,
+                                bytes,
+                            };
+                            seq += 1;
+                            if send.send(block).is_err() {
+                                return false;
+                            }
+                            flushed = flush(&mut pending, &mut next_out, false);
+                            flushed.is_ok()
+                        },
+                    )?;
+                    flushed?;
+                    done += read_here;
+                }
+                Ok(())
+            })();
             drop(send);
+            let flushed = flush(&mut pending, &mut next_out, true);
             let mut total = self.empty_report();
             for handle in handles {
                 match handle.join() {
@@ -345,32 +643,50 @@ impl<'t> Replayer<'t> {
                     Err(panic) => std::panic::resume_unwind(panic),
                 }
             }
-            read_result.map(|()| total)
+            total.sources = names;
+            read_result.and(flushed).map(|()| total)
         })
     }
 
-    /// Counts every line of a block that starts at line `first`.
-    fn record_block(&self, first: u64, block: &[u8], report: &mut Report) {
+    /// Counts every line of a block.
+    fn record_block(&self, block: &Block, report: &mut Report, mut out: Option<&mut Vec<u8>>) {
+        let bytes = &block.bytes;
         // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
         // A line's bounds are newlines, which never fall inside a character.
-        let valid = std::str::from_utf8(block).ok();
+        let valid = std::str::from_utf8(bytes).ok();
         let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', block).chain(std::iter::once(block.len()));
+        let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
         for (offset, end) in ends.enumerate() {
             let (line_start, line_end) = (start, end);
             start = end + 1;
-            let line_end = match block[line_start..line_end].last() {
+            let line_end = match bytes[line_start..line_end].last() {
                 Some(b'\r') => line_end - 1,
                 _ => line_end,
             };
             let text = match valid {
                 Some(valid) => valid.get(line_start..line_end),
-                None => std::str::from_utf8(&block[line_start..line_end]).ok(),
+                None => std::str::from_utf8(&bytes[line_start..line_end]).ok(),
             };
-            let line = first + offset as u64;
+            let at = Location {
+                source: block.source,
+                line: block.first + offset as u64,
+            };
             match text {
-                Some(text) => self.record(line, text, report),
-                None => report.overall.add_bad(BadRecord::NotJson, line),
+                Some(text) => self.record_into(
+                    block.format,
+                    at,
+                    &block.name,
+                    text,
+                    report,
+                    out.as_deref_mut(),
+                ),
+                None => self.count(
+                    at,
+                    &block.name,
+                    Err(BadRecord::NotJson),
+                    report,
+                    out.as_deref_mut(),
+                ),
             }
         }
     }
@@ -380,7 +696,7 @@ impl<'t> Replayer<'t> {
 /// newline) and hands each to `send` with the number of its first line and the bytes read so
 /// far. A block's buffer comes from `reuse` when it has one. Stops early when `send` returns
 /// false.
-fn read_blocks<R: BufRead>(
+fn read_blocks<R: BufRead + ?Sized>(
     input: &mut R,
     mut reuse: impl FnMut() -> Option<Vec<u8>>,
     mut send: impl FnMut(u64, Vec<u8>, u64) -> bool,

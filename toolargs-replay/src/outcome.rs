@@ -17,12 +17,46 @@ pub enum Outcome {
 
 impl Outcome {
     pub(crate) fn from_result(result: Result<Vec<Repair>, Rejection>) -> Outcome {
+        Judgement::from_result(result).outcome
+    }
+}
+
+/// One call's [`Outcome`] with where it happened: the JSON path of every repair of an
+/// accepted call, or of every error of a rejected one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    /// The outcome.
+    pub outcome: Outcome,
+    /// `(path, rule or code)`: one per repair of an accepted call, one per error of a rejected
+    /// call, in the gate's order. Paths are the gate's (`$`, `$.field`, `$.list[3]`).
+    pub findings: Vec<(String, &'static str)>,
+}
+
+impl Judgement {
+    /// The judgement of a gate's result.
+    pub fn from_result(result: Result<Vec<Repair>, Rejection>) -> Judgement {
         match result {
-            Ok(repairs) if repairs.is_empty() => Outcome::Clean,
-            Ok(repairs) => Outcome::Repaired(repairs.into_iter().map(|r| r.rule).collect()),
+            Ok(repairs) if repairs.is_empty() => Judgement {
+                outcome: Outcome::Clean,
+                findings: Vec::new(),
+            },
+            Ok(repairs) => {
+                let findings = repairs.iter().map(|r| (r.path.clone(), r.rule.as_str()));
+                Judgement {
+                    findings: findings.collect(),
+                    outcome: Outcome::Repaired(repairs.into_iter().map(|r| r.rule).collect()),
+                }
+            }
             Err(rejection) => {
                 let codes: BTreeSet<Code> = rejection.errors().iter().map(|e| e.code).collect();
-                Outcome::Rejected(codes.into_iter().collect())
+                Judgement {
+                    outcome: Outcome::Rejected(codes.into_iter().collect()),
+                    findings: rejection
+                        .errors()
+                        .iter()
+                        .map(|e| (e.path.clone(), e.code.as_str()))
+                        .collect(),
+                }
             }
         }
     }
@@ -41,6 +75,9 @@ pub enum BadRecord {
     MissingTool,
     /// The record names a tool the tool set does not hold.
     UnknownTool,
+    /// The record is a JSON object, but not of the log's format (a line of another provider's
+    /// log, say).
+    UnrecognizedRecord,
 }
 
 impl BadRecord {
@@ -52,6 +89,7 @@ impl BadRecord {
             BadRecord::MissingArguments => "missing_arguments",
             BadRecord::MissingTool => "missing_tool",
             BadRecord::UnknownTool => "unknown_tool",
+            BadRecord::UnrecognizedRecord => "unrecognized_record",
         }
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 
 use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 
+use crate::drill::Drill;
 use crate::outcome::{BadRecord, Outcome};
 
 /// How many line numbers are kept per bad-record reason.
@@ -13,6 +14,24 @@ pub const BAD_LINES_KEPT: usize = 5;
 
 /// How many load warnings a report shows (it counts them all).
 pub const LOAD_WARNINGS_SHOWN: usize = 5;
+
+/// Where a record is: the input (an index into [`Report::sources`]) and the line (1-based).
+/// Locations order by input, then line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// The input's index in [`Report::sources`] (0 for a single input).
+    pub source: u32,
+    /// The line number, 1-based.
+    pub line: u64,
+}
+
+/// Keeps the smallest `keep` locations of `mine` and `other`, in order.
+pub(crate) fn merge_locations(mine: &mut Vec<Location>, other: &[Location], keep: usize) {
+    mine.extend_from_slice(other);
+    mine.sort_unstable();
+    mine.dedup();
+    mine.truncate(keep);
+}
 
 /// The counters of a set of calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,8 +50,14 @@ pub struct Tally {
     pub unchecked_tools: BTreeMap<String, u64>,
     /// Records that are not calls, by reason.
     pub bad_records: BTreeMap<BadRecord, u64>,
-    /// The first few line numbers (1-based) of bad records, by reason.
+    /// The first few line numbers (1-based) of bad records, by reason: the lines of
+    /// [`Tally::bad_locations`].
     pub bad_lines: BTreeMap<BadRecord, Vec<u64>>,
+    /// The first few locations of bad records, by reason.
+    pub bad_locations: BTreeMap<BadRecord, Vec<Location>>,
+    /// Records of a provider log that hold no tool call (a reply in plain text, an MCP message
+    /// other than `tools/call`): not calls, not bad, in no count but this one.
+    pub without_calls: u64,
     /// Repairs of accepted calls, by rule name (every repair counts).
     pub repairs: BTreeMap<&'static str, u64>,
     /// Rejected calls, by code (a call counts once per distinct code).
@@ -72,13 +97,19 @@ impl Tally {
         }
     }
 
-    /// Counts one bad record found at `line` (1-based).
+    /// Counts one bad record found at `line` (1-based) of the first input.
     pub fn add_bad(&mut self, reason: BadRecord, line: u64) {
+        self.add_bad_at(reason, Location { source: 0, line });
+    }
+
+    /// Counts one bad record found at `at`.
+    pub fn add_bad_at(&mut self, reason: BadRecord, at: Location) {
         self.total += 1;
         *self.bad_records.entry(reason).or_default() += 1;
-        let lines = self.bad_lines.entry(reason).or_default();
-        if lines.len() < BAD_LINES_KEPT {
-            lines.push(line);
+        let kept = self.bad_locations.entry(reason).or_default();
+        if kept.len() < BAD_LINES_KEPT {
+            kept.push(at);
+            self.bad_lines.entry(reason).or_default().push(at.line);
         }
     }
 
@@ -95,11 +126,12 @@ impl Tally {
         for (reason, n) in &other.bad_records {
             *self.bad_records.entry(*reason).or_default() += n;
         }
-        for (reason, lines) in &other.bad_lines {
-            let mine = self.bad_lines.entry(*reason).or_default();
-            mine.extend(lines);
-            mine.sort_unstable();
-            mine.truncate(BAD_LINES_KEPT);
+        self.without_calls += other.without_calls;
+        for (reason, kept) in &other.bad_locations {
+            let mine = self.bad_locations.entry(*reason).or_default();
+            merge_locations(mine, kept, BAD_LINES_KEPT);
+            self.bad_lines
+                .insert(*reason, mine.iter().map(|at| at.line).collect());
         }
         for (rule, n) in &other.repairs {
             *self.repairs.entry(rule).or_default() += n;
@@ -132,6 +164,7 @@ impl Tally {
         out.insert("rejected".into(), json!(self.rejected));
         out.insert("unchecked".into(), json!(self.unchecked));
         out.insert("unchecked_tools".into(), json!(self.unchecked_tools));
+        out.insert("without_calls".into(), json!(self.without_calls));
         out.insert(
             "bad_records".into(),
             Value::Object(
@@ -179,6 +212,11 @@ pub struct Report {
     pub refused: Vec<RefusedDefinition>,
     /// The load warnings of the tools that loaded.
     pub load_warnings: Vec<ToolWarning>,
+    /// The inputs replayed, in order, as named to the replayer; a [`Location`]'s `source` is
+    /// an index into it.
+    pub sources: Vec<String>,
+    /// Per tool and per field: the rate of every rule and code, and example locations.
+    pub drill: Drill,
 }
 
 impl Report {
@@ -201,10 +239,11 @@ impl Report {
             .1
     }
 
-    /// Adds another report's counters (same grouping) into this one; the refused definitions
-    /// and load warnings stay this report's.
+    /// Adds another report's counters (same grouping) into this one; the refused definitions,
+    /// load warnings and sources stay this report's.
     pub fn merge(&mut self, other: &Report) {
         self.overall.merge(&other.overall);
+        self.drill.merge(&other.drill);
         for (text, (key, tally)) in &other.groups {
             self.groups
                 .entry(text.clone())
@@ -214,14 +253,38 @@ impl Report {
         }
     }
 
+    /// A location as text: `FILE:LINE` (`LINE` alone when the report has no source names).
+    pub fn location_text(&self, at: Location) -> String {
+        match self.sources.get(at.source as usize) {
+            Some(name) => format!("{name}:{}", at.line),
+            None => at.line.to_string(),
+        }
+    }
+
+    /// A tally's JSON with the locations of its bad records (`bad_locations`).
+    fn tally_json(&self, tally: &Tally) -> Map<String, Value> {
+        let mut out = tally.to_json();
+        let located: Map<String, Value> = tally
+            .bad_locations
+            .iter()
+            .map(|(reason, kept)| {
+                let texts: Vec<String> = kept.iter().map(|at| self.location_text(*at)).collect();
+                (reason.as_str().to_owned(), json!(texts))
+            })
+            .collect();
+        out.insert("bad_locations".into(), Value::Object(located));
+        out
+    }
+
     /// The report as one JSON object:
     /// `{"total", "ok_clean", "ok_repaired", "rejected", "unchecked", "unchecked_tools",
-    /// "bad_records", "repairs", "rejections", "groups": [{"key": {FIELD: VALUE}, ...same
-    /// counters}], "refused_definitions": [{"index", "tool", "pointer", "reason"}],
-    /// "load_warnings": {"count", "first": [{"tool", "pointer", "message"}]}}`, with the first
-    /// [`LOAD_WARNINGS_SHOWN`] warnings.
+    /// "without_calls", "bad_records": {REASON: {"count", "first_lines"}}, "bad_locations":
+    /// {REASON: ["FILE:LINE"]}, "repairs", "rejections", "groups": [{"key": {FIELD: VALUE}, ...same counters}],
+    /// "refused_definitions": [{"index", "tool", "pointer", "reason"}], "load_warnings":
+    /// {"count", "first": [{"tool", "pointer", "message"}]}, "sources", "drill"}`, with the
+    /// first [`LOAD_WARNINGS_SHOWN`] warnings; `drill` is [`Drill::to_json`].
     pub fn to_json(&self) -> Value {
-        let mut out = self.overall.to_json();
+        let mut out = self.tally_json(&self.overall);
         let groups: Vec<Value> = self
             .groups
             .values()
@@ -230,7 +293,7 @@ impl Report {
                 let key: Map<String, Value> =
                     self.by.iter().cloned().zip(key.iter().cloned()).collect();
                 g.insert("key".into(), Value::Object(key));
-                g.extend(tally.to_json());
+                g.extend(self.tally_json(tally));
                 Value::Object(g)
             })
             .collect();
@@ -263,6 +326,11 @@ impl Report {
         out.insert(
             "load_warnings".into(),
             json!({"count": self.load_warnings.len(), "first": first}),
+        );
+        out.insert("sources".into(), json!(self.sources));
+        out.insert(
+            "drill".into(),
+            self.drill.to_json(|at| self.location_text(at)),
         );
         Value::Object(out)
     }

@@ -1,0 +1,142 @@
+//! Tool definitions carried by logs: the request's `tools` of provider records, an MCP
+//! `tools/list` result, a span's `gen_ai.tool.definitions`.
+
+use std::collections::BTreeSet;
+use std::io::{self, BufRead};
+
+use serde_json::Value;
+use toolargs_dynamic::LoadError;
+
+use crate::formats::{self, detect_block, InputFormat};
+use crate::log::ToolSet;
+
+/// The distinct tool definitions found in logs, in order of first appearance, with where each
+/// was first seen. Definitions of one name and one schema are one, whatever the provider's
+/// wrapping; a definition of a name seen before with another schema is kept, and refused when
+/// loaded (the first one found is the tool's).
+///
+/// ```
+/// use toolargs_replay::{InputFormat, LogTools};
+///
+/// let log = r#"{"request":{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"get_time","parameters":{"type":"object","properties":{"zone":{"type":"string"}}}}}]},"response":{"choices":[]}}
+/// {"request":{"model":"m","messages":[],"tools":[{"type":"function","function":{"name":"get_time","parameters":{"type":"object","properties":{"zone":{"type":"string"}}}}}]},"response":{"choices":[]}}
+/// "#;
+/// let mut found = LogTools::default();
+/// found.scan("chat.jsonl", log.as_bytes(), InputFormat::Auto).unwrap();
+/// assert_eq!(found.definitions.len(), 1); // the same definition twice is one
+/// assert_eq!(found.origins, ["chat.jsonl:1"]);
+/// let tools = found.tool_set().unwrap();
+/// assert_eq!(tools.names().collect::<Vec<_>>(), ["get_time"]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LogTools {
+    /// The definitions, each once.
+    pub definitions: Vec<Value>,
+    /// Where each definition was first seen (`FILE:LINE`).
+    pub origins: Vec<String>,
+    seen: BTreeSet<String>,
+}
+
+impl LogTools {
+    /// Reads the definitions of every record of `reader` (named `name`), in `format`
+    /// ([`InputFormat::Auto`] detects it from the first records). Lines that are not JSON
+    /// are skipped: the replay counts them.
+    pub fn scan(
+        &mut self,
+        name: &str,
+        mut reader: impl BufRead,
+        format: InputFormat,
+    ) -> io::Result<()> {
+        let mut format = format;
+        let mut line = Vec::new();
+        let mut number = 0u64;
+        let mut head = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            number += 1;
+            if !format.carries_definitions() {
+                return Ok(());
+            }
+            if format == InputFormat::Auto {
+                // The first records tell the format; keep them until they do.
+                head.push((number, line.clone()));
+                let text: Vec<u8> = head.iter().flat_map(|(_, l)| l.iter().copied()).collect();
+                let found = detect_block(&text);
+                if found == InputFormat::Lines && head.len() < 32 {
+                    continue;
+                }
+                format = found;
+                if !format.carries_definitions() {
+                    return Ok(());
+                }
+                for (n, l) in std::mem::take(&mut head) {
+                    self.scan_line(name, n, &l, format);
+                }
+                continue;
+            }
+            self.scan_line(name, number, &line, format);
+        }
+        let format = detect_block(
+            &head
+                .iter()
+                .flat_map(|(_, l)| l.iter().copied())
+                .collect::<Vec<u8>>(),
+        );
+        for (n, l) in head {
+            self.scan_line(name, n, &l, format);
+        }
+        Ok(())
+    }
+
+    fn scan_line(&mut self, name: &str, number: u64, line: &[u8], format: InputFormat) {
+        if !format.carries_definitions()
+            || memchr::memmem::find(line, b"tools").is_none()
+                && memchr::memmem::find(line, b"gen_ai.tool.definitions").is_none()
+        {
+            return;
+        }
+        let Ok(record) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        for definition in formats::definitions(format, &record) {
+            if self.seen.insert(identity(&definition)) {
+                self.definitions.push(definition.into_owned());
+                self.origins.push(format!("{name}:{number}"));
+            }
+        }
+    }
+
+    /// True when no definition was found.
+    pub fn is_empty(&self) -> bool {
+        self.definitions.is_empty()
+    }
+
+    /// Loads the definitions with [`ToolSet::from_json_lenient`]; a refused definition's
+    /// message says where it was first seen. Two different definitions of one name: the first
+    /// one found is the tool's, the other is refused.
+    pub fn tool_set(&self) -> Result<ToolSet, LoadError> {
+        let text = Value::Array(self.definitions.clone()).to_string();
+        let mut set = ToolSet::from_json_lenient(&text)?;
+        set.note_origins(&self.origins);
+        Ok(set)
+    }
+}
+
+/// What makes two definitions the same tool: the name, the schema and OpenAI's `strict` when
+/// true, whatever the provider's wrapping (a chat tool and an MCP tool of one schema are one).
+fn identity(definition: &Value) -> String {
+    let inner = definition.get("function").unwrap_or(definition);
+    let schema = [
+        "parameters",
+        "input_schema",
+        "inputSchema",
+        "parametersJsonSchema",
+    ]
+    .iter()
+    .find_map(|k| inner.get(k));
+    let strict = inner.get("strict").filter(|s| **s != Value::Bool(false));
+    serde_json::json!([inner.get("name"), schema, strict]).to_string()
+}

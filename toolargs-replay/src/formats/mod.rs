@@ -1,0 +1,301 @@
+//! The log formats replay reads, one JSON record per line, and what each record holds: tool
+//! calls (name and arguments, as JSON text or an already-decoded value) and, where the log
+//! carries them, tool definitions.
+//!
+//! | format | a call is | definitions come from |
+//! |---|---|---|
+//! | [`InputFormat::Lines`] | the record `{"tool", "arguments", ...}` | - |
+//! | [`InputFormat::OpenAiChat`] | `choices[].message.tool_calls[].function` | the request's `tools` |
+//! | [`InputFormat::OpenAiResponses`] | `output[]` items of type `function_call` | the request's `tools` of type `function` |
+//! | [`InputFormat::Anthropic`] | `content[]` blocks of type `tool_use` (`input` decoded) | the request's `tools` with an `input_schema` |
+//! | [`InputFormat::Otel`] | a span with `gen_ai.tool.name` and `gen_ai.tool.call.arguments` | a span's `gen_ai.tool.definitions` |
+//! | [`InputFormat::Mcp`] | a `tools/call` request's `params` | a `tools/list` result's `tools` |
+//!
+//! The provider formats accept the bare response object or a record
+//! `{"request": {...}, "response": {...}}` (request optional).
+
+mod anthropic;
+pub(crate) mod lines;
+mod mcp;
+mod openai_chat;
+mod openai_responses;
+mod otel;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::outcome::BadRecord;
+
+/// The format of a log. Every line of one file is read in the same format; [`InputFormat::Auto`]
+/// detects it from the file's first records ([`InputFormat::detect`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum InputFormat {
+    /// Detect the format of each file from its first records.
+    #[default]
+    Auto,
+    /// `{"tool": NAME, "arguments": STRING_OR_OBJECT, ...}`, any other field a grouping key.
+    Lines,
+    /// OpenAI Chat Completions: responses, or `{"request", "response"}` records.
+    OpenAiChat,
+    /// OpenAI Responses: responses, or `{"request", "response"}` records.
+    OpenAiResponses,
+    /// Anthropic Messages: responses, or `{"request", "response"}` records.
+    Anthropic,
+    /// OpenTelemetry GenAI spans: OTLP JSON (`resourceSpans`) or one span per line.
+    Otel,
+    /// MCP JSON-RPC messages: `tools/call` requests and `tools/list` results.
+    Mcp,
+}
+
+/// Every format, with its name.
+const NAMES: [(InputFormat, &str); 7] = [
+    (InputFormat::Auto, "auto"),
+    (InputFormat::Lines, "lines"),
+    (InputFormat::OpenAiChat, "openai-chat"),
+    (InputFormat::OpenAiResponses, "openai-responses"),
+    (InputFormat::Anthropic, "anthropic"),
+    (InputFormat::Otel, "otel"),
+    (InputFormat::Mcp, "mcp"),
+];
+
+impl InputFormat {
+    /// Every format, [`InputFormat::Auto`] first.
+    pub const ALL: [InputFormat; 7] = [
+        InputFormat::Auto,
+        InputFormat::Lines,
+        InputFormat::OpenAiChat,
+        InputFormat::OpenAiResponses,
+        InputFormat::Anthropic,
+        InputFormat::Otel,
+        InputFormat::Mcp,
+    ];
+
+    /// The stable name (`lines`, `openai-chat`, ...), as [`FromStr`] reads it.
+    pub fn as_str(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or("auto", |(_, n)| n)
+    }
+
+    /// The format of one record, when it tells:
+    ///
+    /// ```
+    /// use toolargs_replay::InputFormat;
+    ///
+    /// let record = |text: &str| serde_json::from_str(text).unwrap();
+    /// assert_eq!(InputFormat::detect(&record(r#"{"tool":"a","arguments":"{}"}"#)), Some(InputFormat::Lines));
+    /// assert_eq!(InputFormat::detect(&record(r#"{"object":"chat.completion","choices":[]}"#)), Some(InputFormat::OpenAiChat));
+    /// assert_eq!(InputFormat::detect(&record(r#"{"jsonrpc":"2.0","method":"tools/call"}"#)), Some(InputFormat::Mcp));
+    /// assert_eq!(InputFormat::detect(&record("[1, 2]")), None);
+    /// ```
+    pub fn detect(record: &Value) -> Option<InputFormat> {
+        let object = record.as_object()?;
+        if object.contains_key("jsonrpc") {
+            return Some(InputFormat::Mcp);
+        }
+        if object.contains_key("resourceSpans") || otel::is_span(record) {
+            return Some(InputFormat::Otel);
+        }
+        if object.contains_key("tool") || object.contains_key("arguments") {
+            return Some(InputFormat::Lines);
+        }
+        let (request, response) = split(record);
+        if let Some(response) = response {
+            let kind = response.get("object").and_then(Value::as_str);
+            if response.get("choices").is_some() || kind == Some("chat.completion") {
+                return Some(InputFormat::OpenAiChat);
+            }
+            if response.get("output").is_some() || kind == Some("response") {
+                return Some(InputFormat::OpenAiResponses);
+            }
+            if response.get("content").is_some_and(Value::is_array)
+                || response.get("type").and_then(Value::as_str) == Some("message")
+            {
+                return Some(InputFormat::Anthropic);
+            }
+        }
+        let request = request?;
+        if request.get("input").is_some() {
+            Some(InputFormat::OpenAiResponses)
+        } else if request.get("max_tokens").is_some() && request.get("system").is_some()
+            || request
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()))
+        {
+            Some(InputFormat::Anthropic)
+        } else if request.get("messages").is_some() {
+            Some(InputFormat::OpenAiChat)
+        } else {
+            None
+        }
+    }
+
+    /// True when records of this format may carry tool definitions.
+    pub fn carries_definitions(self) -> bool {
+        !matches!(self, InputFormat::Lines)
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for InputFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<InputFormat, String> {
+        NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(f, _)| *f)
+            .ok_or_else(|| {
+                let names: Vec<&str> = NAMES.iter().map(|(_, n)| *n).collect();
+                format!(
+                    "unknown input format `{name}` (one of {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// The arguments of one call.
+pub(crate) enum Args<'a> {
+    /// JSON text, as the model wrote it.
+    Text(&'a str),
+    /// An already-decoded value.
+    Value(Cow<'a, Value>),
+}
+
+/// One call found in a record.
+pub(crate) struct Call<'a> {
+    /// The tool's name (`None` when the call names none).
+    pub tool: Option<&'a str>,
+    /// The arguments (`None` when the call has none).
+    pub arguments: Option<Args<'a>>,
+    /// The values of the grouping fields.
+    pub key: Vec<Value>,
+}
+
+/// The calls of one record of `format` (not [`InputFormat::Lines`] or `Auto`, which
+/// [`LinesRecord`] reads), with the values of the `by` fields; `Err` when the record is not of
+/// the format at all.
+pub(crate) fn calls<'a>(
+    format: InputFormat,
+    record: &'a Value,
+    by: &[String],
+) -> Result<Vec<Call<'a>>, BadRecord> {
+    if !record.is_object() {
+        return Err(BadRecord::NotObject);
+    }
+    let found = match format {
+        InputFormat::Auto | InputFormat::Lines => None,
+        InputFormat::OpenAiChat => openai_chat::calls(record),
+        InputFormat::OpenAiResponses => openai_responses::calls(record),
+        InputFormat::Anthropic => anthropic::calls(record),
+        InputFormat::Mcp => mcp::calls(record),
+        InputFormat::Otel => return otel::calls(record, by).ok_or(BadRecord::UnrecognizedRecord),
+    };
+    let found = found.ok_or(BadRecord::UnrecognizedRecord)?;
+    Ok(found
+        .into_iter()
+        .map(|(tool, arguments)| Call {
+            tool,
+            arguments,
+            key: by.iter().map(|f| group_field(record, f)).collect(),
+        })
+        .collect())
+}
+
+/// The tool definitions one record of `format` carries, as the lenient loader reads them.
+pub fn definitions(format: InputFormat, record: &Value) -> Vec<Cow<'_, Value>> {
+    let borrowed = match format {
+        InputFormat::Auto | InputFormat::Lines => Vec::new(),
+        InputFormat::OpenAiChat => openai_chat::definitions(record),
+        InputFormat::OpenAiResponses => openai_responses::definitions(record),
+        InputFormat::Anthropic => anthropic::definitions(record),
+        InputFormat::Mcp => mcp::definitions(record),
+        InputFormat::Otel => return otel::definitions(record),
+    };
+    borrowed.into_iter().map(Cow::Borrowed).collect()
+}
+
+/// The request and the response of a record: `{"request", "response"}`, or a bare response.
+fn split(record: &Value) -> (Option<&Value>, Option<&Value>) {
+    match (record.get("request"), record.get("response")) {
+        (None, None) => (None, Some(record)),
+        (request, response) => (request, response),
+    }
+}
+
+/// The tools of a record's request (or of the record itself), as an array.
+fn request_tools(record: &Value) -> &[Value] {
+    let (request, _) = split(record);
+    request
+        .unwrap_or(record)
+        .get("tools")
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
+}
+
+/// True when the record has the request side of a provider exchange but no response.
+fn request_only(record: &Value) -> bool {
+    let (request, response) = split(record);
+    request.is_some() && response.is_none()
+        || ["messages", "input", "tools"]
+            .iter()
+            .any(|k| record.get(k).is_some())
+}
+
+/// A grouping field of a provider record: a top-level field, else one of the response, else
+/// one of the request (`model` is in all three places, depending on the logger).
+fn group_field(record: &Value, name: &str) -> Value {
+    [Some(record), record.get("response"), record.get("request")]
+        .into_iter()
+        .flatten()
+        .find_map(|v| v.get(name))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// A call's name: a string, `Some("")` for a name that is not one (an unknown tool), `None`
+/// when absent or null.
+fn name_of(value: Option<&Value>) -> Option<&str> {
+    match value {
+        None | Some(Value::Null) => None,
+        Some(Value::String(name)) => Some(name),
+        Some(_) => Some(""),
+    }
+}
+
+/// Arguments that are text (as the model wrote them) or an already-decoded value.
+fn args_of(value: Option<&Value>) -> Option<Args<'_>> {
+    match value? {
+        Value::String(text) => Some(Args::Text(text)),
+        other => Some(Args::Value(Cow::Borrowed(other))),
+    }
+}
+
+/// How many records [`detect_block`] reads at most to tell a file's format.
+const DETECT_RECORDS: usize = 32;
+
+/// The format of a file from the records at its start (the first that tell;
+/// [`InputFormat::Lines`] when none does).
+pub(crate) fn detect_block(block: &[u8]) -> InputFormat {
+    block
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty())
+        .take(DETECT_RECORDS)
+        .find_map(|line| {
+            serde_json::from_slice::<Value>(line)
+                .ok()
+                .and_then(|v| InputFormat::detect(&v))
+        })
+        .unwrap_or(InputFormat::Lines)
+}
