@@ -5,15 +5,17 @@
 mod baseline;
 mod render;
 
-use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 use toolargs_core::{ParseOptions, RawArgs};
-use toolargs_replay::{RefusedDefinition, Replayer, ToolSet};
+use toolargs_replay::inputs::{self, Input};
+use toolargs_replay::{InputFormat, LogTools, RefusedDefinition, Replayer, Source, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
 #[cfg(feature = "mimalloc")]
@@ -33,16 +35,25 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Replay a JSON Lines log of tool calls and count clean, repaired and rejected calls.
+    /// Replay logs of tool calls and count clean, repaired and rejected calls.
+    ///
+    /// Logs are JSON Lines in the replay's own format (`{"tool", "arguments", ...}`), OpenAI
+    /// Chat Completions or Responses, Anthropic Messages, OpenTelemetry GenAI spans or MCP
+    /// JSON-RPC traces, detected per file; gzip and zstd files are decompressed. Tool
+    /// definitions come from `--tools` and from the logs that carry them (`--tools` wins).
     ///
     /// A tool definition that does not load is listed in the report with where and why; calls
     /// to its tool count as `unchecked`, and the other tools replay as usual. Load warnings of
     /// the tools that loaded are listed too.
     Replay {
         /// Tool definitions: a JSON array, or an object with a `tools` array (OpenAI, Anthropic,
-        /// Gemini or MCP shapes, mixed freely).
+        /// Gemini or MCP shapes, mixed freely). Optional when the logs carry definitions.
         #[arg(long)]
-        tools: PathBuf,
+        tools: Option<PathBuf>,
+        /// The format of the logs: auto (detected per file from its first records), lines,
+        /// openai-chat, openai-responses, anthropic, otel or mcp.
+        #[arg(long, default_value = "auto")]
+        input_format: InputFormat,
         /// Fail (exit 2, with every reason) when any tool definition does not load, instead of
         /// replaying the others and counting calls to the refused tools as `unchecked`.
         #[arg(long)]
@@ -62,8 +73,13 @@ enum Command {
         /// Worker threads (default: every core).
         #[arg(long)]
         jobs: Option<usize>,
-        /// The log (JSON Lines), or `-` for standard input.
-        log: String,
+        /// With `--format jsonl`: write each call's arguments in its verdict too.
+        #[arg(long)]
+        with_arguments: bool,
+        /// The logs: files, directories (their `*.jsonl`, `*.ndjson`, `*.json` and `*.log`
+        /// files, also `.gz` or `.zst`, recursively), glob patterns, or `-` for standard input.
+        #[arg(required = true)]
+        logs: Vec<String>,
     },
     /// Check one call; exit code 0 when accepted, 1 when rejected.
     ///
@@ -84,12 +100,14 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Table,
     Json,
     Markdown,
     Html,
+    /// One verdict per call, as JSON Lines (the report's other formats are summaries).
+    Jsonl,
 }
 
 fn main() -> ExitCode {
@@ -107,10 +125,54 @@ fn load_tools(path: &PathBuf, strict: bool) -> Result<ToolSet, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let tools =
         ToolSet::from_json_lenient(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    strict_check(&path.display().to_string(), tools, strict)
+}
+
+/// The tools of `--tools` (if any) and then those the logs carry that `--tools` does not name.
+fn replay_tools(
+    path: Option<&PathBuf>,
+    strict: bool,
+    inputs: &[Input],
+    format: InputFormat,
+) -> Result<ToolSet, String> {
+    let mut tools = match path {
+        Some(path) => load_tools(path, strict)?,
+        None => ToolSet::new(),
+    };
+    if format.carries_definitions() {
+        let mut found = LogTools::default();
+        for input in inputs {
+            // Standard input is read once, by the replay.
+            if *input == Input::Stdin {
+                continue;
+            }
+            let reader = input
+                .open(Arc::new(AtomicU64::new(0)))
+                .map_err(|e| format!("{}: {e}", input.name()))?;
+            found
+                .scan(&input.name(), reader, format)
+                .map_err(|e| format!("{}: {e}", input.name()))?;
+        }
+        if !found.is_empty() {
+            let from_logs = found
+                .tool_set()
+                .map_err(|e| format!("tool definitions in the logs: {e}"))?;
+            tools.add_missing(strict_check("the logs", from_logs, strict)?);
+        }
+    }
+    if tools.is_empty() && tools.refused().is_empty() {
+        return Err(
+            "no tool definitions: give --tools, or logs whose records carry them".to_owned(),
+        );
+    }
+    Ok(tools)
+}
+
+/// `tools`, or with `strict` the error listing its refused definitions.
+fn strict_check(origin: &str, tools: ToolSet, strict: bool) -> Result<ToolSet, String> {
     if strict && !tools.refused().is_empty() {
         let mut message = format!(
-            "{}: {} tool definition(s) refused (--strict-tools):",
-            path.display(),
+            "{origin}: {} tool definition(s) refused (--strict-tools):",
             tools.refused().len()
         );
         for refused in tools.refused() {
@@ -133,41 +195,80 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
         Command::Replay {
             tools,
+            input_format,
             strict_tools,
             by,
             format,
             against,
             max_rise,
             jobs,
-            log,
+            with_arguments,
+            logs,
         } => {
-            let tools = load_tools(&tools, strict_tools)?;
+            let inputs = inputs::expand(&logs).map_err(|e| e.to_string())?;
+            let tools = replay_tools(tools.as_ref(), strict_tools, &inputs, input_format)?;
             let baseline = match &against {
                 Some(path) => Some(baseline::Baseline::read(path)?),
                 None => None,
             };
             let workers =
                 jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let replayer = Replayer::new(&tools, by);
-            let report = if log == "-" {
-                replayer.run(io::stdin().lock(), workers, |_| {})
-            } else {
-                let file = File::open(&log).map_err(|e| format!("{log}: {e}"))?;
-                let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-                let bar = progress_bar(size);
-                let report =
-                    replayer.run(BufReader::with_capacity(1 << 20, file), workers, |bytes| {
-                        if let Some(bar) = &bar {
-                            bar.set_position(bytes);
-                        }
-                    });
-                if let Some(bar) = bar {
-                    bar.finish_and_clear();
-                }
-                report
+            let mut replayer = Replayer::new(&tools, by);
+            if format == Format::Jsonl {
+                replayer = replayer.with_verdicts(with_arguments);
             }
-            .map_err(|e| format!("{log}: {e}"))?;
+            // Progress counts the bytes as stored (compressed files by their compressed size).
+            let read = Arc::new(AtomicU64::new(0));
+            let bar = progress_bar(inputs.iter().map(Input::size).sum());
+            let current = std::cell::RefCell::new(String::new());
+            let sources = inputs.iter().map(|input| {
+                *current.borrow_mut() = input.name();
+                input
+                    .open(read.clone())
+                    .map(|reader| Source {
+                        name: input.name(),
+                        format: input_format,
+                        reader,
+                    })
+                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", input.name())))
+            });
+            let mut stdout = io::stdout().lock();
+            let verdicts: Option<&mut dyn Write> = if format == Format::Jsonl {
+                Some(&mut stdout)
+            } else {
+                None
+            };
+            let report = replayer.run_sources(
+                sources,
+                workers,
+                |_| {
+                    if let Some(bar) = &bar {
+                        bar.set_position(read.load(Ordering::Relaxed));
+                    }
+                },
+                verdicts,
+            );
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            let report = match report {
+                Ok(report) => report,
+                // A closed pipe (`| head`) is not an error worth reporting.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+                Err(e) => {
+                    let name = current.borrow();
+                    let message = e.to_string();
+                    return Err(if message.starts_with(name.as_str()) {
+                        message
+                    } else {
+                        format!("{name}: {message}")
+                    });
+                }
+            };
+            let _ = stdout.flush();
+            drop(stdout);
             let text = match format {
+                Format::Jsonl => String::new(),
                 Format::Table => render::table(&report),
                 Format::Json => format!(
                     "{}\n",

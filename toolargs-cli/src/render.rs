@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use serde_json::Value;
-use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN};
+use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN, TOP_FIELDS_SHOWN};
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
@@ -184,6 +184,53 @@ fn group_rows(report: &Report) -> Option<Vec<Vec<String>>> {
     Some(rows)
 }
 
+/// The fields that fail most: tool, field, rejected calls there, their rate among the tool's
+/// calls, and the codes at the field; empty when no call was rejected.
+fn failing_fields(report: &Report) -> Vec<[String; 5]> {
+    report
+        .drill
+        .top_failing_fields(TOP_FIELDS_SHOWN)
+        .into_iter()
+        .map(|f| {
+            let codes = report.drill.tools[f.tool].fields[f.field]
+                .rejections
+                .keys()
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            [
+                f.tool.to_owned(),
+                f.field.to_owned(),
+                f.rejected_calls.to_string(),
+                format!("{:.2}%", f.rate * 100.0),
+                codes,
+            ]
+        })
+        .collect()
+}
+
+const FAILING_TITLE: &str =
+    "fields that fail most (rejected calls with an error there, rate per call of the tool)";
+
+/// The first locations of each rule and code: kind, name, locations.
+fn examples(report: &Report) -> Vec<[String; 3]> {
+    let drill = &report.drill;
+    [
+        ("repair", &drill.repair_examples),
+        ("rejection", &drill.rejection_examples),
+    ]
+    .into_iter()
+    .flat_map(|(kind, map)| {
+        map.iter().map(move |(name, kept)| {
+            let at: Vec<String> = kept.iter().map(|at| report.location_text(*at)).collect();
+            [kind.to_owned(), (*name).to_owned(), at.join(", ")]
+        })
+    })
+    .collect()
+}
+
+const EXAMPLES_TITLE: &str = "first examples (file:line)";
+
 /// Aligned plain text.
 pub fn table(report: &Report) -> String {
     let t = &report.overall;
@@ -209,6 +256,36 @@ pub fn table(report: &Report) -> String {
         let _ = writeln!(out, "\n{title}");
         for (label, n, rate) in rows {
             let _ = writeln!(out, "  {label:<width$}  {n:>10}  {rate:>8}");
+        }
+    }
+    let failing = failing_fields(report);
+    if !failing.is_empty() {
+        let _ = writeln!(out, "\n{FAILING_TITLE}");
+        let w = |c: usize| {
+            failing
+                .iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let (w0, w1, w2, w3) = (w(0), w(1), w(2), w(3));
+        for [tool, field, n, rate, codes] in &failing {
+            let _ = writeln!(
+                out,
+                "  {tool:<w0$}  {field:<w1$}  {n:>w2$}  {rate:>w3$}  {codes}"
+            );
+        }
+    }
+    let examples = examples(report);
+    if !examples.is_empty() {
+        let _ = writeln!(out, "\n{EXAMPLES_TITLE}");
+        let w1 = examples
+            .iter()
+            .map(|r| r[1].chars().count())
+            .max()
+            .unwrap_or(0);
+        for [kind, name, at] in &examples {
+            let _ = writeln!(out, "  {kind:<9}  {name:<w1$}  {at}");
         }
     }
     if let Some(rows) = group_rows(report) {
@@ -266,6 +343,34 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(out, "\n| {title} | count | rate |\n|---|---:|---:|");
         for (label, n, rate) in rows {
             let _ = writeln!(out, "| `{}` | {n} | {rate} |", md_escape(&label));
+        }
+    }
+    let failing = failing_fields(report);
+    if !failing.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n| {FAILING_TITLE} | field | calls | rate | codes |\n|---|---|---:|---:|---|"
+        );
+        for [tool, field, n, rate, codes] in &failing {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {n} | {rate} | {} |",
+                md_escape(tool),
+                md_escape(field),
+                md_escape(codes)
+            );
+        }
+    }
+    let examples = examples(report);
+    if !examples.is_empty() {
+        let _ = writeln!(out, "\n| {EXAMPLES_TITLE} | name | at |\n|---|---|---|");
+        for [kind, name, at] in &examples {
+            let _ = writeln!(
+                out,
+                "| {kind} | `{}` | {} |",
+                md_escape(name),
+                md_escape(at)
+            );
         }
     }
     if let Some(rows) = group_rows(report) {
@@ -369,6 +474,41 @@ pub fn html(report: &Report) -> String {
                 body,
                 "<tr><td><code>{}</code></td><td>{n}</td><td>{rate}</td></tr>",
                 html_escape(&label)
+            );
+        }
+        body.push_str("</table>");
+    }
+    let failing = failing_fields(report);
+    if !failing.is_empty() {
+        let _ = write!(
+            body,
+            "<table class=\"notes\"><caption>{}</caption><tr><th>tool</th><th>field</th><th>calls</th><th>rate</th><th>codes</th></tr>",
+            html_escape(FAILING_TITLE)
+        );
+        for [tool, field, n, rate, codes] in &failing {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{n}</td><td>{rate}</td><td>{}</td></tr>",
+                html_escape(tool),
+                html_escape(field),
+                html_escape(codes)
+            );
+        }
+        body.push_str("</table>");
+    }
+    let examples = examples(report);
+    if !examples.is_empty() {
+        let _ = write!(
+            body,
+            "<table class=\"notes\"><caption>{}</caption><tr><th></th><th>name</th><th>at</th></tr>",
+            html_escape(EXAMPLES_TITLE)
+        );
+        for [kind, name, at] in &examples {
+            let _ = write!(
+                body,
+                "<tr><td>{kind}</td><td><code>{}</code></td><td>{}</td></tr>",
+                html_escape(name),
+                html_escape(at)
             );
         }
         body.push_str("</table>");

@@ -18,13 +18,16 @@ fn toolargs() -> Command {
     Command::cargo_bin("toolargs").unwrap()
 }
 
+/// Replays `calls.jsonl`, named relative to the data directory so that locations in the
+/// output are the same on every machine.
 fn replay(args: &[&str]) -> (String, i32) {
     let out = toolargs()
+        .current_dir(data(""))
         .arg("replay")
         .arg("--tools")
-        .arg(data("tools.json"))
+        .arg("tools.json")
         .args(args)
-        .arg(data("calls.jsonl"))
+        .arg("calls.jsonl")
         .output()
         .unwrap();
     (
