@@ -328,3 +328,85 @@ fn load_warnings_reach_the_report_counted_with_the_first_few_shown() {
         json!({"tool": IssueRefund::NAME, "pointer": "/properties/f1/format", "message": "format `f1` is not checked"})
     );
 }
+
+/// A chat completion record calling `issue_refund` with `arguments` (JSON text).
+fn chat_record(arguments: &str) -> String {
+    json!({"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "issue_refund", "arguments": arguments}}
+    ]}}]})
+    .to_string()
+}
+
+#[test]
+fn many_sources_of_several_formats_do_not_depend_on_workers() {
+    use toolargs::replay::{InputFormat, Location, Source};
+
+    let clean = r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"reason":"late"}"#;
+    let quoted = r#"{"order_id":"ord_A1b2C3d4","amount_cents":"5","reason":"late"}"#;
+    let invented = r#"{"order_id":"ord_A1b2C3d4","amount":5,"reason":"late"}"#;
+    let mut chat = String::new();
+    let mut lines = String::new();
+    for line in 1..=30_000u64 {
+        let arguments = match line % 10 {
+            3 => quoted,
+            7 => invented,
+            _ => clean,
+        };
+        chat.push_str(&chat_record(arguments));
+        chat.push('\n');
+        lines.push_str(&json!({"tool": "issue_refund", "arguments": arguments}).to_string());
+        lines.push('\n');
+    }
+    chat.push_str("{\"choices\": [\n");
+    let tools = typed_set();
+    let replayer = Replayer::new(&tools, vec![]).with_verdicts(false);
+    let run = |workers: usize| {
+        let sources = [
+            ("chat.jsonl", chat.as_str()),
+            ("calls.jsonl", lines.as_str()),
+        ]
+        .map(|(name, text)| {
+            Ok(Source {
+                name: name.to_owned(),
+                format: InputFormat::Auto,
+                reader: Box::new(text.as_bytes()),
+            })
+        });
+        let mut verdicts = Vec::new();
+        let report = replayer
+            .run_sources(sources, workers, |_| {}, Some(&mut verdicts))
+            .unwrap();
+        (report, verdicts)
+    };
+    let (one, one_verdicts) = run(1);
+    let (four, four_verdicts) = run(4);
+    assert_eq!(one, four);
+    assert_eq!(one_verdicts, four_verdicts);
+    assert_eq!(one_verdicts.iter().filter(|b| **b == b'\n').count(), 60_001);
+    let t = &one.overall;
+    assert_eq!(
+        (t.total, t.ok_clean, t.ok_repaired, t.rejected),
+        (60_001, 48_000, 6_000, 6_000)
+    );
+    assert_eq!(
+        t.bad_locations.get(&BadRecord::NotJson),
+        Some(&vec![Location {
+            source: 0,
+            line: 30_001
+        }])
+    );
+    assert_eq!(one.sources, ["chat.jsonl", "calls.jsonl"]);
+    let drill = &one.drill.tools["issue_refund"];
+    assert_eq!(drill.calls, 60_000);
+    assert_eq!(
+        drill.fields["$.amount_cents"].repairs["numeric_string_to_int"],
+        6_000
+    );
+    assert_eq!(drill.fields["$.amount"].rejections["unknown_field"], 6_000);
+    assert_eq!(drill.fields["$.amount_cents"].rejections["missing"], 6_000);
+    let examples: Vec<String> = one.drill.rejection_examples["missing"]
+        .iter()
+        .map(|at| one.location_text(*at))
+        .collect();
+    assert_eq!(examples, ["chat.jsonl:7", "chat.jsonl:17", "chat.jsonl:27"]);
+}
