@@ -58,9 +58,8 @@ struct Refunds {
 impl Refunds {
     fn new() -> Self {
         let mut tool_router = Self::tool_router();
-        // readOnlyHint, destructiveHint, idempotentHint, openWorldHint from the effect.
-        let _named = toolargs::rmcp::annotate::<IssueRefund, _>(&mut tool_router);
-        let _named = toolargs::rmcp::annotate::<QuoteRefund, _>(&mut tool_router);
+        // readOnlyHint, destructiveHint, idempotentHint, openWorldHint from each tool's effect.
+        let _completed = toolargs::rmcp::annotate_all(&mut tool_router);
         Refunds { tool_router }
     }
 

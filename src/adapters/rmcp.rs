@@ -34,8 +34,9 @@
 //! impl Refunds {
 //!     fn new() -> Self {
 //!         let mut tool_router = Self::tool_router();
-//!         // annotations (readOnlyHint, destructiveHint, ...) from the effect
-//!         assert!(toolargs::rmcp::annotate::<IssueRefund, _>(&mut tool_router));
+//!         // annotations (readOnlyHint, destructiveHint, ...) from each tool's effect
+//!         let completed = toolargs::rmcp::annotate_all(&mut tool_router);
+//!         assert_eq!(completed, ["issue_refund"]);
 //!         Refunds { tool_router }
 //!     }
 //!
@@ -69,8 +70,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::{Mutex, PoisonError};
 
-use ::rmcp::handler::server::router::tool::ToolRouter;
+use ::rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use ::rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use ::rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer};
@@ -152,8 +154,52 @@ impl<T: ToolArgs> JsonSchema for Checked<T> {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        Schema::try_from(T::json_schema()).unwrap_or_default()
+        let schema = T::json_schema();
+        seen::<T>(&schema);
+        Schema::try_from(schema).unwrap_or_default()
     }
+}
+
+/// A tool whose `Checked<T>` schema was generated (rmcp does so when a router is built), by
+/// what its route shows: its name and its `inputSchema`. [`annotate_all`] reads these.
+struct Seen {
+    name: &'static str,
+    schema: Value,
+    effect: Effect,
+    description: Option<&'static str>,
+}
+
+static SEEN: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
+
+fn seen<T: ToolArgs>(schema: &Value) {
+    let schema = published(schema);
+    let mut seen = SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+    let known = seen.iter().any(|s| {
+        s.name == T::NAME
+            && s.effect == T::EFFECT
+            && s.description == T::DESCRIPTION
+            && s.schema == schema
+    });
+    if !known {
+        seen.push(Seen {
+            name: T::NAME,
+            schema,
+            effect: T::EFFECT,
+            description: T::DESCRIPTION,
+        });
+    }
+}
+
+/// A schema as a route publishes it: rmcp sets the root's `$schema` and drops its `title`
+/// and `description`.
+fn published(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let Value::Object(root) = &mut schema {
+        for key in ["$schema", "title", "description"] {
+            root.remove(key);
+        }
+    }
+    schema
 }
 
 /// The tool result for a rejected call: `isError: true`, the model-facing JSON
@@ -206,13 +252,96 @@ pub fn annotate<T: ToolArgs, S>(router: &mut ToolRouter<S>) -> bool {
     let Some(route) = router.map.get_mut(T::NAME) else {
         return false;
     };
-    let mut hints = annotations(T::EFFECT);
+    complete(route, T::EFFECT, T::DESCRIPTION);
+    true
+}
+
+/// Completes, as [`annotate`] does, every route of a router whose parameters are
+/// `Parameters<Checked<T>>`, in one call: the annotations of each `T`'s effect (keeping an
+/// annotation `title`), and `T`'s description when the route has none.
+///
+/// `#[tool]` takes each annotation hint as a literal, and the one thing a route takes from
+/// its parameter type is the `inputSchema`; so a route is matched to its `T` by what it
+/// shows: the tool's name and the schema of `Checked<T>`, which rmcp generated when the router
+/// was built. Returns the names of the routes it completed, sorted. A route it leaves alone
+/// takes other parameters (a plain `Parameters<T>`, for one), has an `input_schema` of its own,
+/// or is named otherwise than [`T::NAME`](ToolArgs::NAME) (`#[tool(name = "...")]` fixes that).
+///
+/// ```
+/// use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+/// use rmcp::model::CallToolResult;
+/// use rmcp::{tool, tool_router};
+/// use toolargs::rmcp::Checked;
+/// use toolargs::{Effect, ToolArgs};
+///
+/// /// Look an order up.
+/// #[derive(ToolArgs, Debug)]
+/// #[toolargs(name = "get_order", effect = "read_only")]
+/// struct GetOrder {
+///     order_id: String,
+/// }
+///
+/// /// Cancel an order.
+/// #[derive(ToolArgs, Debug)]
+/// #[toolargs(name = "cancel_order", effect = "destructive")]
+/// struct CancelOrder {
+///     order_id: String,
+/// }
+///
+/// struct Orders;
+///
+/// #[tool_router]
+/// impl Orders {
+///     #[tool(name = "get_order")]
+///     fn get_order(&self, Parameters(call): Parameters<Checked<GetOrder>>) -> Result<String, CallToolResult> {
+///         Ok(format!("order {} is shipped", call.parsed()?.args.order_id))
+///     }
+///
+///     #[tool(name = "cancel_order")]
+///     fn cancel_order(&self, Parameters(call): Parameters<Checked<CancelOrder>>) -> Result<String, CallToolResult> {
+///         Ok(format!("cancelled {}", call.parsed()?.args.order_id))
+///     }
+/// }
+///
+/// let mut router: ToolRouter<Orders> = Orders::tool_router();
+/// assert_eq!(toolargs::rmcp::annotate_all(&mut router), ["cancel_order", "get_order"]);
+/// let hints = |name: &str| router.get(name).unwrap().annotations.clone();
+/// assert_eq!(hints("get_order"), Some(toolargs::rmcp::annotations(Effect::ReadOnly)));
+/// assert_eq!(hints("cancel_order"), Some(toolargs::rmcp::annotations(Effect::Destructive)));
+/// assert_eq!(router.get("cancel_order").unwrap().description.as_deref(), Some("Cancel an order."));
+/// ```
+pub fn annotate_all<S>(router: &mut ToolRouter<S>) -> Vec<String> {
+    let seen = SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut completed = Vec::new();
+    for (name, route) in router.map.iter_mut() {
+        let schema = published(&Value::Object(JsonObject::clone(&route.attr.input_schema)));
+        let mut matching = seen
+            .iter()
+            .filter(|s| s.name == name.as_ref() && s.schema == schema);
+        let Some(first) = matching.next() else {
+            continue;
+        };
+        // Two types of one name and one schema that differ in effect or description: which
+        // one the route takes cannot be told.
+        if matching.any(|s| s.effect != first.effect || s.description != first.description) {
+            continue;
+        }
+        complete(route, first.effect, first.description);
+        completed.push(name.to_string());
+    }
+    completed.sort_unstable();
+    completed
+}
+
+/// Sets a route's annotations from an effect, keeping an annotation `title`, and its
+/// description when it has none.
+fn complete<S>(route: &mut ToolRoute<S>, effect: Effect, description: Option<&'static str>) {
+    let mut hints = annotations(effect);
     hints.title = route.attr.annotations.take().and_then(|a| a.title);
     route.attr.annotations = Some(hints);
     if route.attr.description.as_deref().is_none_or(str::is_empty) {
-        route.attr.description = T::DESCRIPTION.map(Cow::Borrowed);
+        route.attr.description = description.map(Cow::Borrowed);
     }
-    true
 }
 
 /// Carries out the [semantic gate](crate::guide::semantic_gate)'s decision on a `tools/call`,

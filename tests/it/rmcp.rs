@@ -260,6 +260,49 @@ async fn listed_tools_carry_the_schema_and_the_annotations_of_the_effect() {
 }
 
 #[test]
+fn annotate_all_completes_every_route_as_annotate_does_one() {
+    let mut one_by_one = Shop::tool_router();
+    assert!(toolargs::rmcp::annotate::<IssueRefund, _>(&mut one_by_one));
+    assert!(toolargs::rmcp::annotate::<GetOrder, _>(&mut one_by_one));
+
+    let mut all = Shop::tool_router();
+    assert_eq!(
+        toolargs::rmcp::annotate_all(&mut all),
+        ["get_order", "issue_refund"]
+    );
+    assert_eq!(all.list_all(), one_by_one.list_all());
+    // Idempotent.
+    assert_eq!(toolargs::rmcp::annotate_all(&mut all).len(), 2);
+    assert_eq!(all.list_all(), one_by_one.list_all());
+}
+
+#[test]
+fn annotate_all_leaves_routes_it_cannot_tie_to_a_type() {
+    // A route named otherwise than its type's NAME, and one whose parameters are no
+    // `Checked<T>`.
+    #[derive(Clone)]
+    struct Other;
+
+    #[tool_router]
+    impl Other {
+        #[tool(name = "refund")]
+        fn refund(&self, Parameters(_call): Parameters<Checked<IssueRefund>>) -> String {
+            String::new()
+        }
+
+        #[tool(name = "echo")]
+        fn echo(&self, Parameters(object): Parameters<rmcp::model::JsonObject>) -> String {
+            Value::Object(object).to_string()
+        }
+    }
+
+    let mut router = Other::tool_router();
+    assert!(toolargs::rmcp::annotate_all(&mut router).is_empty());
+    assert_eq!(router.get("refund").unwrap().annotations, None);
+    assert_eq!(router.get("echo").unwrap().annotations, None);
+}
+
+#[test]
 fn the_tool_definition_is_the_mcp_dialect() {
     for (tool, definition) in [
         (
