@@ -85,34 +85,41 @@ pub(crate) fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> 
         .map(|(_, name)| name)
 }
 
-/// False only when `a` and `b` cannot score 0.8: Jaro matches at most the characters of `a`
-/// that occur in `b` (and no more than `b` has), and Winkler's bonus raises a score `j` to at
-/// most `0.6 j + 0.4`. Most declared names share too few letters with an unknown key, and this
-/// count is far cheaper than the score.
+/// False only when `a` and `b` cannot score 0.8. Jaro matches each character at most once on
+/// each side, so it matches no more than the shorter length, nor more than the characters the
+/// two strings share counted with their multiplicity (the window only lowers that), and its
+/// transposition term is at most 1; Winkler's bonus lifts a score `j` by `0.1 p (1 - j)` for
+/// the common prefix `p` (at most 4), which is known exactly here. Most declared names share
+/// too few letters with an unknown key, and these counts are far cheaper than the score.
 fn may_be_close(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.is_empty() || b.is_empty() {
+    if a.is_empty() || b.is_empty() || !a.is_ascii() || !b.is_ascii() {
         return true;
     }
-    // The bytes of `b`, as a set in two 64-bit halves; any non-ASCII byte gives up.
-    let mut in_b = [0u64; 2];
+    let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count() as f64;
+    // Below the threshold with a margin far above any rounding of the computation.
+    let reaches = |matches: usize| {
+        let m = matches as f64;
+        let jaro = (m / a.len() as f64 + m / b.len() as f64 + 1.0) / 3.0;
+        jaro + 0.1 * prefix * (1.0 - jaro) >= 0.79
+    };
+    if !reaches(a.len().min(b.len())) {
+        return false;
+    }
+    // How many times each byte of `b` can still be matched.
+    let mut left = [0u8; 128];
     for &c in b {
-        if c >= 128 {
-            return true;
-        }
-        in_b[usize::from(c >> 6)] |= 1 << (c & 63);
+        left[usize::from(c)] = left[usize::from(c)].saturating_add(1);
     }
     let mut shared = 0usize;
     for &c in a {
-        if c >= 128 {
-            return true;
+        let n = &mut left[usize::from(c)];
+        if *n > 0 {
+            *n -= 1;
+            shared += 1;
         }
-        shared += ((in_b[usize::from(c >> 6)] >> (c & 63)) & 1) as usize;
     }
-    let m = shared.min(b.len()) as f64;
-    let jaro = (m / a.len() as f64 + m / b.len() as f64 + 1.0) / 3.0;
-    // Below the threshold with a margin far above any rounding of the two computations.
-    0.6 * jaro + 0.4 >= 0.79
+    reaches(shared)
 }
 
 /// Jaro-Winkler similarity, the same number as `strsim::jaro_winkler`. Field names are short
@@ -128,31 +135,37 @@ fn jaro_winkler(a: &str, b: &str) -> f64 {
     }
     let window = (a.len().max(b.len()) / 2).saturating_sub(1);
     let (mut a_matched, mut b_matched) = (0u64, 0u64);
-    let mut matches = 0usize;
     for (i, &x) in a.iter().enumerate() {
         let low = i.saturating_sub(window);
         let high = b.len().min(i + window + 1);
+        // The free positions of `x` in the window, as bits; the first one is the match.
+        let mut free = 0u64;
         for (j, &y) in b.iter().enumerate().take(high).skip(low) {
-            if b_matched & (1 << j) == 0 && y == x {
-                a_matched |= 1 << i;
-                b_matched |= 1 << j;
-                matches += 1;
-                break;
-            }
+            free |= u64::from(y == x) << j;
+        }
+        free &= !b_matched;
+        if free != 0 {
+            a_matched |= 1 << i;
+            b_matched |= 1 << free.trailing_zeros();
         }
     }
+    let matches = a_matched.count_ones() as usize;
     if matches == 0 {
         return 0.0;
     }
     // Matched characters taken in order on both sides; each pair that differs is half a
     // transposition.
-    let in_a = (0..a.len())
-        .filter(|i| a_matched & (1 << i) != 0)
-        .map(|i| a[i]);
-    let in_b = (0..b.len())
-        .filter(|j| b_matched & (1 << j) != 0)
-        .map(|j| b[j]);
-    let transpositions = in_a.zip(in_b).filter(|(x, y)| x != y).count() / 2;
+    let (mut in_a, mut in_b, mut differ) = (a_matched, b_matched, 0usize);
+    while in_a != 0 {
+        let (i, j) = (
+            in_a.trailing_zeros() as usize,
+            in_b.trailing_zeros() as usize,
+        );
+        differ += usize::from(a[i] != b[j]);
+        in_a &= in_a - 1;
+        in_b &= in_b - 1;
+    }
+    let transpositions = differ / 2;
     let m = matches as f64;
     let jaro = (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0;
     if jaro <= 0.7 {
