@@ -342,12 +342,15 @@ mod confirmation {
     use std::sync::{Arc, Mutex};
 
     use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+    use rmcp::model::ProtocolVersion;
     use rmcp::model::{
         CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
         ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ServerCapabilities,
         ServerConfig,
     };
-    use rmcp::service::{RequestContext, RoleClient, RunningService};
+    use rmcp::service::{
+        ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+    };
     use rmcp::{tool, tool_handler, tool_router, ClientHandler, ErrorData, RoleServer};
     use rmcp::{ServerHandler, ServiceExt};
     use serde_json::{json, Value};
@@ -575,6 +578,35 @@ mod confirmation {
             assert_eq!(prompts.lock().unwrap().len(), 1);
             client.cancel().await.unwrap();
         }
+    }
+
+    #[tokio::test]
+    async fn a_session_on_protocol_2026_07_28_is_not_asked() {
+        // That protocol has no requests from server to client; rmcp refuses to send one.
+        let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            let server = Payments::new().serve(server_transport).await?;
+            server.waiting().await?;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())
+        });
+        let prompts = Arc::default();
+        let person = Person {
+            answer: ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({"approve": true})),
+            prompts: Arc::clone(&prompts),
+        };
+        let lifecycle = ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        };
+        let client = person
+            .serve_with_lifecycle(client_transport, lifecycle)
+            .await
+            .expect("client connects");
+        let result = corrected_call(&client).await;
+        assert_eq!(refusal_code(&result), "confirmation_unavailable");
+        assert!(text(&result).contains("2026-07-28"), "{}", text(&result));
+        assert!(prompts.lock().unwrap().is_empty());
+        client.cancel().await.unwrap();
     }
 
     #[tokio::test]
