@@ -2,7 +2,8 @@
 //! path: the derived type is an ollama-rs `Tool`'s `Params` as is (`Deserialize` and
 //! `JsonSchema` from the derive), and ollama-rs' `Coordinator` shows the model its schema, reads
 //! the model's tool calls and decodes their arguments itself. The model is a stand-in Ollama
-//! server on the loopback address that answers `/api/chat` with a scripted tool call.
+//! server on the loopback address that answers `/api/chat` with a scripted tool call. Each
+//! repair is also a `tracing` event.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -157,9 +158,31 @@ async fn a_repairable_call_reaches_the_tool_repaired() {
     });
     let parsed = IssueRefund::parse(&repairable).unwrap();
     assert_eq!(parsed.repairs.len(), 3);
+
+    // Each repair is a `tracing` event, emitted while ollama-rs decodes the call.
+    let events = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let writer = events.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || crate::common::WriterHandle(writer.clone()))
+        .with_ansi(false)
+        .finish();
+    let guard = tracing::subscriber::set_default(subscriber);
     let (calls, result, _) = turn(repairable).await;
+    drop(guard);
     assert_eq!(calls, [parsed.args]);
     assert_eq!(result.unwrap(), "done");
+
+    let text = String::from_utf8(events.lock().unwrap().clone()).unwrap();
+    let repairs: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("repaired a tool argument"))
+        .collect();
+    assert_eq!(repairs.len(), 3, "{text}");
+    for (line, repair) in repairs.iter().zip(&parsed.repairs) {
+        assert!(line.contains("tool=\"issue_refund\""), "{line}");
+        assert!(line.contains(&format!("path={}", repair.path)), "{line}");
+        assert!(line.contains(&format!("rule={}", repair.rule)), "{line}");
+    }
 }
 
 #[tokio::test]
