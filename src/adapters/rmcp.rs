@@ -87,11 +87,13 @@ use ::rmcp::{
         BooleanSchema, ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction,
         ElicitationSchema, PrimitiveSchemaDefinition, ServerRequest,
     },
-    service::RequestContext,
+    service::{PeerRequestOptions, RequestContext},
     RoleServer,
 };
 #[cfg(feature = "semantic")]
 use std::collections::BTreeMap;
+#[cfg(feature = "semantic")]
+use std::{future::Future, pin::Pin, task::Poll};
 
 /// Tool arguments that went through the gate: use `Parameters<Checked<T>>` in a `#[tool]`
 /// method where `Parameters<T>` would take a serde type.
@@ -357,6 +359,8 @@ fn complete<S>(route: &mut ToolRoute<S>, effect: Effect, description: Option<&'s
 ///   call is refused without a request, code `confirmation_unavailable`, as it is when the
 ///   request fails (the connection closed, the client answered with an error, or the session
 ///   speaks protocol `2026-07-28`, which forbids requests from server to client).
+/// - The client cancels the tool call while the user is being asked: the request is
+///   withdrawn (`notifications/cancelled`), and the call does not run, code `cancelled`.
 /// - [`Decision::Reject`]: an `isError` result carrying [`Review::for_model`].
 ///
 /// Every refusal is an `isError` result whose `structuredContent` and text are the same
@@ -451,26 +455,56 @@ pub async fn confirm(
             requested_schema: form,
         },
     ));
-    let answer = match context.peer.send_request(request).await {
-        Ok(ClientResult::ElicitResult(answer)) => answer,
-        Ok(_) => {
-            return Err(not_run(
-                "confirmation_unavailable",
-                format!(
-                    "the call to {} needs the user's confirmation, and the client answered the \
-                     request with something else; the call did not run",
-                    review.tool
-                ),
-            ))
+    let unavailable = |error: &dyn fmt::Display| {
+        not_run(
+            "confirmation_unavailable",
+            format!(
+                "the call to {} needs the user's confirmation, and the client could not ask the \
+                 user ({error}); the call did not run",
+                review.tool
+            ),
+        )
+    };
+    let mut asking = match context
+        .peer
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await
+    {
+        Ok(asking) => asking,
+        Err(error) => return Err(unavailable(&error)),
+    };
+    // The user answers, or the client cancels the tool call (rmcp then cancels the context's
+    // token but lets the handler run on): the question is withdrawn, and the call does not run.
+    let mut cancelled = std::pin::pin!(context.ct.cancelled());
+    let answered = std::future::poll_fn(|cx| {
+        if let Poll::Ready(answer) = Pin::new(&mut asking.rx).poll(cx) {
+            Poll::Ready(Some(answer))
+        } else if cancelled.as_mut().poll(cx).is_ready() {
+            Poll::Ready(None)
+        } else {
+            Poll::Pending
         }
-        Err(error) => {
+    })
+    .await;
+    let answer = match answered {
+        Some(Ok(Ok(ClientResult::ElicitResult(answer)))) => answer,
+        None => {
+            let reason = "the tool call was cancelled".to_owned();
+            let _withdrawn = asking.cancel(Some(reason)).await;
             return Err(not_run(
-                "confirmation_unavailable",
+                "cancelled",
                 format!(
-                    "the call to {} needs the user's confirmation, and the client could not ask \
-                     the user ({error}); the call did not run",
+                    "the call to {} was cancelled while it waited for the user's \
+                     confirmation; it did not run",
                     review.tool
                 ),
+            ));
+        }
+        Some(Ok(Err(error))) => return Err(unavailable(&error)),
+        Some(Err(_closed)) => return Err(unavailable(&"the connection closed")),
+        Some(Ok(Ok(_))) => {
+            return Err(unavailable(
+                &"it answered with something else than the user's answer",
             ))
         }
     };

@@ -340,16 +340,17 @@ mod confirmation {
     //! without the elicitation capability cannot be asked.
 
     use std::sync::{Arc, Mutex};
+    use std::time::Duration;
 
     use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-    use rmcp::model::ProtocolVersion;
     use rmcp::model::{
-        CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
-        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, ServerCapabilities,
-        ServerConfig,
+        CallToolRequest, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
+        ClientRequest, ElicitRequestParams, ElicitResult, ElicitationAction, Implementation,
+        ProtocolVersion, ServerCapabilities, ServerConfig,
     };
     use rmcp::service::{
-        ClientLifecycleMode, ClientServiceExt, RequestContext, RoleClient, RunningService,
+        ClientLifecycleMode, ClientServiceExt, PeerRequestOptions, RequestContext, RoleClient,
+        RunningService,
     };
     use rmcp::{tool, tool_handler, tool_router, ClientHandler, ErrorData, RoleServer};
     use rmcp::{ServerHandler, ServiceExt};
@@ -578,6 +579,71 @@ mod confirmation {
             assert_eq!(prompts.lock().unwrap().len(), 1);
             client.cancel().await.unwrap();
         }
+    }
+
+    /// A client whose user never answers: the question stays open until the server withdraws
+    /// it.
+    struct Away {
+        asked: Arc<tokio::sync::Notify>,
+        withdrawn: Arc<tokio::sync::Notify>,
+    }
+
+    impl ClientHandler for Away {
+        async fn create_elicitation(
+            &self,
+            _: ElicitRequestParams,
+            context: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            self.asked.notify_one();
+            context.ct.cancelled().await;
+            self.withdrawn.notify_one();
+            Ok(ElicitResult::new(ElicitationAction::Cancel))
+        }
+
+        fn get_info(&self) -> ClientConfig {
+            ClientConfig::new(
+                ClientCapabilities::builder().enable_elicitation().build(),
+                Implementation::new("away", "1.0.0"),
+            )
+        }
+    }
+
+    #[tokio::test]
+    async fn a_tool_call_cancelled_while_the_user_is_asked_withdraws_the_question() {
+        let asked = Arc::new(tokio::sync::Notify::new());
+        let withdrawn = Arc::new(tokio::sync::Notify::new());
+        let client = connect(Away {
+            asked: Arc::clone(&asked),
+            withdrawn: Arc::clone(&withdrawn),
+        })
+        .await;
+        let first = call(
+            &client,
+            json!({"pay_on": "04/03/2026", "amount_cents": 5000}),
+        )
+        .await;
+        assert_eq!(first.is_error, Some(true));
+
+        let Value::Object(arguments) = json!({"pay_on": "2026-03-04", "amount_cents": 5000}) else {
+            unreachable!()
+        };
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("schedule_payment").with_arguments(arguments),
+        ));
+        let corrected = client
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await
+            .unwrap();
+        asked.notified().await;
+        corrected
+            .cancel(Some("the user stopped the model".to_owned()))
+            .await
+            .unwrap();
+        // The server withdraws its question: the client sees its request cancelled.
+        tokio::time::timeout(Duration::from_secs(20), withdrawn.notified())
+            .await
+            .expect("the elicitation is cancelled");
+        client.cancel().await.unwrap();
     }
 
     #[tokio::test]
