@@ -216,7 +216,8 @@ fn root_error(code: Code, message: String) -> ArgumentError {
 
 /// Returns the body of a payload fenced as ```` ```json ```` or ```` ``` ```` on lines of their own.
 fn strip_code_fence(text: &str) -> Option<&str> {
-    let rest = text.trim().strip_prefix("```")?;
+    // Most payloads start with `{`: settle those before trimming the end.
+    let rest = text.trim_start().strip_prefix("```")?.trim_end();
     let rest = rest.strip_prefix("json").unwrap_or(rest);
     let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('\n')?;
     rest.strip_suffix("```")?.strip_suffix('\n')

@@ -129,9 +129,11 @@ fn read_literal_integer(text: &str) -> IntegerReading {
     };
     // The common case first: a plain integer short enough that it cannot overflow.
     if rest.len() <= 18 && rest.bytes().all(|b| b.is_ascii_digit()) {
-        let value = rest
-            .bytes()
-            .fold(0i128, |acc, b| acc * 10 + i128::from(b - b'0'));
+        // Eighteen digits fit in 64 bits, whose arithmetic is cheaper than 128-bit.
+        let value = i128::from(
+            rest.bytes()
+                .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')),
+        );
         return IntegerReading::Exact(if negative { -value } else { value });
     }
     let (mantissa, exponent) = match rest.find(['e', 'E']) {
