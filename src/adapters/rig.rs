@@ -160,9 +160,12 @@ impl<T: ToolArgs, const STRICT: bool> Args<T, STRICT> {
     };
 
     /// The arguments' schema in [`Self::DIALECT`](Args::DIALECT), for the tool's
-    /// `parameters`: the schema the calls are parsed against.
+    /// `parameters`: the schema the calls are parsed against. A type with a map or an open
+    /// value field has no strict form, and its schema is OpenAI's without strict mode (as
+    /// [`ToolArgs::tool_definition`] publishes it); its calls are still parsed with strict
+    /// mode's options, which then leave a `null` for an optional field unrecorded.
     pub fn parameters() -> Value {
-        Self::DIALECT.parameters(&T::json_schema(), T::DESCRIPTION)
+        published_parameters::<T>(Self::DIALECT).1
     }
 
     /// rig's [`ToolDefinition`] of `T` in [`Self::DIALECT`](Args::DIALECT).
@@ -271,9 +274,30 @@ pub fn definition<T: ToolArgs>() -> ToolDefinition {
 /// Parse the calls made against it with that dialect's options: [`dynamic_tool_in`] does both
 /// for a dynamic tool, and [`Args::definition`] is this definition for the dialect its
 /// arguments are parsed as (OpenAI's strict mode with [`StrictArgs`]).
+///
+/// A type with a map or an open value field has no form in OpenAI's strict mode, and is
+/// published without it, as [`ToolArgs::tool_definition`] publishes it.
 pub fn definition_in<T: ToolArgs>(dialect: Dialect) -> ToolDefinition {
-    let parameters = dialect.parameters(&T::json_schema(), T::DESCRIPTION);
+    let (_, parameters) = published_parameters::<T>(dialect);
     ToolDefinition::new(tool_name::<T>(), description::<T>(), parameters)
+}
+
+/// The dialect `T` is published in when asked for `dialect`, and its schema there: OpenAI's
+/// strict mode becomes its plain form for a schema with open parts (a map, an open value),
+/// which strict mode cannot express (see [`has_open_parts`](crate::dialect::has_open_parts)).
+fn published_parameters<T: ToolArgs>(dialect: Dialect) -> (Dialect, Value) {
+    let schema = T::json_schema();
+    let dialect = match dialect {
+        Dialect::OpenAiChat { strict: true } if crate::dialect::has_open_parts(&schema) => {
+            Dialect::OpenAiChat { strict: false }
+        }
+        Dialect::OpenAiResponses { strict: true } if crate::dialect::has_open_parts(&schema) => {
+            Dialect::OpenAiResponses { strict: false }
+        }
+        other => other,
+    };
+    let parameters = dialect.parameters(&schema, T::DESCRIPTION);
+    (dialect, parameters)
 }
 
 /// A rig [`DynamicTool`] named, described and typed by `T`, whose `handler` receives the
@@ -311,8 +335,9 @@ where
 }
 
 /// [`dynamic_tool`] published in `dialect`: its definition is [`definition_in`]`(dialect)`,
-/// and its calls are parsed with [`Dialect::parse_options`], so that under OpenAI's strict
-/// mode the `null` sent for an optional field is no repair.
+/// and its calls are parsed with [`Dialect::parse_options`] of the dialect it is published in,
+/// so that under OpenAI's strict mode the `null` sent for an optional field is no repair (a
+/// type with no strict form is published, and parsed, without strict mode).
 ///
 /// ```
 /// use rig::tool::ToolExecutionError;
@@ -343,11 +368,12 @@ where
     Fut: Future<Output = Result<O, ToolExecutionError>> + Send + 'static,
     O: IntoToolOutput,
 {
+    let (dialect, parameters) = published_parameters::<T>(dialect);
     let options = dialect.parse_options();
     DynamicTool::new(
         tool_name::<T>(),
         description::<T>(),
-        dialect.parameters(&T::json_schema(), T::DESCRIPTION),
+        parameters,
         move |arguments: Value| {
             let call = parse_with(&arguments.into(), &options).map(&handler);
             Box::pin(async move {

@@ -265,3 +265,45 @@ fn a_dynamic_tool_published_in_a_dialect_parses_as_that_dialect_sends() {
         );
     }
 }
+
+/// A tool with a map field: it has no form in OpenAI's strict mode.
+#[derive(ToolArgs, Debug)]
+#[toolargs(name = "tag_order", effect = "additive")]
+struct TagOrder {
+    order_id: String,
+    labels: std::collections::BTreeMap<String, String>,
+    note: Option<String>,
+}
+
+#[test]
+fn a_tool_with_no_strict_form_is_published_and_parsed_without_strict_mode() {
+    for strict in [false, true] {
+        let dialect = Dialect::OpenAiChat { strict };
+        assert_eq!(
+            toolargs::rig::definition_in::<TagOrder>(dialect).parameters,
+            TagOrder::tool_definition(dialect)["function"]["parameters"]
+        );
+    }
+    assert_eq!(
+        StrictArgs::<TagOrder>::parameters(),
+        TagOrder::tool_definition(Dialect::OpenAiChat { strict: true })["function"]["parameters"]
+    );
+    assert_eq!(
+        StrictArgs::<TagOrder>::parameters()["required"],
+        json!(["order_id", "labels"])
+    );
+
+    let tool = toolargs::rig::dynamic_tool_in(
+        Dialect::OpenAiChat { strict: true },
+        |call: Parsed<TagOrder>| async move {
+            let rules: Vec<&str> = call.repairs.iter().map(|r| r.rule.as_str()).collect();
+            Ok::<_, ToolExecutionError>(json!({"labels": call.args.labels.len(), "repairs": rules}))
+        },
+    );
+    let call = json!({"order_id": "ord_1", "labels": {"vip": "yes"}, "note": null});
+    let output = block_on(tool.execute(call)).unwrap();
+    assert_eq!(
+        output.as_json(),
+        Some(&json!({"labels": 1, "repairs": ["null_to_absent"]}))
+    );
+}
