@@ -2,9 +2,12 @@
 //! two tools, `issue_refund` and the read-only `quote_refund`, whose arguments go through the
 //! toolargs gate. A clean call runs, a call with representation errors of one meaning is
 //! repaired and runs, and any other call is a tool result with `isError: true` listing every
-//! error, as text and as `structuredContent`.
+//! error, as text and as `structuredContent`. With the `semantic` feature a third tool,
+//! `schedule_payment`, asks the user (an MCP elicitation) before it runs a call the model
+//! corrected into something that may mean otherwise.
 //!
-//! Run with `cargo run --features rmcp --example mcp_stdio`. An MCP client starts it with that
+//! Run with `cargo run --features rmcp --example mcp_stdio` (`--features rmcp,semantic` for
+//! the third tool). An MCP client starts it with that
 //! command (or the built binary, `target/debug/examples/mcp_stdio`) and speaks JSON-RPC, one
 //! message a line. The server exits when stdin closes.
 //!
@@ -52,15 +55,29 @@ struct QuoteRefund {
 #[derive(Clone)]
 struct Refunds {
     tool_router: ToolRouter<Self>,
+    /// The attempts at a `schedule_payment` call since the last one that ran.
+    #[cfg(feature = "semantic")]
+    attempts: std::sync::Arc<std::sync::Mutex<toolargs::semantic::Correction>>,
 }
 
 #[tool_router]
 impl Refunds {
     fn new() -> Self {
+        #[allow(unused_mut)]
         let mut tool_router = Self::tool_router();
+        #[cfg(feature = "semantic")]
+        {
+            tool_router += Self::payments_router();
+        }
         // readOnlyHint, destructiveHint, idempotentHint, openWorldHint from each tool's effect.
         let _completed = toolargs::rmcp::annotate_all(&mut tool_router);
-        Refunds { tool_router }
+        #[cfg(feature = "semantic")]
+        let _named = toolargs::rmcp::annotate::<payments::SchedulePayment, _>(&mut tool_router);
+        Refunds {
+            tool_router,
+            #[cfg(feature = "semantic")]
+            attempts: Default::default(),
+        }
     }
 
     #[tool(name = "issue_refund")]
@@ -92,6 +109,68 @@ impl Refunds {
         let quote = call.parsed()?.args;
         // The share as it arrived: the shortest decimal that reads back as the same double.
         Ok(format!("a refund of {} of {}", quote.share, quote.order_id))
+    }
+}
+
+/// With the `semantic` feature, a third tool: a call the model corrected after a rejection runs
+/// once the user confirms it, when the correction may have changed what it means.
+#[cfg(feature = "semantic")]
+mod payments {
+    use rmcp::handler::server::wrapper::Parameters;
+    use rmcp::model::{CallToolResult, JsonObject};
+    use rmcp::service::RequestContext;
+    use rmcp::{tool, tool_router, RoleServer};
+    use serde_json::Value;
+    use toolargs::rmcp::Checked;
+    use toolargs::semantic::{Correction, SemanticGate};
+    use toolargs::ToolArgs;
+
+    /// Schedule a payment.
+    #[derive(ToolArgs, Debug)]
+    #[toolargs(name = "schedule_payment", effect = "external")]
+    pub(crate) struct SchedulePayment {
+        /// The day to pay on, YYYY-MM-DD.
+        #[arg(semantic = "date")]
+        pay_on: chrono::NaiveDate,
+        /// Amount in cents.
+        #[arg(min = 1, max = 50000)]
+        amount_cents: i64,
+    }
+
+    #[tool_router(router = payments_router, vis = "pub(crate)")]
+    impl super::Refunds {
+        // The raw arguments, to keep what the model first sent; the schema is the type's.
+        #[tool(
+            name = "schedule_payment",
+            input_schema = toolargs::rmcp::tool::<SchedulePayment>().input_schema
+        )]
+        async fn schedule_payment(
+            &self,
+            Parameters(arguments): Parameters<JsonObject>,
+            context: RequestContext<RoleServer>,
+        ) -> Result<String, CallToolResult> {
+            let arguments = Value::Object(arguments);
+            let outcome = SchedulePayment::parse(&arguments);
+            let review = {
+                let mut attempts = self.attempts.lock().unwrap_or_else(|e| e.into_inner());
+                attempts.record(&arguments, &outcome);
+                let review = SemanticGate::new().review::<SchedulePayment>(&attempts);
+                if outcome.is_ok() {
+                    *attempts = Correction::new();
+                }
+                review
+            };
+            let payment = Checked(outcome).parsed()?.args;
+            if let Some(review) = review {
+                // Runs at once when the correction means what the first call meant; asks the
+                // user (an MCP elicitation) when it may not.
+                toolargs::rmcp::confirm(&context, &review).await?;
+            }
+            Ok(format!(
+                "scheduled {} cents for {}",
+                payment.amount_cents, payment.pay_on
+            ))
+        }
     }
 }
 

@@ -725,6 +725,11 @@ mod stdio {
 
     impl Server {
         fn start() -> Server {
+            Server::start_with(json!({}))
+        }
+
+        /// Starts the example and opens a session as a client with these capabilities.
+        fn start_with(capabilities: Value) -> Server {
             let path = example();
             let mut child = Command::new(&path)
                 .stdin(Stdio::piped())
@@ -760,7 +765,7 @@ mod stdio {
                 "initialize",
                 json!({
                     "protocolVersion": "2025-11-25",
-                    "capabilities": {},
+                    "capabilities": capabilities,
                     "clientInfo": {"name": "a client process", "version": "1.0.0"},
                 }),
             );
@@ -825,7 +830,13 @@ mod stdio {
         let list = server.request(1, "tools/list", json!({}));
         let tools = list["result"]["tools"].as_array().unwrap();
         let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-        assert_eq!(names, ["issue_refund", "quote_refund"]);
+        if cfg!(feature = "semantic") {
+            assert_eq!(names, ["issue_refund", "quote_refund", "schedule_payment"]);
+            assert_eq!(tools[2]["annotations"]["destructiveHint"], true);
+            assert_eq!(tools[2]["description"], "Schedule a payment.");
+        } else {
+            assert_eq!(names, ["issue_refund", "quote_refund"]);
+        }
         assert_eq!(tools[0]["annotations"]["readOnlyHint"], false);
         assert_eq!(tools[0]["annotations"]["openWorldHint"], true);
         assert_eq!(tools[1]["annotations"]["readOnlyHint"], true);
@@ -912,6 +923,71 @@ mod stdio {
         assert_eq!(
             text(&twice),
             "refunded 1999 cents on ord_A1b2C3d4 (notify: false); repairs: []"
+        );
+    }
+
+    /// With the `semantic` feature the example has `schedule_payment`, which asks the user
+    /// before it runs a call corrected into something that may mean otherwise.
+    #[cfg(feature = "semantic")]
+    #[test]
+    fn a_client_process_is_asked_to_confirm_a_corrected_call() {
+        const FIRST: &str = r#"{"pay_on":"04/03/2026","amount_cents":5000}"#;
+        const CORRECTED: &str = r#"{"pay_on":"2026-03-04","amount_cents":5000}"#;
+        let mut server = Server::start_with(json!({"elicitation": {}}));
+        for (answer, code) in [
+            (
+                json!({"action": "accept", "content": {"approve": true}}),
+                None,
+            ),
+            (json!({"action": "decline"}), Some("user_declined")),
+            (json!({"action": "cancel"}), Some("user_declined")),
+        ] {
+            let first = server.call_text(50, "schedule_payment", FIRST);
+            assert_eq!(
+                first["structuredContent"]["errors"][0]["error"],
+                "ambiguous_date"
+            );
+
+            server.send(&format!(
+                r#"{{"jsonrpc":"2.0","id":51,"method":"tools/call","params":{{"name":"schedule_payment","arguments":{CORRECTED}}}}}"#
+            ));
+            // Before the reply, the server's question: 4 March or 3 April?
+            let question = server.next_reply(DUE).expect("an elicitation request");
+            assert_eq!(question["method"], "elicitation/create", "{question}");
+            let message = question["params"]["message"].as_str().unwrap();
+            assert!(message.contains("$.pay_on"), "{message}");
+            assert!(message.contains("2026-04-03"), "{message}");
+            let form = &question["params"]["requestedSchema"];
+            assert_eq!(form["properties"]["approve"]["type"], "boolean");
+            assert_eq!(form["required"], json!(["approve"]));
+            server.send(
+                &json!({"jsonrpc": "2.0", "id": question["id"], "result": answer}).to_string(),
+            );
+
+            let reply = server.next_reply(DUE).expect("the tool result");
+            assert_eq!(reply["id"], 51, "{reply}");
+            let result = &reply["result"];
+            match code {
+                None => {
+                    assert_eq!(result["isError"], false, "{result}");
+                    assert_eq!(text(result), "scheduled 5000 cents for 2026-03-04");
+                }
+                Some(code) => {
+                    assert_eq!(result["isError"], true, "{result}");
+                    assert_eq!(result["structuredContent"]["errors"][0]["error"], code);
+                    assert_eq!(text(result), result["structuredContent"].to_string());
+                }
+            }
+        }
+
+        // A client that does not declare the capability is not asked: the call is refused.
+        let mut server = Server::start();
+        server.call_text(60, "schedule_payment", FIRST);
+        let refused = server.call_text(61, "schedule_payment", CORRECTED);
+        assert_eq!(refused["isError"], true);
+        assert_eq!(
+            refused["structuredContent"]["errors"][0]["error"],
+            "confirmation_unavailable"
         );
     }
 
