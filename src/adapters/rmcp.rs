@@ -71,16 +71,12 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
+#[cfg(feature = "semantic")]
+use std::{collections::BTreeMap, future::Future, pin::Pin, task::Poll};
 
 use ::rmcp::handler::server::router::tool::{ToolRoute, ToolRouter};
 use ::rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use ::rmcp::schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::{Deserialize, Deserializer};
-use serde_json::Value;
-
-#[cfg(feature = "semantic")]
-use crate::semantic::{Decision, Review};
-use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
 #[cfg(feature = "semantic")]
 use ::rmcp::{
     model::{
@@ -90,10 +86,12 @@ use ::rmcp::{
     service::{PeerRequestOptions, RequestContext},
     RoleServer,
 };
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
 #[cfg(feature = "semantic")]
-use std::collections::BTreeMap;
-#[cfg(feature = "semantic")]
-use std::{future::Future, pin::Pin, task::Poll};
+use crate::semantic::{Decision, Review};
+use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
 
 /// Tool arguments that went through the gate: use `Parameters<Checked<T>>` in a `#[tool]`
 /// method where `Parameters<T>` would take a serde type.
@@ -355,7 +353,7 @@ fn complete<S>(route: &mut ToolRoute<S>, effect: Effect, description: Option<&'s
 ///   [`Review::prompt`] as its message and a form of one required boolean, `approve`.
 ///   `Ok(())` only when the user accepts with `approve: true`; a decline, a cancel, or an
 ///   accepted form without `approve: true` is an `isError` result, code `user_declined`.
-/// - A client that does not declare the `elicitation` capability (form mode) cannot ask: the
+/// - A client that declares no `elicitation` capability for forms cannot ask: the
 ///   call is refused without a request, code `confirmation_unavailable`, as it is when the
 ///   request fails (the connection closed, the client answered with an error, or the session
 ///   speaks protocol `2026-07-28`, which forbids requests from server to client).
@@ -435,7 +433,7 @@ pub async fn confirm(
             "confirmation_unavailable",
             format!(
                 "the call to {} needs the user's confirmation, and the client cannot ask the \
-                 user (it does not declare the elicitation capability); the call did not run",
+                 user (it declares no elicitation capability for forms); the call did not run",
                 review.tool
             ),
         ));

@@ -683,7 +683,7 @@ mod confirmation {
         assert_eq!(refusal_code(&result), "confirmation_unavailable");
         assert!(
             text(&result).contains(
-                "the client cannot ask the user (it does not declare the elicitation capability)"
+                "the client cannot ask the user (it declares no elicitation capability for forms)"
             ),
             "{}",
             text(&result)
