@@ -11,7 +11,10 @@
 //! - `shipment`: a nested tool with lists of 1 to 12 line items, generated here from a fixed seed,
 //!   about 15% repairable and 15% rejected;
 //! - `five_errors`: refund calls that each carry five errors (pattern, ambiguous integer, enum,
-//!   ambiguous list, unknown field), with varied values.
+//!   ambiguous list, unknown field), with varied values;
+//! - `bfcl`: the Berkeley Function Calling Leaderboard's ground-truth calls, each judged by the
+//!   dynamic spec of its own definition (`scripts/bfcl.py` writes both to `target/bfcl`), against
+//!   serde reading the same arguments into a `serde_json::Value`.
 //!
 //! Each corpus is measured on all its calls and on its clean calls only (those toolargs accepts
 //! without a repair). The table reports, per corpus, the median over interleaved rounds of the
@@ -29,6 +32,7 @@
 //! for `valgrind --tool=callgrind` (instructions per call, see BENCHMARKS.md). `TOOLARGS_DUMP=1`
 //! prints toolargs' report of every call, to compare two builds.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::io;
 use std::path::PathBuf;
@@ -200,6 +204,26 @@ fn toolargs_shipment(text: &str) -> Outcome {
     outcome(CreateShipment::parse(text))
 }
 
+/// BFCL: a call is `<tool>\t<arguments>`; the tool's loaded spec judges the arguments.
+/// serde has no type for a definition known only at run time, so its contender reads the
+/// arguments into a `serde_json::Value`, which is what a program without a gate would do.
+fn serde_bfcl(call: &str) -> Outcome {
+    let (_, arguments) = call.split_once('\t').unwrap_or(("", call));
+    serde_outcome(serde_json::from_str::<Value>(arguments))
+}
+
+fn toolargs_bfcl(call: &str) -> Outcome {
+    let (tool, arguments) = call.split_once('\t').unwrap_or(("", call));
+    match BFCL_TOOLS.get().and_then(|tools| tools.get(tool)) {
+        Some(spec) => outcome(spec.parse(arguments)),
+        None => Outcome::Rejected,
+    }
+}
+
+/// The BFCL definitions by name, loaded once by [`bfcl_corpus`].
+static BFCL_TOOLS: std::sync::OnceLock<HashMap<String, toolargs::dynamic::Spec>> =
+    std::sync::OnceLock::new();
+
 /// The contender names, in the order they are measured and reported.
 const NAMES: [&str; 2] = ["serde", "toolargs"];
 
@@ -309,6 +333,46 @@ fn refund_corpus() -> Option<Vec<String>> {
             other => calls.push(python_dumps(other)),
         }
     }
+    Some(calls)
+}
+
+/// The BFCL ground-truth calls to the definitions that load, as `<tool>\t<arguments>` with the
+/// arguments compact (as models send them); `None` (with a message) when `scripts/bfcl.py` has
+/// not written them to `target/bfcl` (or `TOOLARGS_BFCL`).
+fn bfcl_corpus() -> Option<Vec<String>> {
+    let dir = std::env::var_os("TOOLARGS_BFCL").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bfcl"),
+        PathBuf::from,
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let (Some(tools), Some(calls)) = (read("tools.json"), read("calls.jsonl")) else {
+        eprintln!(
+            "corpus: {} has no tools.json and calls.jsonl; the bfcl groups are skipped (write them with scripts/bfcl.py)",
+            dir.display()
+        );
+        return None;
+    };
+    let list = toolargs::dynamic::load_tool_list_lenient(&tools).ok()?;
+    let specs: HashMap<String, toolargs::dynamic::Spec> = list
+        .specs
+        .into_iter()
+        .filter_map(|spec| Some((spec.name()?.to_owned(), spec)))
+        .collect();
+    let calls = calls
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter_map(|record| {
+            let tool = record["tool"].as_str()?;
+            specs.contains_key(tool).then(|| {
+                let arguments = match &record["arguments"] {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                format!("{tool}\t{arguments}")
+            })
+        })
+        .collect();
+    let _ = BFCL_TOOLS.set(specs);
     Some(calls)
 }
 
@@ -475,6 +539,9 @@ fn sets() -> Vec<Set> {
     }
     corpora.push(("shipment", shipment_corpus(5_000), shipment));
     corpora.push(("five_errors", five_error_corpus(2_000), refund));
+    if let Some(calls) = bfcl_corpus() {
+        corpora.push(("bfcl", calls, [serde_bfcl as Parse, toolargs_bfcl as Parse]));
+    }
     let mut sets = Vec::new();
     for (name, calls, run) in corpora {
         let clean: Vec<String> = calls
@@ -580,6 +647,12 @@ fn dump(sets: &[Set]) {
         for call in &set.calls {
             let report = if set.name.starts_with("shipment") {
                 reported(CreateShipment::parse(call.as_str()))
+            } else if set.name.starts_with("bfcl") {
+                let (tool, arguments) = call.split_once('\t').unwrap_or(("", call));
+                match BFCL_TOOLS.get().and_then(|tools| tools.get(tool)) {
+                    Some(spec) => reported(spec.parse(arguments)),
+                    None => format!("no definition named {tool:?}"),
+                }
             } else {
                 reported(IssueRefund::parse(call.as_str()))
             };
