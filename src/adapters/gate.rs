@@ -3,8 +3,9 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
-use crate::{ArgumentError, Code, Parsed, Rejection, ToolArgs};
+use crate::{ArgumentError, Code, ParseOptions, Parsed, Rejection, ToolArgs};
 use toolargs_core::telemetry;
+use toolargs_core::tool::parse_with;
 
 /// Runs the gate on whatever `deserializer` holds, and never fails as a deserializer: a
 /// rejection is a value, so a framework that deserializes arguments with serde hands it to the
@@ -12,15 +13,19 @@ use toolargs_core::telemetry;
 ///
 /// The arguments are taken as raw JSON text where the deserializer has it (`serde_json` reading
 /// text keeps a key sent twice, which the gate then rejects as `duplicate_key`); a decoded
-/// `serde_json::Value` is written back to text first.
-pub(crate) fn deserialize<'de, T, D>(deserializer: D) -> Result<Parsed<T>, Rejection>
+/// `serde_json::Value` is written back to text first. `options` are those of the dialect the
+/// tool is published in.
+pub(crate) fn deserialize<'de, T, D>(
+    deserializer: D,
+    options: &ParseOptions,
+) -> Result<Parsed<T>, Rejection>
 where
     T: ToolArgs,
     D: Deserializer<'de>,
 {
     let span = telemetry::tool_span(T::NAME, None);
     let parsed = span.in_scope(|| match Box::<RawValue>::deserialize(deserializer) {
-        Ok(raw) => T::parse(raw.get()),
+        Ok(raw) => parse_with(&raw.get().into(), options),
         Err(error) => Err(Rejection::single(ArgumentError {
             path: "$".to_owned(),
             code: Code::InvalidJson,

@@ -211,34 +211,11 @@ impl<T: Clone, const STRICT: bool> Clone for Args<T, STRICT> {
 
 impl<'de, T: ToolArgs, const STRICT: bool> Deserialize<'de> for Args<T, STRICT> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        if STRICT {
-            Ok(Args(strict_gate(deserializer)))
-        } else {
-            Ok(Args(super::gate::deserialize(deserializer)))
-        }
+        Ok(Args(super::gate::deserialize(
+            deserializer,
+            &Args::<T, STRICT>::options(),
+        )))
     }
-}
-
-/// The gate of `gate::deserialize` with the options of OpenAI's strict mode: the arguments as
-/// raw JSON text where the deserializer has it, a rejection as a value.
-fn strict_gate<'de, T: ToolArgs, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Parsed<T>, Rejection> {
-    use toolargs_core::telemetry;
-    let span = telemetry::tool_span(T::NAME, None);
-    let parsed =
-        span.in_scope(
-            || match Box::<serde_json::value::RawValue>::deserialize(deserializer) {
-                Ok(raw) => parse_with(&raw.get().into(), &Args::<T, true>::options()),
-                Err(error) => Err(Rejection::single(crate::ArgumentError {
-                    path: "$".to_owned(),
-                    code: crate::Code::InvalidJson,
-                    message: format!("the arguments could not be read as JSON: {error}"),
-                })),
-            },
-        );
-    telemetry::record_outcome(&span, telemetry::Outcome::of(&parsed));
-    parsed
 }
 
 /// A rejection as a rig error: kind `invalid_args`, [`Rejection::for_model`] as what the model

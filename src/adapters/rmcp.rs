@@ -136,7 +136,10 @@ impl<T: Clone> Clone for Checked<T> {
 
 impl<'de, T: ToolArgs> Deserialize<'de> for Checked<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Checked(super::gate::deserialize(deserializer)))
+        Ok(Checked(super::gate::deserialize(
+            deserializer,
+            &crate::ParseOptions::DEFAULT,
+        )))
     }
 }
 
