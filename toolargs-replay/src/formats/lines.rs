@@ -11,13 +11,22 @@ use crate::outcome::BadRecord;
 
 /// Reads one record and hands its call (or why it is none) to `f`.
 ///
-/// toolargs' own reader borrows from the line; a line it refuses (a duplicate key, say) is
-/// read again by serde_json, which keeps the last value as most loggers' readers do.
+/// The usual record (arguments as JSON text, nothing unusual in it) is read by [`Scan`],
+/// which finds the fields replay needs without building the others. Anything else is read by
+/// toolargs' own reader, which borrows from the line; a line it refuses (a duplicate key,
+/// say) is read again by serde_json, which keeps the last value as most loggers' readers do.
 pub(crate) fn read<R>(
     text: &str,
     by: &[String],
     f: impl FnOnce(Result<Call<'_>, BadRecord>) -> R,
 ) -> R {
+    if let Some(record) = Scan::record(text, by) {
+        return f(Ok(Call {
+            tool: record.tool.as_deref(),
+            arguments: Some(Args::Text(&record.arguments)),
+            key: record.key,
+        }));
+    }
     let fallback: Value;
     let node = match toolargs_core::decode::parse_document(
         text,
@@ -57,4 +66,342 @@ pub(crate) fn read<R>(
         arguments,
         key,
     }))
+}
+
+/// The fields of a usual record, as [`Scan::record`] finds them.
+struct Usual<'a> {
+    tool: Option<Cow<'a, str>>,
+    arguments: Cow<'a, str>,
+    key: Vec<Value>,
+}
+
+/// The bytes that end a run of plain string content: a quote, a backslash, a control
+/// character (invalid in a string).
+const SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+/// How many top-level keys [`Scan`] reads; a record with more goes to the full reader.
+const SCAN_KEYS: usize = 16;
+
+/// How deep [`Scan`] follows nested values before leaving the record to the full reader.
+const SCAN_DEPTH: usize = 32;
+
+/// A reader of the usual record `{"tool": "NAME", "arguments": "JSON TEXT", ...}`: it reads the
+/// tool's name and the arguments, reads the grouping fields with the full reader, and checks
+/// the syntax of every other value without building it. It gives up (`None`) on anything it
+/// is not sure to read exactly as the full reader does: arguments that are not a string, a
+/// `\u` escape, a number with an exponent or of more than 15 digits, a repeated key, deep
+/// nesting, or invalid JSON; the full reader then decides.
+struct Scan<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Scan<'a> {
+    fn record(text: &'a str, by: &[String]) -> Option<Usual<'a>> {
+        let mut scan = Scan { text, at: 0 };
+        scan.space();
+        scan.eat(b'{')?;
+        let mut tool = None;
+        let mut arguments = None;
+        let mut key: Vec<Value> = vec![Value::Null; by.len()];
+        let mut seen: [&str; SCAN_KEYS] = [""; SCAN_KEYS];
+        let mut keys = 0;
+        scan.space();
+        if scan.peek() == Some(b'}') {
+            return None;
+        }
+        loop {
+            scan.space();
+            // A key with an escape goes to the full reader, which compares keys as read.
+            let Cow::Borrowed(name) = scan.string()? else {
+                return None;
+            };
+            if keys == SCAN_KEYS || seen[..keys].contains(&name) {
+                return None;
+            }
+            seen[keys] = name;
+            keys += 1;
+            scan.space();
+            scan.eat(b':')?;
+            scan.space();
+            let start = scan.at;
+            match name {
+                "tool" => match scan.peek()? {
+                    b'"' => tool = Some(scan.string()?),
+                    b'n' => scan.skip(0)?,
+                    // A name that is not a string: the full reader says so.
+                    _ => return None,
+                },
+                "arguments" if scan.peek()? == b'"' => arguments = Some(scan.string()?),
+                "arguments" => return None,
+                _ => scan.skip(0)?,
+            }
+            if let Some(i) = by.iter().position(|f| *f == name) {
+                let node = toolargs_core::decode::parse_document(
+                    &text[start..scan.at],
+                    toolargs_core::options::Limits::DEFAULT.max_depth,
+                )
+                .ok()?;
+                key[i] = node.to_value();
+            }
+            scan.space();
+            match scan.next()? {
+                b',' => continue,
+                b'}' => break,
+                _ => return None,
+            }
+        }
+        scan.space();
+        if scan.at != text.len() {
+            return None;
+        }
+        Some(Usual {
+            tool,
+            arguments: arguments?,
+            key,
+        })
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.at += 1;
+        Some(b)
+    }
+
+    fn eat(&mut self, want: u8) -> Option<()> {
+        (self.next()? == want).then_some(())
+    }
+
+    fn space(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// A string at the cursor, borrowed when it has no escape.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let mut at = start
+            + bytes
+                .get(start..)?
+                .iter()
+                .position(|b| SPECIAL[*b as usize])?;
+        if bytes[at] == b'"' {
+            self.at = at + 1;
+            return Some(Cow::Borrowed(&self.text[start..at]));
+        }
+        // Arguments logged as text escape every quote: runs between escapes are short.
+        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() - start);
+        out.extend_from_slice(&bytes[start..at]);
+        loop {
+            match bytes[at] {
+                b'"' => break,
+                b'\\' => {
+                    let escaped = *bytes.get(at + 1)?;
+                    at += 2;
+                    out.push(match escaped {
+                        b'"' | b'\\' | b'/' => escaped,
+                        b'b' => 0x08,
+                        b'f' => 0x0c,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        _ => return None,
+                    });
+                }
+                // A control character, which a string cannot hold raw.
+                _ => return None,
+            }
+            let run = bytes.get(at..)?.iter().position(|b| SPECIAL[*b as usize])?;
+            out.extend_from_slice(&bytes[at..at + run]);
+            at += run;
+        }
+        self.at = at + 1;
+        // Escapes are ASCII and the rest is copied from a `str` whole characters at a time.
+        String::from_utf8(out).ok().map(Cow::Owned)
+    }
+
+    /// Checks the syntax of the value at the cursor and moves past it.
+    fn skip(&mut self, depth: usize) -> Option<()> {
+        if depth > SCAN_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' | b'[' => {
+                let close = if self.next()? == b'{' { b'}' } else { b']' };
+                self.space();
+                if self.peek()? == close {
+                    self.at += 1;
+                    return Some(());
+                }
+                let mut keys: Vec<Cow<'a, str>> = Vec::new();
+                loop {
+                    self.space();
+                    if close == b'}' {
+                        let name = self.string()?;
+                        if keys.contains(&name) {
+                            return None;
+                        }
+                        keys.push(name);
+                        self.space();
+                        self.eat(b':')?;
+                        self.space();
+                    }
+                    self.skip(depth + 1)?;
+                    self.space();
+                    match self.next()? {
+                        b',' => continue,
+                        b if b == close => return Some(()),
+                        _ => return None,
+                    }
+                }
+            }
+            b't' => self.word("true"),
+            b'f' => self.word("false"),
+            b'n' => self.word("null"),
+            _ => self.number(),
+        }
+    }
+
+    fn word(&mut self, word: &str) -> Option<()> {
+        let end = self.at + word.len();
+        (self.text.get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 15 digits.
+    fn number(&mut self) -> Option<()> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        let digits = |s: &mut Self| {
+            let from = s.at;
+            while bytes.get(s.at).is_some_and(u8::is_ascii_digit) {
+                s.at += 1;
+            }
+            s.at - from
+        };
+        let int = self.at;
+        match digits(self) {
+            0 => return None,
+            n if n > 1 && bytes[int] == b'0' => return None,
+            _ => {}
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if digits(self) == 0 {
+                return None;
+            }
+        }
+        let written = bytes[start..self.at]
+            .iter()
+            .filter(|b| b.is_ascii_digit())
+            .count();
+        match self.peek() {
+            Some(b'e' | b'E') => None,
+            _ if written > 15 => None,
+            _ => Some(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A call as plain values: tool, arguments (`text:` or `value:`), grouping key.
+    type Found = (Option<String>, Option<String>, Vec<Value>);
+
+    /// The call `read` finds, as plain values.
+    fn call_of(text: &str, by: &[String]) -> Result<Found, BadRecord> {
+        read(text, by, |call| {
+            call.map(|c| {
+                let args = c.arguments.map(|a| match a {
+                    Args::Text(t) => format!("text:{t}"),
+                    Args::Value(v) => format!("value:{v}"),
+                });
+                (c.tool.map(str::to_owned), args, c.key)
+            })
+        })
+    }
+
+    /// The full reader's answer, without the scan.
+    fn full(text: &str, by: &[String]) -> Result<Found, BadRecord> {
+        let node = match toolargs_core::decode::parse_document(text, 64) {
+            Ok(node) => node,
+            Err(_) => match serde_json::from_str::<Value>(text) {
+                Ok(v) => return call_of(&v.to_string(), by).map_err(|_| BadRecord::NotJson),
+                Err(_) => return Err(BadRecord::NotJson),
+            },
+        };
+        let Node::Object(fields) = &node else {
+            return Err(BadRecord::NotObject);
+        };
+        let field = |n: &str| fields.iter().find(|(k, _)| k == n).map(|(_, v)| v);
+        let tool = match field("tool") {
+            None | Some(Node::Null) => None,
+            Some(Node::String(s)) => Some(s.to_string()),
+            Some(_) => Some(String::new()),
+        };
+        let args = field("arguments").map(|a| match a {
+            Node::String(t) => format!("text:{t}"),
+            other => format!("value:{}", other.to_value()),
+        });
+        let key = by
+            .iter()
+            .map(|f| field(f).map_or(Value::Null, Node::to_value))
+            .collect();
+        Ok((tool, args, key))
+    }
+
+    #[test]
+    fn the_scan_reads_records_as_the_full_reader_does() {
+        let by = vec!["model".to_owned(), "n".to_owned()];
+        let records = [
+            r#"{"tool":"a","arguments":"{\"x\":1}","model":"m","n":[1,{"k":-2.5}]}"#,
+            r#" { "arguments" : "{\"x\":\"a\\nb\\\\\"}" , "tool" : null , "id" : 12 } "#,
+            r#"{"tool":"a","arguments":"```json\n{}\n```","model":{"name":"m","v":[true,false,null]}}"#,
+            r#"{"tool":"t\u00e9","arguments":"{}"}"#,
+            r#"{"tool":"a","arguments":"{}","id":1e400}"#,
+            r#"{"tool":"a","arguments":"{}","id":01}"#,
+            r#"{"tool":"a","arguments":"{}","id":1.}"#,
+            r#"{"tool":"a","arguments":"{}","tool":"b"}"#,
+            r#"{"tool":"a","arguments":"{}","x":{"k":1,"k":2}}"#,
+            r#"{"tool":"a","arguments":{"x":1}}"#,
+            r#"{"tool":"a","arguments":"{}",}"#,
+            r#"{"tool":"a","arguments":"{}"} x"#,
+            r#"{"tool":"a","arguments":"tab	in"}"#,
+            r#"{"tool":"a","arguments":"{}","n":12345678901234567890}"#,
+            r#"{"tool":7,"arguments":"{}"}"#,
+            r#"{"tool":"a"}"#,
+            r#"{}"#,
+            r#"[1]"#,
+            r#"{"tool":"a","arguments":"{}","x":[1,2,]}"#,
+            r#"{"tool":"a","arguments":"{}","x":tru}"#,
+        ];
+        for record in records {
+            assert_eq!(call_of(record, &by), full(record, &by), "{record}");
+        }
+        assert!(Scan::record(records[0], &by).is_some());
+        assert!(Scan::record(records[1], &by).is_some());
+        assert!(Scan::record(records[4], &by).is_none());
+    }
 }
