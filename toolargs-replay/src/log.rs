@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{channel, sync_channel};
+use std::sync::mpsc::{channel, sync_channel, TrySendError};
 use std::sync::Mutex;
 
 use serde_json::{json, Value};
@@ -529,7 +529,9 @@ impl<'t> Replayer<'t> {
         let (give_back, take_back) = sync_channel::<Vec<u8>>(workers * 3);
         let (written, to_write) = channel::<(u64, Vec<u8>)>();
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
+            // The reading thread counts blocks too: alone with one worker, and whenever the
+            // other workers have a full queue, so that no core waits on a hand-over.
+            let handles: Vec<_> = (1..workers)
                 .map(|_| {
                     let give_back = give_back.clone();
                     let written = written.clone();
@@ -590,6 +592,8 @@ impl<'t> Replayer<'t> {
                     }
                 }
             };
+            let mut local = Report::new(self.by.clone());
+            let spare: std::cell::Cell<Option<Vec<u8>>> = std::cell::Cell::new(None);
             let read_result = (|| -> io::Result<()> {
                 let mut seq = 0u64;
                 let mut done = 0u64;
@@ -606,7 +610,7 @@ impl<'t> Replayer<'t> {
                     let mut flushed = Ok(());
                     read_blocks(
                         &mut reader,
-                        || take_back.try_recv().ok(),
+                        || spare.take().or_else(|| take_back.try_recv().ok()),
                         |first, bytes, read| {
                             if format == InputFormat::Auto {
                                 format = formats::detect_block(&bytes);
@@ -622,8 +626,24 @@ impl<'t> Replayer<'t> {
                                 bytes,
                             };
                             seq += 1;
-                            if send.send(block).is_err() {
-                                return false;
+                            let here = if workers == 1 {
+                                Some(block)
+                            } else {
+                                match send.try_send(block) {
+                                    Ok(()) => None,
+                                    Err(TrySendError::Full(block)) => Some(block),
+                                    Err(TrySendError::Disconnected(_)) => return false,
+                                }
+                            };
+                            if let Some(block) = here {
+                                let mut out = verdicts_on.then(Vec::new);
+                                self.record_block(&block, &mut local, out.as_mut());
+                                if let Some(out) = out {
+                                    pending.insert(block.seq, out);
+                                }
+                                if block.bytes.capacity() <= 4 * BLOCK_BYTES {
+                                    spare.set(Some(block.bytes));
+                                }
                             }
                             flushed = flush(&mut pending, &mut next_out, false);
                             flushed.is_ok()
@@ -637,6 +657,7 @@ impl<'t> Replayer<'t> {
             drop(send);
             let flushed = flush(&mut pending, &mut next_out, true);
             let mut total = self.empty_report();
+            total.merge(&local);
             for handle in handles {
                 match handle.join() {
                     Ok(report) => total.merge(&report),
