@@ -169,6 +169,10 @@ fn many_inputs_directories_globs_and_compressed_files() {
     assert_eq!(one, four);
     let (_, code) = replay(&["--tools", "tools.json", "logs/nothing-*.jsonl"]);
     assert_eq!(code, 2);
+    let empty = std::env::temp_dir().join(format!("toolargs-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let (_, code) = replay(&["--tools", "tools.json", empty.to_str().unwrap()]);
+    assert_eq!(code, 2);
 }
 
 #[test]

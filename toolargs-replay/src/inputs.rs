@@ -129,7 +129,8 @@ impl<R: BufRead> Read for ZstdFrames<R> {
 /// log files under it (recursively, in name order: `*.jsonl`, `*.ndjson`, `*.json`, `*.log`,
 /// each also `.gz`, `.zst` or `.zstd`; hidden entries skipped), a path that does not exist but
 /// holds `*`, `?` or `[` is a glob pattern (its matches in name order). An input named twice
-/// is read once. A pattern that matches nothing or a path that does not exist is an error.
+/// is read once. A pattern that matches nothing, a directory without a log file under it or a
+/// path that does not exist is an error.
 pub fn expand(args: &[String]) -> io::Result<Vec<Input>> {
     let mut out = Vec::new();
     for arg in args {
@@ -139,7 +140,14 @@ pub fn expand(args: &[String]) -> io::Result<Vec<Input>> {
         }
         let path = Path::new(arg);
         if path.exists() {
+            let before = out.len();
             push_path(path, true, &mut out)?;
+            if out.len() == before {
+                return Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!("{arg}: no log file under it (*.jsonl, *.ndjson, *.json, *.log, also .gz or .zst)"),
+                ));
+            }
             continue;
         }
         if !arg.contains(['*', '?', '[']) {
