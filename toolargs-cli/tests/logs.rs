@@ -286,3 +286,22 @@ fn the_drill_down_counts_per_tool_and_field_with_examples() {
     assert!(table.contains("fields that fail most"), "{table}");
     assert!(table.contains("get_weather  $.city"), "{table}");
 }
+
+#[test]
+fn a_record_with_several_bad_calls_is_one_location() {
+    let dir = std::env::temp_dir().join(format!("toolargs-bad-calls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let call =
+        |name: &str| json!({"type": "function", "function": {"name": name, "arguments": "{}"}});
+    let record = json!({"choices": [{"message": {"tool_calls": [call("nope"), call("nada")]}}]});
+    let log = dir.join("chat.jsonl");
+    std::fs::write(&log, format!("{record}\n").repeat(6)).unwrap();
+    let log = log.to_str().unwrap();
+    let one = report(&["--tools", "tools_weather.json", "--jobs", "1", log]);
+    assert_eq!(
+        one["bad_records"]["unknown_tool"],
+        json!({"count": 12, "first_lines": [1, 2, 3, 4, 5]})
+    );
+    let two = report(&["--tools", "tools_weather.json", "--jobs", "2", log]);
+    assert_eq!(one, two);
+}

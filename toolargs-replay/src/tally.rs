@@ -107,7 +107,8 @@ impl Tally {
         self.total += 1;
         *self.bad_records.entry(reason).or_default() += 1;
         let kept = self.bad_locations.entry(reason).or_default();
-        if kept.len() < BAD_LINES_KEPT {
+        // A record with several bad calls is one location; locations come in order.
+        if kept.len() < BAD_LINES_KEPT && kept.last() != Some(&at) {
             kept.push(at);
             self.bad_lines.entry(reason).or_default().push(at.line);
         }
