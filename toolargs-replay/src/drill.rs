@@ -5,8 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
-use crate::outcome::{Judgement, Outcome};
-use crate::tally::{merge_locations, Location};
+use crate::outcome::{merge_locations, Judgement, Location, Outcome};
 
 /// How many example locations are kept per rule and per code.
 pub const EXAMPLES_KEPT: usize = 3;

@@ -33,8 +33,6 @@ pub use formats::{definitions, InputFormat};
 pub use gate::{Gate, Typed};
 pub use inputs::decompressed;
 pub use log::{Replayer, Source, ToolSet};
-pub use outcome::{BadRecord, Judgement, Outcome};
-pub use tally::{
-    GroupKey, Location, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN,
-};
+pub use outcome::{BadRecord, Judgement, Location, Outcome};
+pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_dynamic::RefusedDefinition;

@@ -11,8 +11,9 @@ use serde_json::{json, Value};
 
 use crate::formats::{self, Args, Call, InputFormat};
 use crate::gate::Gate;
+use crate::outcome::Location;
 use crate::outcome::{BadRecord, Judgement, Outcome};
-use crate::tally::{Location, Report, Tally, ToolWarning};
+use crate::tally::{Report, Tally, ToolWarning};
 use toolargs_core::decode::RawArgs;
 use toolargs_core::options::ParseOptions;
 use toolargs_dynamic::{LoadError, LoadWarning, RefusedDefinition};

@@ -93,3 +93,21 @@ impl BadRecord {
         }
     }
 }
+
+/// Where a record is: the input (an index into [`Report::sources`](crate::Report::sources))
+/// and the line (1-based). Locations order by input, then line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Location {
+    /// The input's index in [`Report::sources`](crate::Report::sources) (0 for a single input).
+    pub source: u32,
+    /// The line number, 1-based.
+    pub line: u64,
+}
+
+/// Keeps the smallest `keep` locations of `mine` and `other`, in order.
+pub(crate) fn merge_locations(mine: &mut Vec<Location>, other: &[Location], keep: usize) {
+    mine.extend_from_slice(other);
+    mine.sort_unstable();
+    mine.dedup();
+    mine.truncate(keep);
+}

@@ -7,31 +7,13 @@ use serde_json::{json, Map, Value};
 use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 
 use crate::drill::Drill;
-use crate::outcome::{BadRecord, Outcome};
+use crate::outcome::{merge_locations, BadRecord, Location, Outcome};
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;
 
 /// How many load warnings a report shows (it counts them all).
 pub const LOAD_WARNINGS_SHOWN: usize = 5;
-
-/// Where a record is: the input (an index into [`Report::sources`]) and the line (1-based).
-/// Locations order by input, then line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
-    /// The input's index in [`Report::sources`] (0 for a single input).
-    pub source: u32,
-    /// The line number, 1-based.
-    pub line: u64,
-}
-
-/// Keeps the smallest `keep` locations of `mine` and `other`, in order.
-pub(crate) fn merge_locations(mine: &mut Vec<Location>, other: &[Location], keep: usize) {
-    mine.extend_from_slice(other);
-    mine.sort_unstable();
-    mine.dedup();
-    mine.truncate(keep);
-}
 
 /// The counters of a set of calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
