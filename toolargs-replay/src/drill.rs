@@ -1,7 +1,8 @@
 //! The drill-down of a replay: per tool and per field (the JSON path of a repair or an error),
 //! how often each rule and code happened, and where the first examples of each are.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
@@ -74,7 +75,10 @@ pub struct FailingField<'d> {
 /// assert_eq!(toolargs_replay::field_of("$.items[3].sku"), "$.items[*].sku");
 /// assert_eq!(toolargs_replay::field_of("$.order_id"), "$.order_id");
 /// ```
-pub fn field_of(path: &str) -> String {
+pub fn field_of(path: &str) -> Cow<'_, str> {
+    if !path.contains('[') {
+        return Cow::Borrowed(path);
+    }
     let mut out = String::with_capacity(path.len());
     let mut rest = path;
     while let Some(open) = rest.find('[') {
@@ -89,7 +93,7 @@ pub fn field_of(path: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    Cow::Owned(out)
 }
 
 fn keep_example(map: &mut BTreeMap<&'static str, Vec<Location>>, name: &'static str, at: Location) {
@@ -121,20 +125,22 @@ impl Drill {
                 (true, &mut self.rejection_examples)
             }
         };
-        let distinct: BTreeSet<(String, &'static str)> = judgement
+        let mut distinct: Vec<(Cow<'_, str>, &'static str)> = judgement
             .findings
             .iter()
             .map(|(path, name)| (field_of(path), *name))
             .collect();
+        distinct.sort_unstable();
+        distinct.dedup();
         let mut last_field: Option<&str> = None;
         for (field, name) in &distinct {
             keep_example(examples, name, at);
-            let counters = match drill.fields.get_mut(field) {
+            let counters = match drill.fields.get_mut(field.as_ref()) {
                 Some(counters) => counters,
-                None => drill.fields.entry(field.clone()).or_default(),
+                None => drill.fields.entry(field.to_string()).or_default(),
             };
             // The set is ordered by field, so a call's findings at one field are adjacent.
-            let new_field = last_field != Some(field.as_str());
+            let new_field = last_field != Some(field.as_ref());
             last_field = Some(field);
             let (calls, by_name) = if rejected {
                 (&mut counters.rejected_calls, &mut counters.rejections)

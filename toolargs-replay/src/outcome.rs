@@ -41,20 +41,25 @@ impl Judgement {
                 findings: Vec::new(),
             },
             Ok(repairs) => {
-                let findings = repairs.iter().map(|r| (r.path.clone(), r.rule.as_str()));
+                let mut rules = Vec::with_capacity(repairs.len());
+                let mut findings = Vec::with_capacity(repairs.len());
+                for repair in repairs {
+                    rules.push(repair.rule);
+                    findings.push((repair.path, repair.rule.as_str()));
+                }
                 Judgement {
-                    findings: findings.collect(),
-                    outcome: Outcome::Repaired(repairs.into_iter().map(|r| r.rule).collect()),
+                    outcome: Outcome::Repaired(rules),
+                    findings,
                 }
             }
             Err(rejection) => {
-                let codes: BTreeSet<Code> = rejection.errors().iter().map(|e| e.code).collect();
+                let errors = rejection.into_errors();
+                let codes: BTreeSet<Code> = errors.iter().map(|e| e.code).collect();
                 Judgement {
                     outcome: Outcome::Rejected(codes.into_iter().collect()),
-                    findings: rejection
-                        .errors()
-                        .iter()
-                        .map(|e| (e.path.clone(), e.code.as_str()))
+                    findings: errors
+                        .into_iter()
+                        .map(|e| (e.path, e.code.as_str()))
                         .collect(),
                 }
             }
