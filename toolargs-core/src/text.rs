@@ -67,6 +67,7 @@ fn push_escaped(out: &mut String, s: &str) {
 /// The position of the first `"`, `\` or control character at or after `pos`, looking at no
 /// more than `max + 1` bytes (or to the end). Eight bytes at a time: plain text is the common
 /// case and needs no per-byte branch.
+#[inline]
 pub fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
     let bytes = &bytes[..pos.saturating_add(max).saturating_add(1).min(bytes.len())];
     const ONES: u64 = 0x0101_0101_0101_0101;

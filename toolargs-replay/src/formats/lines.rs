@@ -75,43 +75,12 @@ struct Usual<'a> {
     key: Vec<Value>,
 }
 
-/// The bytes that end a run of plain string content: a quote, a backslash, a control
-/// character (invalid in a string).
-const SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
-
-/// The position of the first byte from `at` on that ends a run of plain string content
-/// ([`SPECIAL`]), eight bytes at a time.
-fn next_special(bytes: &[u8], mut at: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The high bit of each byte below `n`; exact up to the first such byte, which is all
-    // that is read of it.
-    let below = |word: u64, n: u64| word.wrapping_sub(ONES * n) & !word & HIGHS;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().ok()?);
-        let found = below(word ^ (ONES * u64::from(b'"')), 1)
-            | below(word ^ (ONES * u64::from(b'\\')), 1)
-            | below(word, 0x20);
-        if found != 0 {
-            return Some(at + (found.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    bytes
-        .get(at..)?
-        .iter()
-        .position(|b| SPECIAL[*b as usize])
-        .map(|i| at + i)
+/// The position of the first byte from `at` on that ends a run of plain string content (a
+/// quote, a backslash or a control character), or `None` when the text ends first: the core
+/// reader's scan, eight bytes at a time.
+fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
+    let end = toolargs_core::text::scan_plain(bytes, at, usize::MAX);
+    (end < bytes.len()).then_some(end)
 }
 
 /// How many top-level keys [`Scan`] reads; a record with more goes to the full reader.
@@ -222,11 +191,7 @@ impl<'a> Scan<'a> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let mut at = start
-            + bytes
-                .get(start..)?
-                .iter()
-                .position(|b| SPECIAL[*b as usize])?;
+        let mut at = next_special(bytes, start)?;
         if bytes[at] == b'"' {
             self.at = at + 1;
             return Some(Cow::Borrowed(&self.text[start..at]));
