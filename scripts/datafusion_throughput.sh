@@ -8,8 +8,10 @@
 #
 # The Parquet copy is written once, before the rounds (toolargs-datafusion/target/throughput/).
 # Both contenders are timed as whole processes (loading the tools included), interleaved round
-# after round; the ratio is the median of the per-round ratios. The first round also checks
-# that both count the same clean, repaired and rejected calls.
+# after round, in wall time and in CPU time (user + system, every thread of the process): on a
+# machine shared with other work the CPU time is the steadier measure of throughput per core.
+# Ratios are medians of the per-round ratios. Before the rounds, both must count the same
+# clean, repaired and rejected calls.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools=$(realpath "$1")
@@ -27,12 +29,10 @@ parquet=toolargs-datafusion/target/throughput/$(basename "$corpus" .jsonl)
 rm -rf "$parquet"
 "$df" prepare "$corpus" "$parquet"
 
+# "WALL CPU" seconds of one run of the given command.
 seconds() {
-    local start end
-    start=$(date +%s.%N)
-    "$@" > /dev/null
-    end=$(date +%s.%N)
-    awk "BEGIN { print $end - $start }"
+    local TIMEFORMAT='%R %U %S'
+    { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{ print $1, $2 + $3 }'
 }
 
 median() {
@@ -51,21 +51,28 @@ if [ "$got" != "$expected" ]; then
 fi
 echo "same counts: $got" >&2
 
-cli_times=() df_times=() ratios=()
+cli_wall=() cli_cpu=() df_wall=() df_cpu=() wall_ratios=() cpu_ratios=()
 for round in $(seq "$runs"); do
-    cli_times+=("$(seconds "$cli" replay --jobs 1 --tools "$tools" --format json "$corpus")")
-    df_times+=("$(seconds "$df" run "$tools" "$parquet")")
-    ratios+=("$(awk "BEGIN { print ${df_times[-1]} / ${cli_times[-1]} }")")
-    echo "round $round: toolargs replay --jobs 1 ${cli_times[-1]} s, DataFusion ${df_times[-1]} s" >&2
+    read -r w c < <(seconds "$cli" replay --jobs 1 --tools "$tools" --format json "$corpus")
+    cli_wall+=("$w") cli_cpu+=("$c")
+    read -r w c < <(seconds "$df" run "$tools" "$parquet")
+    df_wall+=("$w") df_cpu+=("$c")
+    wall_ratios+=("$(awk "BEGIN { print ${df_wall[-1]} / ${cli_wall[-1]} }")")
+    cpu_ratios+=("$(awk "BEGIN { print ${df_cpu[-1]} / ${cli_cpu[-1]} }")")
+    echo "round $round: toolargs replay --jobs 1 ${cli_wall[-1]} s (cpu ${cli_cpu[-1]} s)," \
+        "DataFusion ${df_wall[-1]} s (cpu ${df_cpu[-1]} s)" >&2
 done
 
 report() {
-    local m
-    m=$(printf '%s\n' "${@:2}" | median)
-    printf '%-36s %8.3f s  %10.0f calls/s  (median of %d)\n' "$1" "$m" "$(awk "BEGIN { print $lines / $m }")" "$runs"
+    local wall cpu
+    wall=$(printf '%s\n' $2 | median)
+    cpu=$(printf '%s\n' $3 | median)
+    printf '%-36s wall %7.3f s  cpu %7.3f s  %9.0f calls per cpu-second  (median of %d)\n' \
+        "$1" "$wall" "$cpu" "$(awk "BEGIN { print $lines / $cpu }")" "$runs"
 }
 
 echo "corpus: $lines lines; machine: $(nproc) cores, $(rustc --version)"
-report "toolargs replay --jobs 1 (JSONL)" "${cli_times[@]}"
-report "toolargs_check, 1 thread (Parquet)" "${df_times[@]}"
-printf 'time ratio DataFusion / replay (median of rounds): %.2fx\n' "$(printf '%s\n' "${ratios[@]}" | median)"
+report "toolargs replay --jobs 1 (JSONL)" "${cli_wall[*]}" "${cli_cpu[*]}"
+report "toolargs_check, 1 thread (Parquet)" "${df_wall[*]}" "${df_cpu[*]}"
+printf 'DataFusion / replay, median of rounds: %.2fx the cpu time, %.2fx the wall time\n' \
+    "$(printf '%s\n' "${cpu_ratios[@]}" | median)" "$(printf '%s\n' "${wall_ratios[@]}" | median)"

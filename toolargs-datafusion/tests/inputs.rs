@@ -211,11 +211,9 @@ async fn a_single_tool_needs_no_name() {
 #[tokio::test]
 async fn other_types_are_a_planning_error() {
     let ctx = context();
-    let err = ctx
-        .sql("SELECT toolargs_check('get_time', 42)")
-        .await
-        .err()
-        .expect("an integer is not a string");
+    let Err(err) = ctx.sql("SELECT toolargs_check('get_time', 42)").await else {
+        panic!("an integer is not a string");
+    };
     assert!(err.to_string().contains("must be a string"), "{err}");
     assert!(ctx.sql("SELECT toolargs_check('get_time')").await.is_err());
 }
