@@ -7,7 +7,7 @@ use std::io::{self, BufRead};
 use serde_json::Value;
 use toolargs_dynamic::LoadError;
 
-use crate::formats::{self, detect_block, InputFormat};
+use crate::formats::{self, InputFormat};
 use crate::log::ToolSet;
 
 /// The distinct tool definitions found in logs, in order of first appearance, with where each
@@ -50,44 +50,45 @@ impl LogTools {
         let mut format = format;
         let mut line = Vec::new();
         let mut number = 0u64;
+        // The lines read before the format is known, and how many of them are records.
         let mut head = Vec::new();
+        let mut records = 0usize;
         loop {
             line.clear();
             if reader.read_until(b'\n', &mut line)? == 0 {
                 break;
             }
             number += 1;
+            if format == InputFormat::Auto {
+                // The first record that tells a format decides, as `detect_block` reads a file.
+                let told = match line.trim_ascii().is_empty() {
+                    true => None,
+                    false => {
+                        records += 1;
+                        formats::detect_record(&line)
+                    }
+                };
+                match told {
+                    Some(found) => format = found,
+                    None if records >= formats::DETECT_RECORDS => format = InputFormat::Lines,
+                    None => {
+                        head.push((number, line.clone()));
+                        continue;
+                    }
+                }
+                if format.carries_definitions() {
+                    for (n, l) in std::mem::take(&mut head) {
+                        self.scan_line(name, n, &l, format);
+                    }
+                }
+            }
             if !format.carries_definitions() {
                 return Ok(());
             }
-            if format == InputFormat::Auto {
-                // The first records tell the format; keep them until they do.
-                head.push((number, line.clone()));
-                let text: Vec<u8> = head.iter().flat_map(|(_, l)| l.iter().copied()).collect();
-                let found = detect_block(&text);
-                if found == InputFormat::Lines && head.len() < 32 {
-                    continue;
-                }
-                format = found;
-                if !format.carries_definitions() {
-                    return Ok(());
-                }
-                for (n, l) in std::mem::take(&mut head) {
-                    self.scan_line(name, n, &l, format);
-                }
-                continue;
-            }
             self.scan_line(name, number, &line, format);
         }
-        let format = detect_block(
-            &head
-                .iter()
-                .flat_map(|(_, l)| l.iter().copied())
-                .collect::<Vec<u8>>(),
-        );
-        for (n, l) in head {
-            self.scan_line(name, n, &l, format);
-        }
+        // A file that ended before any record told its format is in the usual format, which
+        // carries no definitions.
         Ok(())
     }
 

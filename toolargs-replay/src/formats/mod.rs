@@ -283,7 +283,7 @@ fn args_of(value: Option<&Value>) -> Option<Args<'_>> {
 }
 
 /// How many records [`detect_block`] reads at most to tell a file's format.
-const DETECT_RECORDS: usize = 32;
+pub(crate) const DETECT_RECORDS: usize = 32;
 
 /// The format of a file from the records at its start (the first that tell;
 /// [`InputFormat::Lines`] when none does).
@@ -292,10 +292,13 @@ pub(crate) fn detect_block(block: &[u8]) -> InputFormat {
         .split(|b| *b == b'\n')
         .filter(|line| !line.trim_ascii().is_empty())
         .take(DETECT_RECORDS)
-        .find_map(|line| {
-            serde_json::from_slice::<Value>(line)
-                .ok()
-                .and_then(|v| InputFormat::detect(&v))
-        })
+        .find_map(detect_record)
         .unwrap_or(InputFormat::Lines)
+}
+
+/// The format one record tells, if it tells one (a line that is not JSON tells none).
+pub(crate) fn detect_record(line: &[u8]) -> Option<InputFormat> {
+    serde_json::from_slice::<Value>(line)
+        .ok()
+        .and_then(|v| InputFormat::detect(&v))
 }
