@@ -158,7 +158,10 @@ pub(crate) struct Rules {
     pub max_items: Option<usize>,
     pub unique_items: bool,
     pub properties: Option<Vec<Property>>,
-    pub required: Vec<String>,
+    /// `required` names that no entry of `properties` declares (a declared property carries
+    /// its own [`Property::required`]): set apart at load, so the walk does not match every
+    /// required name against every property for each call.
+    pub required_undeclared: Vec<String>,
     pub additional: Additional,
     pub pattern_properties: Vec<(Pattern, Id)>,
     pub property_names: Option<Id>,

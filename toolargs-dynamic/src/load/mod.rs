@@ -441,7 +441,7 @@ impl Loader<'_, '_> {
                     _ => return Err(self.error(&here, "`uniqueItems` must be a boolean")),
                 },
                 "properties" => rules.properties = Some(self.properties(value, &here, base, id)?),
-                "required" => rules.required.extend(self.names(value, &here, key)?),
+                "required" => rules.required_undeclared.extend(self.names(value, &here, key)?),
                 "additionalProperties" => {
                     rules.additional = match value {
                         Node::Bool(false) => Additional::Closed,
@@ -534,9 +534,12 @@ impl Loader<'_, '_> {
         self.enum_case(&mut rules, pointer);
         rules.in_place = rules.has_applicators();
         if let Some(properties) = &mut rules.properties {
-            for property in properties {
-                property.required = rules.required.contains(&property.name);
+            for property in properties.iter_mut() {
+                property.required = rules.required_undeclared.contains(&property.name);
             }
+            rules
+                .required_undeclared
+                .retain(|name| !properties.iter().any(|p| &p.name == name));
         }
         Ok(rules)
     }

@@ -312,9 +312,8 @@ impl Walker<'_> {
                 None => *ok = false,
             }
         }
-        for name in &rules.required {
-            let declared = properties.iter().any(|p| &p.name == name);
-            if !declared && !members.iter().any(|(k, _)| k == name) {
+        for name in &rules.required_undeclared {
+            if !members.iter().any(|(k, _)| k == name) {
                 *ok = false;
                 cx.error(
                     &path.key(name),
