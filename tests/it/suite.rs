@@ -8,6 +8,9 @@
 //!   the `jsonschema` crate): a repair may change how a value is spelled, never let through what
 //!   the schema forbids.
 //!
+//! Each test is also judged as replay judges it, without building the value
+//! ([`Spec::check_with`]), which must give the same repairs or the same rejection.
+//!
 //! Every refused group and every group with a disagreement is listed in `suite/known.rs`, with
 //! the floor of loaded groups. `suite_report` (ignored) prints that file from the current
 //! engine; see its doc for how to regenerate it.
@@ -219,6 +222,13 @@ fn run_tests(
             continue;
         };
         result.run += 1;
+        // Replay judges without building the value; that must not change a verdict.
+        let judged = spec.check_with(&instance(data), &toolargs::ParseOptions::DEFAULT);
+        if judged != parsed.as_ref().map(|p| p.repairs.clone()).map_err(Clone::clone) {
+            out.broken.push(format!(
+                "{file} / {description} / {name}: judging without building disagrees"
+            ));
+        }
         let verdict = match (valid, parsed) {
             (true, Ok(p)) if p.repairs.is_empty() => Ok(()),
             (true, Ok(p)) => {

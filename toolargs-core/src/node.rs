@@ -118,6 +118,32 @@ impl Number<'_> {
             }
         }
     }
+
+    /// Whether [`Number::to_exact_value`] is `Some`, without building the value when the
+    /// answer is plain: integers of 64 bits, and integer literals of up to 18 digits.
+    ///
+    /// ```
+    /// use toolargs_core::node::Number;
+    /// assert!(Number::Literal("-1999").is_exact());
+    /// assert!(Number::Literal("19.99").is_exact());
+    /// assert!(!Number::Literal("123456789012345678901234567890").is_exact());
+    /// assert!(!Number::Literal("1e400").is_exact());
+    /// ```
+    pub fn is_exact(&self) -> bool {
+        match *self {
+            Number::I64(_) | Number::U64(_) => true,
+            Number::Literal(text) if is_short_integer(text.strip_prefix('-').unwrap_or(text)) => {
+                true
+            }
+            _ => self.to_exact_value().is_some(),
+        }
+    }
+}
+
+/// Whether unsigned literal digits are a plain integer of at most 18 digits, which every
+/// integer type from 64 bits up holds.
+fn is_short_integer(digits: &str) -> bool {
+    digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Splits a JSON number literal into sign, digits and a decimal exponent, then decides
@@ -128,7 +154,7 @@ fn read_literal_integer(text: &str) -> IntegerReading {
         None => (false, text),
     };
     // The common case first: a plain integer short enough that it cannot overflow.
-    if rest.len() <= 18 && rest.bytes().all(|b| b.is_ascii_digit()) {
+    if is_short_integer(rest) {
         // Eighteen digits fit in 64 bits, whose arithmetic is cheaper than 128-bit.
         let value = i128::from(
             rest.bytes()

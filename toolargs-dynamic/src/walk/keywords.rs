@@ -41,20 +41,26 @@ impl Walker<'_> {
         let outcome = match node {
             Node::Number(n) => {
                 ok &= check_number(rules, n, node, path, cx);
-                leaf(node, path, cx)?
+                self.scalar(node, path, cx)?
             }
             Node::String(s) => {
                 ok &= check_string(rules, s, node, path, cx);
-                match self.build {
-                    true => leaf(node, path, cx)?,
-                    false => judged_leaf(node, path, cx)?,
-                }
+                self.scalar(node, path, cx)?
             }
             Node::Array(items) => self.array(rules, items, path, cx, &mut ok, mode),
             Node::Object(members) => self.object(rules, members, path, cx, &mut ok, mode),
-            Node::Null | Node::Bool(_) => leaf(node, path, cx)?,
+            Node::Null | Node::Bool(_) => self.scalar(node, path, cx)?,
         };
         ok.then_some(outcome)
+    }
+
+    /// A scalar's outcome: its value when values are built, else only whether it passes
+    /// through exactly.
+    fn scalar(&self, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
+        match self.build {
+            true => leaf(node, path, cx),
+            false => judged_leaf(node, path, cx),
+        }
     }
 
     fn one_of_values(

@@ -468,10 +468,15 @@ fn leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
     })
 }
 
-/// [`leaf`] without building a string's copy, for a walk that only judges.
+/// [`leaf`] without building the value, for a walk that only judges: a scalar that passes
+/// through exactly is `null`. A number that does not is left to [`leaf`], which says why.
 fn judged_leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
     match node {
         Node::String(_) | Node::Bool(_) | Node::Null => Some(Outcome {
+            value: Value::Null,
+            seen: Seen::default(),
+        }),
+        Node::Number(n) if n.is_exact() => Some(Outcome {
             value: Value::Null,
             seen: Seen::default(),
         }),
