@@ -224,7 +224,12 @@ fn run_tests(
         result.run += 1;
         // Replay judges without building the value; that must not change a verdict.
         let judged = spec.check_with(&instance(data), &toolargs::ParseOptions::DEFAULT);
-        if judged != parsed.as_ref().map(|p| p.repairs.clone()).map_err(Clone::clone) {
+        if judged
+            != parsed
+                .as_ref()
+                .map(|p| p.repairs.clone())
+                .map_err(Clone::clone)
+        {
             out.broken.push(format!(
                 "{file} / {description} / {name}: judging without building disagrees"
             ));
