@@ -14,7 +14,7 @@ use std::sync::Arc;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 use toolargs_core::{ParseOptions, RawArgs};
-use toolargs_replay::inputs::{self, Input};
+use toolargs_replay::inputs::{self, Input, Spool};
 use toolargs_replay::{InputFormat, LogTools, RefusedDefinition, Replayer, Source, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
@@ -142,7 +142,7 @@ fn replay_tools(
     if format.carries_definitions() {
         let mut found = LogTools::default();
         for input in inputs {
-            // Standard input is read once, by the replay.
+            // Streamed standard input is read once, by the replay.
             if *input == Input::Stdin {
                 continue;
             }
@@ -205,7 +205,19 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             with_arguments,
             logs,
         } => {
-            let inputs = inputs::expand(&logs).map_err(|e| e.to_string())?;
+            let mut inputs = inputs::expand(&logs).map_err(|e| e.to_string())?;
+            // Without --tools the definitions may come from standard input itself, which is
+            // then read twice and so copied to a file first; with --tools it is streamed, and
+            // only its calls are read.
+            let stdin_at = inputs.iter().position(|i| *i == Input::Stdin);
+            let _spool = match stdin_at {
+                Some(at) if tools.is_none() && input_format.carries_definitions() => {
+                    let spool = Spool::stdin().map_err(|e| format!("-: {e}"))?;
+                    inputs[at] = spool.input();
+                    Some(spool)
+                }
+                _ => None,
+            };
             let tools = replay_tools(tools.as_ref(), strict_tools, &inputs, input_format)?;
             let baseline = match &against {
                 Some(path) => Some(baseline::Baseline::read(path)?),

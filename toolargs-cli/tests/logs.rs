@@ -197,6 +197,31 @@ fn standard_input_is_detected_too() {
 }
 
 #[test]
+fn standard_input_supplies_its_own_definitions_without_tools() {
+    // The MCP trace carries its tools/list; piped in, it replays as the file does.
+    for name in ["logs/mcp.jsonl", "logs/openai_chat.jsonl"] {
+        let out = Command::cargo_bin("toolargs")
+            .unwrap()
+            .current_dir(data())
+            .args(["replay", "--format", "json", "-"])
+            .write_stdin(std::fs::read(data().join(name)).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let piped: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let from_file = report(&[name]);
+        assert_eq!(counts(&piped), counts(&from_file), "{name}");
+        assert_eq!(piped["repairs"], from_file["repairs"], "{name}");
+        assert_eq!(piped["rejections"], from_file["rejections"], "{name}");
+        assert_eq!(piped["sources"], json!(["-"]));
+    }
+}
+
+#[test]
 fn jsonl_writes_one_verdict_per_call_in_input_order() {
     let (out, code) = replay(&[
         "--format",

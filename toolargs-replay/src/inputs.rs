@@ -1,7 +1,7 @@
 //! The inputs of a replay: files, directories (read recursively), glob patterns and standard
 //! input, each decompressed on the fly when it is gzip or zstd.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,13 +22,16 @@ pub enum Input {
     Stdin,
     /// A file.
     File(PathBuf),
+    /// Standard input copied to a file by a [`Spool`], so that it can be read more than once;
+    /// named `-` as standard input is.
+    Spooled(PathBuf),
 }
 
 impl Input {
     /// The name reports use for locations: the path as given, or `-`.
     pub fn name(&self) -> String {
         match self {
-            Input::Stdin => "-".to_owned(),
+            Input::Stdin | Input::Spooled(_) => "-".to_owned(),
             Input::File(path) => path.display().to_string(),
         }
     }
@@ -38,7 +41,9 @@ impl Input {
     pub fn size(&self) -> u64 {
         match self {
             Input::Stdin => 0,
-            Input::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            Input::File(path) | Input::Spooled(path) => {
+                std::fs::metadata(path).map_or(0, |m| m.len())
+            }
         }
     }
 
@@ -47,9 +52,75 @@ impl Input {
     pub fn open(&self, read: Arc<AtomicU64>) -> io::Result<Box<dyn BufRead + Send>> {
         let raw: Box<dyn Read + Send> = match self {
             Input::Stdin => Box::new(io::stdin()),
-            Input::File(path) => Box::new(File::open(path)?),
+            Input::File(path) | Input::Spooled(path) => Box::new(File::open(path)?),
         };
         decompressed(Counting { inner: raw, read })
+    }
+}
+
+/// Standard input copied, as it comes (compressed or not), to a new file in the temporary
+/// directory, so that it can be read twice: once for the tool definitions it carries, once
+/// for its calls. The file is removed when the spool is dropped.
+///
+/// ```
+/// use std::io::BufRead;
+/// use std::sync::{atomic::AtomicU64, Arc};
+/// use toolargs_replay::inputs::{Input, Spool};
+///
+/// let spool = Spool::copy(&mut &b"{\"tool\":\"a\",\"arguments\":{}}\n"[..]).unwrap();
+/// let input = spool.input();
+/// assert_eq!(input.name(), "-");
+/// for _ in 0..2 {
+///     let mut lines = input.open(Arc::new(AtomicU64::new(0))).unwrap().lines();
+///     assert_eq!(lines.next().unwrap().unwrap(), r#"{"tool":"a","arguments":{}}"#);
+/// }
+/// let path = match input { Input::Spooled(path) => path, _ => unreachable!() };
+/// drop(spool);
+/// assert!(!path.exists());
+/// ```
+#[derive(Debug)]
+pub struct Spool {
+    path: PathBuf,
+}
+
+impl Spool {
+    /// Copies standard input to a spool.
+    pub fn stdin() -> io::Result<Spool> {
+        Spool::copy(&mut io::stdin().lock())
+    }
+
+    /// Copies everything `from` holds to a spool.
+    pub fn copy(from: &mut impl Read) -> io::Result<Spool> {
+        let dir = std::env::temp_dir();
+        // A name no other process or spool holds: `create_new` refuses one that exists.
+        for attempt in 0..1000 {
+            let name = format!("toolargs-stdin-{}-{attempt}.log", std::process::id());
+            let path = dir.join(name);
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    let spool = Spool { path };
+                    io::copy(from, &mut file)?;
+                    return Ok(spool);
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("no free name for a spool file in {}", dir.display()),
+        ))
+    }
+
+    /// The input that reads the spooled copy.
+    pub fn input(&self) -> Input {
+        Input::Spooled(self.path.clone())
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
