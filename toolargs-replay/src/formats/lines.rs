@@ -83,6 +83,9 @@ fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
     (end < bytes.len()).then_some(end)
 }
 
+/// The bytes [`Scan::string`] copies at once.
+const WORD: usize = 8;
+
 /// How many top-level keys [`Scan`] reads; a record with more goes to the full reader.
 const SCAN_KEYS: usize = 16;
 
@@ -196,34 +199,59 @@ impl<'a> Scan<'a> {
             self.at = at + 1;
             return Some(Cow::Borrowed(&self.text[start..at]));
         }
-        // Arguments logged as text escape every quote: runs between escapes are short.
-        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() - start);
-        out.extend_from_slice(&bytes[start..at]);
+        // Arguments logged as text escape every quote, so the runs between escapes are short:
+        // rather than a scan and a copy call per run, plain text is copied eight bytes at a
+        // time into a buffer with room for a whole word past the end, and the output moves on
+        // by the plain bytes among them.
+        let mut out = vec![0u8; bytes.len() - start + WORD];
+        out.get_mut(..at - start)?
+            .copy_from_slice(&bytes[start..at]);
+        let mut written = at - start;
         loop {
-            match bytes[at] {
+            // `at` is on a quote, a backslash or a control character.
+            match *bytes.get(at)? {
                 b'"' => break,
                 b'\\' => {
-                    let escaped = *bytes.get(at + 1)?;
-                    at += 2;
-                    out.push(match escaped {
-                        b'"' | b'\\' | b'/' => escaped,
+                    *out.get_mut(written)? = match *bytes.get(at + 1)? {
+                        escaped @ (b'"' | b'\\' | b'/') => escaped,
                         b'b' => 0x08,
                         b'f' => 0x0c,
                         b'n' => b'\n',
                         b'r' => b'\r',
                         b't' => b'\t',
                         _ => return None,
-                    });
+                    };
+                    written += 1;
+                    at += 2;
                 }
                 // A control character, which a string cannot hold raw.
                 _ => return None,
             }
-            let end = next_special(bytes, at)?;
-            out.extend_from_slice(bytes.get(at..end)?);
-            at = end;
+            // The run of plain text that follows, a word at a time.
+            loop {
+                let Some(word) = bytes.get(at..at + WORD) else {
+                    // The line's last few bytes.
+                    let end = next_special(bytes, at)?;
+                    out.get_mut(written..written + (end - at))?
+                        .copy_from_slice(&bytes[at..end]);
+                    written += end - at;
+                    at = end;
+                    break;
+                };
+                out.get_mut(written..written + WORD)?.copy_from_slice(word);
+                // Scanning the word alone lets the scan's bounds be known when compiling.
+                let word: &[u8; WORD] = word.try_into().ok()?;
+                let plain = toolargs_core::text::scan_plain(word, 0, WORD - 1);
+                written += plain;
+                at += plain;
+                if plain < WORD {
+                    break;
+                }
+            }
         }
         self.at = at + 1;
-        // Escapes are ASCII and the rest is copied from a `str` whole characters at a time.
+        out.truncate(written);
+        // Escapes are ASCII and the runs between them are copied whole from a `str`.
         String::from_utf8(out).ok().map(Cow::Owned)
     }
 
@@ -398,20 +426,42 @@ mod tests {
     #[test]
     fn strings_are_read_as_serde_json_reads_them_at_every_offset() {
         let pieces = [
-            "a", "\\\"", "\\\\", "\\n", "é", "€", "\t", "\\u00e9", "\\x", "\u{1}", "12345678",
+            "a",
+            "\\\"",
+            "\\\\",
+            "\\n",
+            "é",
+            "€",
+            "\t",
+            "\\u00e9",
+            "\\x",
+            "\u{1}",
+            "12345678",
+            "\\/\\b\\f\\r\\t",
+            "𝄞é€",
         ];
         for first in pieces {
             for second in pieces {
                 for pad in 0..9 {
                     let body = format!("{}{first}{second}{}", "x".repeat(pad), "y".repeat(8 - pad));
-                    let text = format!("\"{body}\"");
-                    let mut scan = Scan { text: &text, at: 0 };
-                    let ours = scan.string().map(|s| s.into_owned());
-                    let theirs = serde_json::from_str::<String>(&text).ok();
-                    // The scan leaves `\\u` escapes to the full reader; otherwise it agrees.
-                    if ours.is_some() || !text.contains("\\u") {
-                        assert_eq!(ours, theirs, "{text:?}");
+                    let string = format!("\"{body}\"");
+                    let theirs = serde_json::from_str::<String>(&string).ok();
+                    // What follows the string decides where the scan copies a word at a time.
+                    for after in 0..WORD + 2 {
+                        let text = format!("{string}{}", " ".repeat(after));
+                        let mut scan = Scan { text: &text, at: 0 };
+                        let ours = scan.string().map(|s| s.into_owned());
+                        // The scan leaves `\\u` escapes to the full reader; otherwise it agrees.
+                        if ours.is_some() || !text.contains("\\u") {
+                            assert_eq!(ours, theirs, "{text:?}");
+                        }
+                        if ours.is_some() {
+                            assert_eq!(scan.at, string.len(), "{text:?}");
+                        }
                     }
+                    // An unterminated string is no string.
+                    let open = &string[..string.len() - 1];
+                    assert_eq!(Scan { text: open, at: 0 }.string(), None, "{open:?}");
                 }
             }
         }
