@@ -233,9 +233,11 @@ enum Verdict<'r> {
     Bad(BadRecord),
 }
 
-/// Bytes handed to a worker at once: large enough to amortise the channel, small enough to
-/// keep memory flat (at most two blocks per worker are in flight).
-const BLOCK_BYTES: usize = 256 << 10;
+/// Bytes handed to a worker at once: large enough to amortise the channel, and as large as
+/// the buffer of the readers [`crate::Input::open`] gives (1 MiB), so that a block is read
+/// straight from the file or the decompressor rather than copied out of that buffer; small
+/// enough to keep memory flat (at most two blocks per worker are in flight).
+const BLOCK_BYTES: usize = 1 << 20;
 
 /// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
 pub struct Source<'a> {
@@ -256,7 +258,10 @@ struct Block {
     format: InputFormat,
     /// The number of the block's first line.
     first: u64,
+    /// The buffer, whose first `len` bytes are the lines; the rest was never written, or is
+    /// left from an earlier block.
     bytes: Vec<u8>,
+    len: usize,
 }
 
 /// Replays logs against a tool set, grouping by record fields.
@@ -266,6 +271,9 @@ pub struct Replayer<'t> {
     options: ParseOptions,
     /// Write a verdict per call; `Some(true)` with its arguments.
     verdicts: Option<bool>,
+    /// The size of the blocks read ([`BLOCK_BYTES`]; smaller in tests, to cross many block
+    /// boundaries).
+    block_bytes: usize,
 }
 
 impl<'t> Replayer<'t> {
@@ -276,6 +284,7 @@ impl<'t> Replayer<'t> {
             by,
             options: ParseOptions::DEFAULT,
             verdicts: None,
+            block_bytes: BLOCK_BYTES,
         }
     }
 
@@ -611,10 +620,11 @@ impl<'t> Replayer<'t> {
                     let mut flushed = Ok(());
                     read_blocks(
                         &mut reader,
+                        self.block_bytes,
                         || spare.take().or_else(|| take_back.try_recv().ok()),
-                        |first, bytes, read| {
+                        |first, bytes, len, read| {
                             if format == InputFormat::Auto {
-                                format = formats::detect_block(&bytes);
+                                format = formats::detect_block(&bytes[..len]);
                             }
                             read_here = read;
                             progress(done + read);
@@ -625,6 +635,7 @@ impl<'t> Replayer<'t> {
                                 format,
                                 first,
                                 bytes,
+                                len,
                             };
                             seq += 1;
                             let here = if workers == 1 {
@@ -672,7 +683,7 @@ impl<'t> Replayer<'t> {
 
     /// Counts every line of a block.
     fn record_block(&self, block: &Block, report: &mut Report, mut out: Option<&mut Vec<u8>>) {
-        let bytes = &block.bytes;
+        let bytes = &block.bytes[..block.len];
         // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
         // A line's bounds are newlines, which never fall inside a character.
         let valid = std::str::from_utf8(bytes).ok();
@@ -714,51 +725,207 @@ impl<'t> Replayer<'t> {
     }
 }
 
-/// Reads `input` in blocks of whole lines (about [`BLOCK_BYTES`] each, without the final
-/// newline) and hands each to `send` with the number of its first line and the bytes read so
-/// far. A block's buffer comes from `reuse` when it has one. Stops early when `send` returns
-/// false.
+/// Reads `input` in blocks of whole lines (about `block_bytes` each, without the final newline)
+/// and hands each to `send` as a buffer and the length of its lines, with the number of its
+/// first line and the bytes read so far. A block's buffer comes from `reuse` when it has one.
+/// Stops early when `send` returns false.
 fn read_blocks<R: BufRead + ?Sized>(
     input: &mut R,
+    block_bytes: usize,
     mut reuse: impl FnMut() -> Option<Vec<u8>>,
-    mut send: impl FnMut(u64, Vec<u8>, u64) -> bool,
+    mut send: impl FnMut(u64, Vec<u8>, usize, u64) -> bool,
 ) -> io::Result<()> {
     let mut first_line = 1u64;
     let mut bytes = 0u64;
+    // The start of the line the last block stopped in, which opens the next block.
+    let mut carry: Vec<u8> = Vec::new();
     loop {
-        let mut block = match reuse() {
-            Some(mut block) => {
-                block.clear();
-                block
-            }
-            None => Vec::with_capacity(BLOCK_BYTES + 4096),
-        };
+        let mut block = reuse().unwrap_or_default();
+        // Input is read into the buffer's length, which a recycled buffer keeps, so that its
+        // bytes are set to zero once in its life rather than block after block. The room
+        // past `block_bytes` holds the usual carried line without growing the buffer, and
+        // lets every read ask for at least `block_bytes`, which the input's buffer passes
+        // straight to the file or the decompressor once it is empty.
+        let mut target = carry.len() + block_bytes;
+        if block.len() < target {
+            block.resize(target.max(block_bytes + block_bytes / 16), 0);
+        }
+        block[..carry.len()].copy_from_slice(&carry);
+        let mut filled = carry.len();
+        // The carried bytes hold no newline.
+        let mut searched = filled;
+        carry.clear();
         let mut at_end = false;
-        while block.len() < BLOCK_BYTES {
-            let buffer = input.fill_buf()?;
-            if buffer.is_empty() {
-                at_end = true;
-                break;
+        let end = loop {
+            while filled < target {
+                match input.read(&mut block[filled..]) {
+                    Ok(0) => {
+                        at_end = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
             }
-            let n = buffer.len();
-            block.extend_from_slice(buffer);
-            input.consume(n);
-        }
-        // Finish the line the block stopped in, so that no line is split between workers.
-        if !at_end && input.read_until(b'\n', &mut block)? == 0 {
-            at_end = true;
-        }
-        if block.is_empty() {
+            if at_end {
+                break filled;
+            }
+            // The block ends after its last newline, so that no line is split between workers.
+            match memchr::memrchr(b'\n', &block[searched..filled]) {
+                Some(at) => break searched + at + 1,
+                // A line longer than the block: the block grows to hold it.
+                None => {
+                    searched = filled;
+                    target = filled + block_bytes;
+                    block.resize(target.max(block.len()), 0);
+                }
+            }
+        };
+        if end == 0 {
             return Ok(());
         }
-        bytes += block.len() as u64;
-        if block.last() == Some(&b'\n') {
-            block.pop();
-        }
-        let lines = memchr::memchr_iter(b'\n', &block).count() as u64 + 1;
-        if !send(first_line, block, bytes) || at_end {
+        carry.extend_from_slice(&block[end..filled]);
+        bytes += end as u64;
+        let len = match block[end - 1] {
+            b'\n' => end - 1,
+            _ => end,
+        };
+        let lines = memchr::memchr_iter(b'\n', &block[..len]).count() as u64 + 1;
+        if !send(first_line, block, len, bytes) || at_end {
             return Ok(());
         }
         first_line += lines;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out at most three bytes per read, behind a buffer that passes large
+    /// reads straight through, as a decompressor or a pipe may.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(3).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// A log with every kind of line end: CRLF, blank lines, a line much longer than the small
+    /// blocks, a line that is not UTF-8, and a last line without a newline.
+    fn awkward_log() -> Vec<u8> {
+        let mut log = Vec::new();
+        for i in 0..40 {
+            let line = match i % 8 {
+                0 => format!(r#"{{"tool":"t","arguments":"{{\"n\":{i}}}","model":"a"}}"#),
+                1 => format!(r#"{{"tool":"t","arguments":"{{\"n\":\"{i}\"}}","model":"b"}}"#),
+                2 => r#"{"tool":"t","arguments":{"n":"x"},"model":"a"}"#.to_owned(),
+                3 => String::new(),
+                4 => format!(
+                    r#"{{"tool":"t","arguments":"{{\"n\":1,\"s\":\"{}\"}}"}}"#,
+                    "é".repeat(300)
+                ),
+                5 => "not json".to_owned(),
+                6 => "  ".to_owned(),
+                _ => r#"{"tool":"u","arguments":{}}"#.to_owned(),
+            };
+            log.extend_from_slice(line.as_bytes());
+            if i == 13 {
+                log.extend_from_slice(b"\xff");
+            }
+            log.extend_from_slice(if i % 3 == 0 { b"\r\n" } else { b"\n" });
+        }
+        log.extend_from_slice(br#"{"tool":"t","arguments":"{\"n\":7}"}"#);
+        log
+    }
+
+    #[test]
+    fn blocks_hold_whole_lines_whatever_their_size() {
+        let log = awkward_log();
+        for block_bytes in [1, 2, 3, 7, 64, 1000, BLOCK_BYTES] {
+            for trickle in [false, true] {
+                let mut input: Box<dyn BufRead> = match trickle {
+                    true => Box::new(io::BufReader::with_capacity(5, Trickle(&log))),
+                    false => Box::new(&log[..]),
+                };
+                let mut lines = Vec::new();
+                let mut last_read = 0;
+                read_blocks(
+                    &mut input,
+                    block_bytes,
+                    || None,
+                    |first, block, len, read| {
+                        assert_eq!(first, lines.len() as u64 + 1);
+                        lines.extend(block[..len].split(|b| *b == b'\n').map(<[u8]>::to_vec));
+                        assert!(read > last_read);
+                        last_read = read;
+                        true
+                    },
+                )
+                .unwrap();
+                let expected: Vec<Vec<u8>> =
+                    log.split(|b| *b == b'\n').map(<[u8]>::to_vec).collect();
+                assert_eq!(lines, expected, "blocks of {block_bytes}");
+                assert_eq!(last_read, log.len() as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn a_replay_does_not_depend_on_the_block_size() {
+        let tools = ToolSet::from_json(
+            r#"[{"name": "t", "input_schema": {"type": "object",
+                "properties": {"n": {"type": "integer"}, "s": {"type": "string", "maxLength": 10}},
+                "required": ["n"], "additionalProperties": false}}]"#,
+        )
+        .unwrap();
+        let log = awkward_log();
+        let mut first: Option<(Report, Vec<u8>)> = None;
+        for block_bytes in [1, 2, 3, 7, 64, 1000, BLOCK_BYTES] {
+            for workers in [1, 3] {
+                let mut replayer =
+                    Replayer::new(&tools, vec!["model".to_owned()]).with_verdicts(true);
+                replayer.block_bytes = block_bytes;
+                let mut verdicts = Vec::new();
+                let sources = [log.clone(), log.clone()].map(|log| {
+                    Ok(Source {
+                        name: "log".to_owned(),
+                        format: InputFormat::Auto,
+                        reader: Box::new(io::Cursor::new(log)),
+                    })
+                });
+                let report = replayer
+                    .run_sources(sources, workers, |_| {}, Some(&mut verdicts))
+                    .unwrap();
+                match &first {
+                    None => first = Some((report, verdicts)),
+                    Some((report_1, verdicts_1)) => {
+                        assert_eq!(
+                            &report, report_1,
+                            "blocks of {block_bytes}, {workers} workers"
+                        );
+                        assert_eq!(
+                            &verdicts, verdicts_1,
+                            "blocks of {block_bytes}, {workers} workers"
+                        );
+                    }
+                }
+            }
+        }
+        let (report, _) = first.unwrap();
+        // Per source: 31 records (10 blank lines skipped), the line that is not UTF-8 one of
+        // the 5 that are not JSON, and the last line, without a newline, one of the 6 clean.
+        assert_eq!(report.overall.total, 2 * 31);
+        assert_eq!(report.overall.bad_records[&BadRecord::NotJson], 2 * 5);
+        assert_eq!(
+            report.overall.bad_lines[&BadRecord::NotJson],
+            [6, 14, 22, 30, 38]
+        );
+        assert_eq!(report.overall.ok_clean, 2 * 6);
     }
 }
