@@ -83,7 +83,7 @@ fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
     (end < bytes.len()).then_some(end)
 }
 
-/// The bytes [`Scan::string`] copies at once.
+/// The bytes [`Scan::unescape`] copies at once.
 const WORD: usize = 8;
 
 /// How many top-level keys [`Scan`] reads; a record with more goes to the full reader.
@@ -190,15 +190,25 @@ impl<'a> Scan<'a> {
     }
 
     /// A string at the cursor, borrowed when it has no escape.
+    // Inlined: most strings (every key, most values) have no escape and take a few steps.
+    #[inline(always)]
     fn string(&mut self) -> Option<Cow<'a, str>> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.at;
-        let mut at = next_special(bytes, start)?;
+        let at = next_special(bytes, start)?;
         if bytes[at] == b'"' {
             self.at = at + 1;
             return Some(Cow::Borrowed(&self.text[start..at]));
         }
+        self.unescape(start, at).map(Cow::Owned)
+    }
+
+    /// The rest of a string that starts at `start` and has its first escape (or control
+    /// character) at `at`, unescaped.
+    #[inline(never)]
+    fn unescape(&mut self, start: usize, at: usize) -> Option<String> {
+        let bytes = self.text.as_bytes();
         // Arguments logged as text escape every quote, so the runs between escapes are short:
         // rather than a scan and a copy call per run, plain text is copied eight bytes at a
         // time into a buffer with room for a whole word past the end, and the output moves on
@@ -207,13 +217,14 @@ impl<'a> Scan<'a> {
         out.get_mut(..at - start)?
             .copy_from_slice(&bytes[start..at]);
         let mut written = at - start;
+        let mut rest = bytes.get(at..)?;
         loop {
-            // `at` is on a quote, a backslash or a control character.
-            match *bytes.get(at)? {
-                b'"' => break,
-                b'\\' => {
-                    *out.get_mut(written)? = match *bytes.get(at + 1)? {
-                        escaped @ (b'"' | b'\\' | b'/') => escaped,
+            // `rest` starts with a quote, a backslash or a control character.
+            match *rest {
+                [b'"', ..] => break,
+                [b'\\', escaped, ..] => {
+                    *out.get_mut(written)? = match escaped {
+                        b'"' | b'\\' | b'/' => escaped,
                         b'b' => 0x08,
                         b'f' => 0x0c,
                         b'n' => b'\n',
@@ -222,37 +233,38 @@ impl<'a> Scan<'a> {
                         _ => return None,
                     };
                     written += 1;
-                    at += 2;
+                    rest = &rest[2..];
                 }
-                // A control character, which a string cannot hold raw.
+                // A control character, which a string cannot hold raw, or the line's end.
                 _ => return None,
             }
             // The run of plain text that follows, a word at a time.
             loop {
-                let Some(word) = bytes.get(at..at + WORD) else {
+                let Some(word) = rest.first_chunk::<WORD>() else {
                     // The line's last few bytes.
-                    let end = next_special(bytes, at)?;
-                    out.get_mut(written..written + (end - at))?
-                        .copy_from_slice(&bytes[at..end]);
-                    written += end - at;
-                    at = end;
+                    let plain = toolargs_core::text::scan_plain(rest, 0, WORD);
+                    out.get_mut(written..written + plain)?
+                        .copy_from_slice(&rest[..plain]);
+                    written += plain;
+                    rest = &rest[plain..];
                     break;
                 };
-                out.get_mut(written..written + WORD)?.copy_from_slice(word);
+                out.get_mut(written..)?
+                    .first_chunk_mut::<WORD>()?
+                    .copy_from_slice(word);
                 // Scanning the word alone lets the scan's bounds be known when compiling.
-                let word: &[u8; WORD] = word.try_into().ok()?;
                 let plain = toolargs_core::text::scan_plain(word, 0, WORD - 1);
                 written += plain;
-                at += plain;
+                rest = &rest[plain..];
                 if plain < WORD {
                     break;
                 }
             }
         }
-        self.at = at + 1;
+        self.at = bytes.len() - rest.len() + 1;
         out.truncate(written);
         // Escapes are ASCII and the runs between them are copied whole from a `str`.
-        String::from_utf8(out).ok().map(Cow::Owned)
+        String::from_utf8(out).ok()
     }
 
     /// Checks the syntax of the value at the cursor and moves past it.
