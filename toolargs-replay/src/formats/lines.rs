@@ -5,16 +5,18 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 use toolargs_core::node::Node;
+use toolargs_core::options::Limits;
 
 use super::{Args, Call};
 use crate::outcome::BadRecord;
 
 /// Reads one record and hands its call (or why it is none) to `f`.
 ///
-/// The usual record (arguments as JSON text, nothing unusual in it) is read by [`Scan`],
-/// which finds the fields replay needs without building the others. Anything else is read by
-/// toolargs' own reader, which borrows from the line; a line it refuses (a duplicate key,
-/// say) is read again by serde_json, which keeps the last value as most loggers' readers do.
+/// The usual record (arguments as JSON text or a JSON value, nothing unusual in it) is read by
+/// [`Scan`], which finds the fields replay needs without building the others. Anything else is
+/// read by toolargs' own reader, which borrows from the line; a line it refuses (a duplicate
+/// key, say) is read again by serde_json, which keeps the last value as most loggers' readers
+/// do.
 pub(crate) fn read<R>(
     text: &str,
     by: &[String],
@@ -23,15 +25,15 @@ pub(crate) fn read<R>(
     if let Some(record) = Scan::record(text, by) {
         return f(Ok(Call {
             tool: record.tool.as_deref(),
-            arguments: Some(Args::Text(&record.arguments)),
+            arguments: Some(match record.arguments {
+                Found::Text(ref text) => Args::Text(text),
+                Found::Value(value) => Args::Value(Cow::Owned(value)),
+            }),
             key: record.key,
         }));
     }
     let fallback: Value;
-    let node = match toolargs_core::decode::parse_document(
-        text,
-        toolargs_core::options::Limits::DEFAULT.max_depth,
-    ) {
+    let node = match toolargs_core::decode::parse_document(text, Limits::DEFAULT.max_depth) {
         Ok(node) => node,
         Err(_) => match serde_json::from_str::<Value>(text) {
             Ok(value) => {
@@ -71,8 +73,39 @@ pub(crate) fn read<R>(
 /// The fields of a usual record, as [`Scan::record`] finds them.
 struct Usual<'a> {
     tool: Option<Cow<'a, str>>,
-    arguments: Cow<'a, str>,
+    arguments: Found<'a>,
     key: Vec<Value>,
+}
+
+/// The arguments of a usual record.
+enum Found<'a> {
+    /// A string: JSON text.
+    Text(Cow<'a, str>),
+    /// Any other value, as the full reader reads it.
+    Value(Value),
+}
+
+/// The longest line whose arguments [`Scan`] reads as a value by themselves: no line this short
+/// can hold a string, an array or an object beyond the full reader's limits (each byte,
+/// item or key takes a byte of text at least), so the full reader, which reads the whole
+/// line, cannot refuse it where a reading of the arguments alone accepts them.
+const VALUE_LINE_BYTES: usize = {
+    let limits = Limits::DEFAULT;
+    let mut least = limits.max_string_bytes;
+    if limits.max_items < least {
+        least = limits.max_items;
+    }
+    if limits.max_keys < least {
+        least = limits.max_keys;
+    }
+    least
+};
+
+/// True when a grouping field is named more than once.
+fn named_twice(by: &[String]) -> bool {
+    by.iter()
+        .enumerate()
+        .any(|(i, name)| by[..i].contains(name))
 }
 
 /// The position of the first byte from `at` on that ends a run of plain string content (a
@@ -86,18 +119,49 @@ fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
 /// The bytes [`Scan::unescape`] copies at once.
 const WORD: usize = 8;
 
-/// How many top-level keys [`Scan`] reads; a record with more goes to the full reader.
+/// How many keys of one object [`Scan`] reads; a record with more goes to the full reader.
 const SCAN_KEYS: usize = 16;
+
+/// The keys of one object read so far, to refuse a repeated one.
+struct Keys<'a> {
+    seen: [&'a str; SCAN_KEYS],
+    count: usize,
+}
+
+impl<'a> Keys<'a> {
+    fn new() -> Self {
+        Keys {
+            seen: [""; SCAN_KEYS],
+            count: 0,
+        }
+    }
+
+    /// Adds a key read with [`Scan::string`]; `None` when it is repeated, has an escape (the
+    /// full reader compares keys as read) or is one too many.
+    fn add(&mut self, name: Cow<'a, str>) -> Option<&'a str> {
+        let Cow::Borrowed(name) = name else {
+            return None;
+        };
+        if self.count == SCAN_KEYS || self.seen[..self.count].contains(&name) {
+            return None;
+        }
+        self.seen[self.count] = name;
+        self.count += 1;
+        Some(name)
+    }
+}
 
 /// How deep [`Scan`] follows nested values before leaving the record to the full reader.
 const SCAN_DEPTH: usize = 32;
 
 /// A reader of the usual record `{"tool": "NAME", "arguments": "JSON TEXT", ...}`: it reads the
-/// tool's name and the arguments, reads the grouping fields with the full reader, and checks
-/// the syntax of every other value without building it. It gives up (`None`) on anything it
-/// is not sure to read exactly as the full reader does: arguments that are not a string, a
-/// `\u` escape, a number with an exponent or of more than 15 digits, a repeated key, deep
-/// nesting, or invalid JSON; the full reader then decides.
+/// tool's name and the arguments (with the full reader when they are not text), reads the
+/// grouping fields with the full reader, and checks the syntax of every other value without
+/// building it. It gives up (`None`) on anything it is not sure to read exactly as the full
+/// reader does: arguments that are not a string unless last in a line of at most
+/// [`VALUE_LINE_BYTES`], a `\u` escape, a key with an escape, an object of more than
+/// [`SCAN_KEYS`] keys, a number with an exponent or of more than 15 digits, a repeated key,
+/// deep nesting, or invalid JSON; the full reader then decides.
 struct Scan<'a> {
     text: &'a str,
     at: usize,
@@ -111,23 +175,14 @@ impl<'a> Scan<'a> {
         let mut tool = None;
         let mut arguments = None;
         let mut key: Vec<Value> = vec![Value::Null; by.len()];
-        let mut seen: [&str; SCAN_KEYS] = [""; SCAN_KEYS];
-        let mut keys = 0;
+        let mut keys = Keys::new();
         scan.space();
         if scan.peek() == Some(b'}') {
             return None;
         }
         loop {
             scan.space();
-            // A key with an escape goes to the full reader, which compares keys as read.
-            let Cow::Borrowed(name) = scan.string()? else {
-                return None;
-            };
-            if keys == SCAN_KEYS || seen[..keys].contains(&name) {
-                return None;
-            }
-            seen[keys] = name;
-            keys += 1;
+            let name = keys.add(scan.string()?)?;
             scan.space();
             scan.eat(b':')?;
             scan.space();
@@ -139,14 +194,35 @@ impl<'a> Scan<'a> {
                     // A name that is not a string: the full reader says so.
                     _ => return None,
                 },
-                "arguments" if scan.peek()? == b'"' => arguments = Some(scan.string()?),
+                "arguments" if scan.peek()? == b'"' => {
+                    arguments = Some(Found::Text(scan.string()?));
+                }
+                // Arguments logged as a value, last in the record as loggers write them: the
+                // value runs to the record's closing brace, where the full reader reads it
+                // (and refuses anything else, sending the line to the full reader).
+                // With a grouping field named twice, the full reader gives the value to both
+                // names and the scan to the first only: such a record keeps to the full reader.
+                "arguments" if text.len() <= VALUE_LINE_BYTES && !named_twice(by) => {
+                    let end = text
+                        .trim_end_matches([' ', '\t', '\n', '\r'])
+                        .strip_suffix('}')?
+                        .len();
+                    // One level below the record, as in the whole line.
+                    let node = toolargs_core::decode::parse_document(
+                        text.get(start..end)?,
+                        Limits::DEFAULT.max_depth - 1,
+                    )
+                    .ok()?;
+                    arguments = Some(Found::Value(node.to_value()));
+                    scan.at = end;
+                }
                 "arguments" => return None,
                 _ => scan.skip(0)?,
             }
             if let Some(i) = by.iter().position(|f| *f == name) {
                 let node = toolargs_core::decode::parse_document(
                     &text[start..scan.at],
-                    toolargs_core::options::Limits::DEFAULT.max_depth,
+                    Limits::DEFAULT.max_depth,
                 )
                 .ok()?;
                 key[i] = node.to_value();
@@ -281,15 +357,11 @@ impl<'a> Scan<'a> {
                     self.at += 1;
                     return Some(());
                 }
-                let mut keys: Vec<Cow<'a, str>> = Vec::new();
+                let mut keys = Keys::new();
                 loop {
                     self.space();
                     if close == b'}' {
-                        let name = self.string()?;
-                        if keys.contains(&name) {
-                            return None;
-                        }
-                        keys.push(name);
+                        keys.add(self.string()?)?;
                         self.space();
                         self.eat(b':')?;
                         self.space();
@@ -433,6 +505,51 @@ mod tests {
         assert!(Scan::record(records[0], &by).is_some());
         assert!(Scan::record(records[1], &by).is_some());
         assert!(Scan::record(records[4], &by).is_none());
+    }
+
+    #[test]
+    fn the_scan_reads_arguments_logged_as_a_value_as_the_full_reader_does() {
+        let by = vec!["model".to_owned()];
+        let long = format!(
+            r#"{{"model":"{}","tool":"a","arguments":{{"x":1}}}}"#,
+            "m".repeat(VALUE_LINE_BYTES)
+        );
+        // Read by the scan: a value last in the record.
+        let scanned = [
+            r#"{"tool":"a","model":"m","arguments":{"x":1,"y":[true,null,"\"q\""],"z":{"k":-0.5}}}"#,
+            r#" { "tool" : "a" , "arguments" : [ 1 , {"x":{}} ] } "#,
+            r#"{"tool":"a","arguments":null}"#,
+            r#"{"tool":"a","arguments":12}"#,
+            r#"{"tool":"a","arguments":{"x":1e400,"y":123456789012345678901234567890}}"#,
+            r#"{"tool":"a","arguments":{"t\u00e9":"\u00e9"}}"#,
+            r#"{"arguments":{"x":1}}"#,
+        ];
+        // Left to the full reader.
+        let full_only = [
+            r#"{"tool":"a","arguments":{"x":1},"model":"m"}"#,
+            r#"{"tool":"a","arguments":{"x":1,"x":2}}"#,
+            r#"{"tool":"a","arguments":{"x":1}}}"#,
+            r#"{"tool":"a","arguments":{"x":1}"#,
+            r#"{"tool":"a","arguments":{"x":1}]"#,
+            r#"{"tool":"a","arguments":{"x":1} x}"#,
+            r#"{"tool":"a","arguments":}"#,
+            r#"{"tool":"a","arguments":{"x":1},}"#,
+            "{\"tool\":\"a\",\"arguments\":{\"x\":1}}\u{a0}",
+            &long,
+        ];
+        for record in scanned.iter().chain(&full_only) {
+            assert_eq!(call_of(record, &by), full(record, &by), "{record}");
+        }
+        for record in scanned {
+            assert!(Scan::record(record, &by).is_some(), "{record}");
+        }
+        for record in full_only {
+            assert!(Scan::record(record, &by).is_none(), "{record}");
+        }
+        // A grouping field named twice leaves them to the full reader, which fills both.
+        let twice = ["model", "model"].map(str::to_owned);
+        assert!(Scan::record(scanned[0], &twice).is_none());
+        assert_eq!(call_of(scanned[0], &twice), full(scanned[0], &twice));
     }
 
     #[test]
