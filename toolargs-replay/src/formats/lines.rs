@@ -138,11 +138,14 @@ impl<'a> Keys<'a> {
 
     /// Adds a key read with [`Scan::string`]; `None` when it is repeated, has an escape (the
     /// full reader compares keys as read) or is one too many.
+    #[inline(always)]
+    // `contains` on a slice of `&str` is a call per key; `any` is inlined.
+    #[allow(clippy::manual_contains)]
     fn add(&mut self, name: Cow<'a, str>) -> Option<&'a str> {
         let Cow::Borrowed(name) = name else {
             return None;
         };
-        if self.count == SCAN_KEYS || self.seen[..self.count].contains(&name) {
+        if self.count == SCAN_KEYS || self.seen[..self.count].iter().any(|&seen| seen == name) {
             return None;
         }
         self.seen[self.count] = name;
@@ -287,19 +290,17 @@ impl<'a> Scan<'a> {
         let bytes = self.text.as_bytes();
         // Arguments logged as text escape every quote, so the runs between escapes are short:
         // rather than a scan and a copy call per run, plain text is copied eight bytes at a
-        // time into a buffer with room for a whole word past the end, and the output moves on
-        // by the plain bytes among them.
-        let mut out = vec![0u8; bytes.len() - start + WORD];
-        out.get_mut(..at - start)?
-            .copy_from_slice(&bytes[start..at]);
-        let mut written = at - start;
+        // time, and the output taken back to the plain bytes among them. The buffer holds the
+        // rest of the line and a word more, so it never grows; it is not zeroed first.
+        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() - start + WORD);
+        out.extend_from_slice(&bytes[start..at]);
         let mut rest = bytes.get(at..)?;
         loop {
             // `rest` starts with a quote, a backslash or a control character.
             match *rest {
                 [b'"', ..] => break,
                 [b'\\', escaped, ..] => {
-                    *out.get_mut(written)? = match escaped {
+                    out.push(match escaped {
                         b'"' | b'\\' | b'/' => escaped,
                         b'b' => 0x08,
                         b'f' => 0x0c,
@@ -307,8 +308,7 @@ impl<'a> Scan<'a> {
                         b'r' => b'\r',
                         b't' => b'\t',
                         _ => return None,
-                    };
-                    written += 1;
+                    });
                     rest = &rest[2..];
                 }
                 // A control character, which a string cannot hold raw, or the line's end.
@@ -319,18 +319,14 @@ impl<'a> Scan<'a> {
                 let Some(word) = rest.first_chunk::<WORD>() else {
                     // The line's last few bytes.
                     let plain = toolargs_core::text::scan_plain(rest, 0, WORD);
-                    out.get_mut(written..written + plain)?
-                        .copy_from_slice(&rest[..plain]);
-                    written += plain;
+                    out.extend_from_slice(&rest[..plain]);
                     rest = &rest[plain..];
                     break;
                 };
-                out.get_mut(written..)?
-                    .first_chunk_mut::<WORD>()?
-                    .copy_from_slice(word);
+                out.extend_from_slice(word);
                 // Scanning the word alone lets the scan's bounds be known when compiling.
                 let plain = toolargs_core::text::scan_plain(word, 0, WORD - 1);
-                written += plain;
+                out.truncate(out.len() - WORD + plain);
                 rest = &rest[plain..];
                 if plain < WORD {
                     break;
@@ -338,7 +334,6 @@ impl<'a> Scan<'a> {
             }
         }
         self.at = bytes.len() - rest.len() + 1;
-        out.truncate(written);
         // Escapes are ASCII and the runs between them are copied whole from a `str`.
         String::from_utf8(out).ok()
     }
