@@ -385,7 +385,6 @@ impl<'a> Scan<'a> {
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, at most 15 digits.
     fn number(&mut self) -> Option<()> {
         let bytes = self.text.as_bytes();
-        let start = self.at;
         if self.peek() == Some(b'-') {
             self.at += 1;
         }
@@ -397,21 +396,19 @@ impl<'a> Scan<'a> {
             s.at - from
         };
         let int = self.at;
-        match digits(self) {
+        let mut written = digits(self);
+        match written {
             0 => return None,
             n if n > 1 && bytes[int] == b'0' => return None,
             _ => {}
         }
         if self.peek() == Some(b'.') {
             self.at += 1;
-            if digits(self) == 0 {
-                return None;
+            match digits(self) {
+                0 => return None,
+                n => written += n,
             }
         }
-        let written = bytes[start..self.at]
-            .iter()
-            .filter(|b| b.is_ascii_digit())
-            .count();
         match self.peek() {
             Some(b'e' | b'E') => None,
             _ if written > 15 => None,
@@ -487,6 +484,8 @@ mod tests {
             r#"{"tool":"a","arguments":"{}"} x"#,
             r#"{"tool":"a","arguments":"tab	in"}"#,
             r#"{"tool":"a","arguments":"{}","n":12345678901234567890}"#,
+            r#"{"tool":"a","arguments":"{}","n":-123456789.012345,"id":0.5}"#,
+            r#"{"tool":"a","arguments":"{}","n":-1234567890.123456}"#,
             r#"{"tool":7,"arguments":"{}"}"#,
             r#"{"tool":"a"}"#,
             r#"{}"#,
@@ -500,6 +499,9 @@ mod tests {
         assert!(Scan::record(records[0], &by).is_some());
         assert!(Scan::record(records[1], &by).is_some());
         assert!(Scan::record(records[4], &by).is_none());
+        // At most 15 digits, the fraction's included.
+        assert!(Scan::record(records[14], &by).is_some());
+        assert!(Scan::record(records[15], &by).is_none());
     }
 
     #[test]
