@@ -1,7 +1,5 @@
 //! What replay says about one line: the gate's outcome for a call, or why the line was not one.
 
-use std::collections::BTreeSet;
-
 use toolargs_core::report::{Code, Rejection, Repair, Rule};
 
 /// What the gate did with one call.
@@ -54,9 +52,12 @@ impl Judgement {
             }
             Err(rejection) => {
                 let errors = rejection.into_errors();
-                let codes: BTreeSet<Code> = errors.iter().map(|e| e.code).collect();
+                // Each distinct code once, in order: a sorted list, without a set to build.
+                let mut codes: Vec<Code> = errors.iter().map(|e| e.code).collect();
+                codes.sort_unstable();
+                codes.dedup();
                 Judgement {
-                    outcome: Outcome::Rejected(codes.into_iter().collect()),
+                    outcome: Outcome::Rejected(codes),
                     findings: errors
                         .into_iter()
                         .map(|e| (e.path, e.code.as_str()))
