@@ -214,7 +214,9 @@ impl Report {
     /// The tally of the group `key`, created on first use.
     pub fn group_mut(&mut self, key: GroupKey) -> &mut Tally {
         // Keyed by the key's JSON text, which orders and compares any value deterministically.
-        let text = Value::Array(key.clone()).to_string();
+        // Written by serde_json's writer, without a copy of the key; a list of values always
+        // serializes.
+        let text = serde_json::to_string(&key).unwrap_or_default();
         &mut self
             .groups
             .entry(text)
