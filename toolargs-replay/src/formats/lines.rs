@@ -159,12 +159,12 @@ const SCAN_DEPTH: usize = 32;
 
 /// A reader of the usual record `{"tool": "NAME", "arguments": "JSON TEXT", ...}`: it reads the
 /// tool's name and the arguments (with the full reader when they are not text), reads the
-/// grouping fields with the full reader, and checks the syntax of every other value without
-/// building it. It gives up (`None`) on anything it is not sure to read exactly as the full
-/// reader does: arguments that are not a string unless last in a line of at most
-/// [`VALUE_LINE_BYTES`], a `\u` escape, a key with an escape, an object of more than
-/// [`SCAN_KEYS`] keys, a number with an exponent or of more than 15 digits, a repeated key,
-/// deep nesting, or invalid JSON; the full reader then decides.
+/// grouping fields (with the full reader when they are not strings), and checks the syntax of
+/// every other value without building it. It gives up (`None`) on anything it is not sure to
+/// read exactly as the full reader does: arguments that are not a string unless last in a line
+/// of at most [`VALUE_LINE_BYTES`], a `\u` escape, a key with an escape, an object of more
+/// than [`SCAN_KEYS`] keys, a number with an exponent or of more than 15 digits, a repeated
+/// key, deep nesting, or invalid JSON; the full reader then decides.
 struct Scan<'a> {
     text: &'a str,
     at: usize,
@@ -190,6 +190,7 @@ impl<'a> Scan<'a> {
             scan.eat(b':')?;
             scan.space();
             let start = scan.at;
+            let field = by.iter().position(|f| *f == name);
             match name {
                 "tool" => match scan.peek()? {
                     b'"' => tool = Some(scan.string()?),
@@ -220,15 +221,19 @@ impl<'a> Scan<'a> {
                     scan.at = end;
                 }
                 "arguments" => return None,
-                _ => scan.skip(0)?,
+                _ => match field {
+                    Some(i) => key[i] = scan.grouped()?,
+                    None => scan.skip(0)?,
+                },
             }
-            if let Some(i) = by.iter().position(|f| *f == name) {
-                let node = toolargs_core::decode::parse_document(
+            // A grouping field named `tool` or `arguments`, read above as the call's.
+            if let (Some(i), "tool" | "arguments") = (field, name) {
+                key[i] = toolargs_core::decode::parse_document(
                     &text[start..scan.at],
                     Limits::DEFAULT.max_depth,
                 )
-                .ok()?;
-                key[i] = node.to_value();
+                .ok()?
+                .to_value();
             }
             scan.space();
             match scan.next()? {
@@ -336,6 +341,22 @@ impl<'a> Scan<'a> {
         self.at = bytes.len() - rest.len() + 1;
         // Escapes are ASCII and the runs between them are copied whole from a `str`.
         String::from_utf8(out).ok()
+    }
+
+    /// The value of a grouping field at the cursor: a string as the scan reads it (as the full
+    /// reader does), anything else with the full reader.
+    #[inline(never)]
+    fn grouped(&mut self) -> Option<Value> {
+        if self.peek()? == b'"' {
+            return Some(Value::String(self.string()?.into_owned()));
+        }
+        let start = self.at;
+        self.skip(0)?;
+        let node = toolargs_core::decode::parse_document(
+            &self.text[start..self.at],
+            Limits::DEFAULT.max_depth,
+        );
+        node.ok().map(|node| node.to_value())
     }
 
     /// Checks the syntax of the value at the cursor and moves past it.
@@ -486,6 +507,9 @@ mod tests {
             r#"{"tool":"a","arguments":"{}","n":12345678901234567890}"#,
             r#"{"tool":"a","arguments":"{}","n":-123456789.012345,"id":0.5}"#,
             r#"{"tool":"a","arguments":"{}","n":-1234567890.123456}"#,
+            r#"{"tool":"a","arguments":"{}","model":"m\"1\\/\n","n":"x"}"#,
+            r#"{"tool":"a","arguments":"{}","model":"m\u00e9"}"#,
+            r#"{"tool":"a","arguments":"{}","model":null,"n":""}"#,
             r#"{"tool":7,"arguments":"{}"}"#,
             r#"{"tool":"a"}"#,
             r#"{}"#,
@@ -506,7 +530,7 @@ mod tests {
 
     #[test]
     fn the_scan_reads_arguments_logged_as_a_value_as_the_full_reader_does() {
-        let by = vec!["model".to_owned()];
+        let by = ["model", "tool", "arguments"].map(str::to_owned);
         let long = format!(
             r#"{{"model":"{}","tool":"a","arguments":{{"x":1}}}}"#,
             "m".repeat(VALUE_LINE_BYTES)
