@@ -125,15 +125,26 @@ impl Drill {
                 (true, &mut self.rejection_examples)
             }
         };
-        let mut distinct: Vec<(Cow<'_, str>, &'static str)> = judgement
-            .findings
-            .iter()
-            .map(|(path, name)| (field_of(path), *name))
-            .collect();
-        distinct.sort_unstable();
-        distinct.dedup();
+        // Most calls have one finding: no list to build, sort and deduplicate.
+        let one: [(Cow<'_, str>, &'static str); 1];
+        let mut several: Vec<(Cow<'_, str>, &'static str)>;
+        let distinct: &[(Cow<'_, str>, &'static str)] = match judgement.findings.as_slice() {
+            [(path, name)] => {
+                one = [(field_of(path), *name)];
+                &one
+            }
+            findings => {
+                several = findings
+                    .iter()
+                    .map(|(path, name)| (field_of(path), *name))
+                    .collect();
+                several.sort_unstable();
+                several.dedup();
+                &several
+            }
+        };
         let mut last_field: Option<&str> = None;
-        for (field, name) in &distinct {
+        for (field, name) in distinct {
             keep_example(examples, name, at);
             let counters = match drill.fields.get_mut(field.as_ref()) {
                 Some(counters) => counters,
