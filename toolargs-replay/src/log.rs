@@ -740,15 +740,16 @@ fn read_blocks<R: BufRead + ?Sized>(
     // The start of the line the last block stopped in, which opens the next block.
     let mut carry: Vec<u8> = Vec::new();
     loop {
-        let mut block = reuse().unwrap_or_default();
         // Input is read into the buffer's length, which a recycled buffer keeps, so that its
-        // bytes are set to zero once in its life rather than block after block. The room
-        // past `block_bytes` holds the usual carried line without growing the buffer, and
-        // lets every read ask for at least `block_bytes`, which the input's buffer passes
-        // straight to the file or the decompressor once it is empty.
+        // bytes are set to zero once in its life rather than block after block (and a new one
+        // asks the allocator for zeroed memory, which fresh pages already are). The room past
+        // `block_bytes` holds the usual carried line without growing the buffer, and lets
+        // every read ask for at least `block_bytes`, which the input's buffer passes straight
+        // to the file or the decompressor once it is empty.
+        let mut block = reuse().unwrap_or_else(|| vec![0; block_bytes + block_bytes / 16]);
         let mut target = carry.len() + block_bytes;
         if block.len() < target {
-            block.resize(target.max(block_bytes + block_bytes / 16), 0);
+            block.resize(target, 0);
         }
         block[..carry.len()].copy_from_slice(&carry);
         let mut filled = carry.len();
