@@ -177,7 +177,11 @@ impl<'a> Scan<'a> {
         scan.eat(b'{')?;
         let mut tool = None;
         let mut arguments = None;
-        let mut key: Vec<Value> = vec![Value::Null; by.len()];
+        // Built only when grouping: `vec!` calls out even for no element.
+        let mut key: Vec<Value> = match by.len() {
+            0 => Vec::new(),
+            n => vec![Value::Null; n],
+        };
         let mut keys = Keys::new();
         scan.space();
         if scan.peek() == Some(b'}') {
