@@ -337,7 +337,9 @@ impl<'t> Replayer<'t> {
         report: &mut Report,
         mut out: Option<&mut Vec<u8>>,
     ) {
-        if text.trim().is_empty() {
+        // A record starts with a visible character; only other lines may be blank.
+        let starts_visible = text.as_bytes().first().is_some_and(u8::is_ascii_graphic);
+        if !starts_visible && text.trim().is_empty() {
             return;
         }
         if format == InputFormat::Lines {
