@@ -222,6 +222,56 @@ fn standard_input_supplies_its_own_definitions_without_tools() {
 }
 
 #[test]
+fn arguments_logged_as_a_value_are_judged_as_logged() {
+    // The same calls with their arguments as a value and as JSON text, numbers beyond what a
+    // double holds included: each pair gets one verdict, and no number becomes another.
+    let pairs = [
+        r#"{"order_id":"ord_A4E1g0Fg","amount_cents":123456789012345678901234567890,"reason":"late"}"#,
+        r#"{"order_id":"ord_A4E1g0Fg","amount_cents":2000.0000000000000001,"reason":"late"}"#,
+        r#"{"order_id":"ord_A4E1g0Fg","amount_cents":1e400,"reason":"late"}"#,
+        r#"{"order_id":"ord_A4E1g0Fg","amount_cents": 1999 ,"reason":"late","tags":"gift"}"#,
+    ];
+    let mut log = String::new();
+    for arguments in pairs {
+        log += &format!("{{\"tool\":\"issue_refund\",\"arguments\":{arguments}}}\n");
+        log += &json!({"tool": "issue_refund", "arguments": arguments}).to_string();
+        log += "\n";
+    }
+    let replay = |log: &str, with_arguments: bool| {
+        let mut command = Command::cargo_bin("toolargs").unwrap();
+        command
+            .current_dir(data())
+            .args(["replay", "--format", "jsonl", "--tools", "tools.json"]);
+        if with_arguments {
+            command.arg("--with-arguments");
+        }
+        let out = command.arg("-").write_stdin(log).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let verdicts: Vec<Value> = replay(&log, false)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2 * pairs.len());
+    let codes = |v: &Value| v["codes"].as_array().unwrap().clone();
+    for (pair, arguments) in verdicts.chunks(2).zip(pairs) {
+        let judged = |v: &Value| (v["outcome"].clone(), codes(v), v["rules"].clone());
+        assert_eq!(judged(&pair[0]), judged(&pair[1]), "{arguments}");
+    }
+    assert!(codes(&verdicts[0]).contains(&json!("lossy_number")));
+    assert!(codes(&verdicts[2]).contains(&json!("lossy_number")));
+    assert!(codes(&verdicts[4]).contains(&json!("out_of_range")));
+    assert_eq!(verdicts[6]["rules"], json!(["scalar_to_list"]));
+    // The value is written back as logged, digits and spacing and all.
+    for (line, arguments) in replay(&log, true).lines().step_by(2).zip(pairs) {
+        assert!(
+            line.ends_with(&format!(",\"arguments\":{arguments}}}")),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn jsonl_writes_one_verdict_per_call_in_input_order() {
     let (out, code) = replay(&[
         "--format",

@@ -297,6 +297,53 @@ impl<'a> Node<'a> {
         }
     }
 
+    /// The node as compact JSON text that means exactly what was read: a number literal keeps
+    /// its digits (where [`Node::to_value`] may round), strings are escaped as `serde_json`
+    /// escapes them, and members keep their order.
+    ///
+    /// ```
+    /// let node = toolargs_core::decode::parse_document(r#"{ "n" : 1e400, "s": "a\u00e9" }"#, 8)
+    ///     .unwrap();
+    /// assert_eq!(node.to_json(), r#"{"n":1e400,"s":"aé"}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        let mut out = String::new();
+        self.write_json(&mut out);
+        out
+    }
+
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Node::Null => out.push_str("null"),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Node::Number(Number::Literal(text)) => out.push_str(text),
+            Node::Number(n) => out.push_str(&n.to_value().to_string()),
+            Node::String(s) => out.push_str(&Value::from(s.as_ref()).to_string()),
+            Node::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(']');
+            }
+            Node::Object(members) => {
+                out.push('{');
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::from(key.as_ref()).to_string());
+                    out.push(':');
+                    value.write_json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
     /// A short, human-readable description of the value for messages, bounded in size
     /// whatever the input: `the string "19.99"`, `the number 19.99`, `an array of 3 items`.
     pub fn describe(&self) -> String {

@@ -398,6 +398,7 @@ impl<'t> Replayer<'t> {
             (Some(arguments), Ok((tool, gate))) => {
                 let raw = match arguments {
                     Args::Text(text) => RawArgs::Text(Cow::Borrowed(text)),
+                    Args::Logged(text) => RawArgs::Text(Cow::Borrowed(text.as_ref())),
                     Args::Value(value) => RawArgs::Value(Cow::Borrowed(value.as_ref())),
                 };
                 Verdict::Judged(tool, gate.judge(&raw, &self.options))
@@ -487,17 +488,33 @@ impl<'t> Replayer<'t> {
                 self.by.iter().cloned().zip(key.iter().cloned()).collect();
             line.insert("group".into(), Value::Object(group));
         }
+        // Arguments logged as a value are written as logged, numbers exactly: appended to the
+        // line's text rather than read into a `Value`.
+        let mut logged = None;
         if self.verdicts == Some(true) {
             let arguments = match arguments {
                 Some(Args::Text(text)) => json!(text),
+                Some(Args::Logged(text)) => {
+                    logged = Some(text.as_ref());
+                    Value::Null
+                }
                 Some(Args::Value(value)) => value.as_ref().clone(),
                 None => Value::Null,
             };
             line.insert("arguments".into(), arguments);
         }
-        if serde_json::to_writer(&mut *out, &Value::Object(line)).is_ok() {
-            out.push(b'\n');
+        let start = out.len();
+        if serde_json::to_writer(&mut *out, &Value::Object(line)).is_err() {
+            out.truncate(start);
+            return;
         }
+        if let Some(text) = logged {
+            // `"arguments":null}` closes the line: `null}` gives way to the logged text.
+            out.truncate(out.len() - "null}".len());
+            out.extend_from_slice(text.as_bytes());
+            out.push(b'}');
+        }
+        out.push(b'\n');
     }
 
     /// Replays every line of `input` ([`InputFormat::Lines`]) on `workers` threads (at least

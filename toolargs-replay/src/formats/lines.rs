@@ -27,7 +27,7 @@ pub(crate) fn read<R>(
             tool: record.tool.as_deref(),
             arguments: Some(match record.arguments {
                 Found::Text(ref text) => Args::Text(text),
-                Found::Value(value) => Args::Value(Cow::Owned(value)),
+                Found::Logged(text) => Args::Logged(Cow::Borrowed(text)),
             }),
             key: record.key,
         }));
@@ -61,7 +61,7 @@ pub(crate) fn read<R>(
     };
     let arguments = field("arguments").map(|arguments| match arguments {
         Node::String(text) => Args::Text(text.as_ref()),
-        other => Args::Value(Cow::Owned(other.to_value())),
+        other => Args::Logged(Cow::Owned(other.to_json())),
     });
     f(Ok(Call {
         tool,
@@ -81,31 +81,8 @@ struct Usual<'a> {
 enum Found<'a> {
     /// A string: JSON text.
     Text(Cow<'a, str>),
-    /// Any other value, as the full reader reads it.
-    Value(Value),
-}
-
-/// The longest line whose arguments [`Scan`] reads as a value by themselves: no line this short
-/// can hold a string, an array or an object beyond the full reader's limits (each byte,
-/// item or key takes a byte of text at least), so the full reader, which reads the whole
-/// line, cannot refuse it where a reading of the arguments alone accepts them.
-const VALUE_LINE_BYTES: usize = {
-    let limits = Limits::DEFAULT;
-    let mut least = limits.max_string_bytes;
-    if limits.max_items < least {
-        least = limits.max_items;
-    }
-    if limits.max_keys < least {
-        least = limits.max_keys;
-    }
-    least
-};
-
-/// True when a grouping field is named more than once.
-fn named_twice(by: &[String]) -> bool {
-    by.iter()
-        .enumerate()
-        .any(|(i, name)| by[..i].contains(name))
+    /// Any other value: its text in the record, whose syntax the scan has checked.
+    Logged(&'a str),
 }
 
 /// The position of the first byte from `at` on that ends a run of plain string content (a
@@ -158,11 +135,10 @@ impl<'a> Keys<'a> {
 const SCAN_DEPTH: usize = 32;
 
 /// A reader of the usual record `{"tool": "NAME", "arguments": "JSON TEXT", ...}`: it reads the
-/// tool's name and the arguments (with the full reader when they are not text), reads the
-/// grouping fields (with the full reader when they are not strings), and checks the syntax of
-/// every other value without building it. It gives up (`None`) on anything it is not sure to
-/// read exactly as the full reader does: arguments that are not a string unless last in a line
-/// of at most [`VALUE_LINE_BYTES`], a `\u` escape, a key with an escape, an object of more
+/// tool's name and the arguments (the text of those logged as a value, its syntax checked),
+/// reads the grouping fields (with the full reader when they are not strings), and checks the
+/// syntax of every other value without building it. It gives up (`None`) on anything it is
+/// not sure to read exactly as the full reader does: a `\u` escape, a key with an escape, an object of more
 /// than [`SCAN_KEYS`] keys, a number with an exponent or of more than 15 digits, a repeated
 /// key, deep nesting, or invalid JSON; the full reader then decides.
 struct Scan<'a> {
@@ -205,39 +181,32 @@ impl<'a> Scan<'a> {
                 "arguments" if scan.peek()? == b'"' => {
                     arguments = Some(Found::Text(scan.string()?));
                 }
-                // Arguments logged as a value, last in the record as loggers write them: the
-                // value runs to the record's closing brace, where the full reader reads it
-                // (and refuses anything else, sending the line to the full reader).
-                // With a grouping field named twice, the full reader gives the value to both
-                // names and the scan to the first only: such a record keeps to the full reader.
-                "arguments" if text.len() <= VALUE_LINE_BYTES && !named_twice(by) => {
-                    let end = text
-                        .trim_end_matches([' ', '\t', '\n', '\r'])
-                        .strip_suffix('}')?
-                        .len();
-                    // One level below the record, as in the whole line.
-                    let node = toolargs_core::decode::parse_document(
-                        text.get(start..end)?,
-                        Limits::DEFAULT.max_depth - 1,
-                    )
-                    .ok()?;
-                    arguments = Some(Found::Value(node.to_value()));
-                    scan.at = end;
+                // Arguments logged as a value: the gate reads them from their text.
+                "arguments" => {
+                    scan.skip(0)?;
+                    arguments = Some(Found::Logged(&text[start..scan.at]));
                 }
-                "arguments" => return None,
                 _ => match field {
                     Some(i) => key[i] = scan.grouped()?,
                     None => scan.skip(0)?,
                 },
             }
-            // A grouping field named `tool` or `arguments`, read above as the call's.
-            if let (Some(i), "tool" | "arguments") = (field, name) {
-                key[i] = toolargs_core::decode::parse_document(
-                    &text[start..scan.at],
-                    Limits::DEFAULT.max_depth,
-                )
-                .ok()?
-                .to_value();
+            if let Some(i) = field {
+                // A grouping field named `tool` or `arguments`, read above as the call's.
+                if let "tool" | "arguments" = name {
+                    key[i] = toolargs_core::decode::parse_document(
+                        &text[start..scan.at],
+                        Limits::DEFAULT.max_depth,
+                    )
+                    .ok()?
+                    .to_value();
+                }
+                // A grouping field named twice holds the same value twice.
+                for j in i + 1..by.len() {
+                    if by[j] == name {
+                        key[j] = key[i].clone();
+                    }
+                }
             }
             scan.space();
             match scan.next()? {
@@ -446,15 +415,21 @@ impl<'a> Scan<'a> {
 mod tests {
     use super::*;
 
-    /// A call as plain values: tool, arguments (`text:` or `value:`), grouping key.
+    /// A call as plain values: tool, arguments (`text:`, `logged:` or `value:`), grouping key.
     type Found = (Option<String>, Option<String>, Vec<Value>);
 
     /// The call `read` finds, as plain values.
     fn call_of(text: &str, by: &[String]) -> Result<Found, BadRecord> {
         read(text, by, |call| {
             call.map(|c| {
+                // Logged text as the full reader writes it back, whatever its spacing.
                 let args = c.arguments.map(|a| match a {
                     Args::Text(t) => format!("text:{t}"),
+                    Args::Logged(t) => format!(
+                        "logged:{}",
+                        toolargs_core::decode::parse_document(&t, 64)
+                            .map_or_else(|_| format!("unreadable {t}"), |n| n.to_json())
+                    ),
                     Args::Value(v) => format!("value:{v}"),
                 });
                 (c.tool.map(str::to_owned), args, c.key)
@@ -482,7 +457,7 @@ mod tests {
         };
         let args = field("arguments").map(|a| match a {
             Node::String(t) => format!("text:{t}"),
-            other => format!("value:{}", other.to_value()),
+            other => format!("logged:{}", other.to_json()),
         });
         let key = by
             .iter()
@@ -537,21 +512,23 @@ mod tests {
         let by = ["model", "tool", "arguments"].map(str::to_owned);
         let long = format!(
             r#"{{"model":"{}","tool":"a","arguments":{{"x":1}}}}"#,
-            "m".repeat(VALUE_LINE_BYTES)
+            "m".repeat(20_000)
         );
-        // Read by the scan: a value last in the record.
+        // Read by the scan, which hands over the value's text as logged.
         let scanned = [
             r#"{"tool":"a","model":"m","arguments":{"x":1,"y":[true,null,"\"q\""],"z":{"k":-0.5}}}"#,
             r#" { "tool" : "a" , "arguments" : [ 1 , {"x":{}} ] } "#,
             r#"{"tool":"a","arguments":null}"#,
             r#"{"tool":"a","arguments":12}"#,
+            r#"{"arguments":{"x":1}}"#,
+            r#"{"tool":"a","arguments":{"x":1},"model":"m"}"#,
+            &long,
+        ];
+        // Left to the full reader, whose value is written back as text: numbers beyond what a
+        // double holds keep their digits.
+        let full_only = [
             r#"{"tool":"a","arguments":{"x":1e400,"y":123456789012345678901234567890}}"#,
             r#"{"tool":"a","arguments":{"t\u00e9":"\u00e9"}}"#,
-            r#"{"arguments":{"x":1}}"#,
-        ];
-        // Left to the full reader.
-        let full_only = [
-            r#"{"tool":"a","arguments":{"x":1},"model":"m"}"#,
             r#"{"tool":"a","arguments":{"x":1,"x":2}}"#,
             r#"{"tool":"a","arguments":{"x":1}}}"#,
             r#"{"tool":"a","arguments":{"x":1}"#,
@@ -560,7 +537,6 @@ mod tests {
             r#"{"tool":"a","arguments":}"#,
             r#"{"tool":"a","arguments":{"x":1},}"#,
             "{\"tool\":\"a\",\"arguments\":{\"x\":1}}\u{a0}",
-            &long,
         ];
         for record in scanned.iter().chain(&full_only) {
             assert_eq!(call_of(record, &by), full(record, &by), "{record}");
@@ -571,10 +547,17 @@ mod tests {
         for record in full_only {
             assert!(Scan::record(record, &by).is_none(), "{record}");
         }
-        // A grouping field named twice leaves them to the full reader, which fills both.
+        let exact = call_of(full_only[0], &by).unwrap().1.unwrap();
+        assert_eq!(
+            exact,
+            r#"logged:{"x":1e400,"y":123456789012345678901234567890}"#
+        );
+        // A grouping field named twice holds its value twice, as in the full reader.
         let twice = ["model", "model"].map(str::to_owned);
-        assert!(Scan::record(scanned[0], &twice).is_none());
-        assert_eq!(call_of(scanned[0], &twice), full(scanned[0], &twice));
+        for record in [scanned[0], scanned[5]] {
+            assert!(Scan::record(record, &twice).is_some());
+            assert_eq!(call_of(record, &twice), full(record, &twice));
+        }
     }
 
     #[test]

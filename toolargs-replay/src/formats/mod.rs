@@ -169,6 +169,10 @@ impl FromStr for InputFormat {
 pub(crate) enum Args<'a> {
     /// JSON text, as the model wrote it.
     Text(&'a str),
+    /// A value a JSON Lines record holds as JSON rather than as a string of JSON text, as the
+    /// record writes it: judged from that text, so that its numbers are judged as logged, not
+    /// as a reader of doubles would round them.
+    Logged(Cow<'a, str>),
     /// An already-decoded value.
     Value(Cow<'a, Value>),
 }
