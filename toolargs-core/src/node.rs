@@ -56,6 +56,8 @@ pub enum IntegerReading {
 
 impl Number<'_> {
     /// Reads the number as an integer, exactly, from its decimal digits.
+    // Inlined: a schema's type and its bounds both ask, for every number of a call.
+    #[inline]
     pub fn integer(&self) -> IntegerReading {
         match *self {
             Number::I64(v) => IntegerReading::Exact(v.into()),
@@ -70,7 +72,10 @@ impl Number<'_> {
                     IntegerReading::TooLarge
                 }
             }
-            Number::Literal(text) => read_literal_integer(text),
+            Number::Literal(text) => match short_integer(text) {
+                Some(value) => IntegerReading::Exact(value),
+                None => read_literal_integer(text),
+            },
         }
     }
 
@@ -142,8 +147,28 @@ impl Number<'_> {
 
 /// Whether unsigned literal digits are a plain integer of at most 18 digits, which every
 /// integer type from 64 bits up holds.
+#[inline]
 fn is_short_integer(digits: &str) -> bool {
     digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The common case of [`Number::integer`]: a plain integer literal short enough that it cannot
+/// overflow, read in 64-bit arithmetic (eighteen digits fit), which is cheaper than 128-bit.
+#[inline]
+fn short_integer(text: &str) -> Option<i128> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if !is_short_integer(digits) {
+        return None;
+    }
+    let value = i128::from(
+        digits
+            .bytes()
+            .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')),
+    );
+    Some(if negative { -value } else { value })
 }
 
 /// Splits a JSON number literal into sign, digits and a decimal exponent, then decides
@@ -153,15 +178,6 @@ fn read_literal_integer(text: &str) -> IntegerReading {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    // The common case first: a plain integer short enough that it cannot overflow.
-    if is_short_integer(rest) {
-        // Eighteen digits fit in 64 bits, whose arithmetic is cheaper than 128-bit.
-        let value = i128::from(
-            rest.bytes()
-                .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')),
-        );
-        return IntegerReading::Exact(if negative { -value } else { value });
-    }
     let (mantissa, exponent) = match rest.find(['e', 'E']) {
         Some(at) => (&rest[..at], parse_exponent(&rest[at + 1..])),
         None => (rest, 0),
