@@ -391,6 +391,10 @@ impl Walker<'_> {
         at: &Path<'_>,
         cx: &mut Cx,
     ) -> Option<Option<Value>> {
+        // A value that is there: its schemas judge it (what `field_with` does with it).
+        if let Some(node) = member.filter(|node| !matches!(node, Node::Null)) {
+            return self.value_of(schemas, node, at, cx).map(Some);
+        }
         let takes_null = matches!(member, Some(Node::Null))
             && (property.default == Some(Value::Null)
                 || schemas
