@@ -13,7 +13,7 @@ const LOG_EXTENSIONS: [&str; 4] = ["jsonl", "ndjson", "json", "log"];
 const COMPRESSED_EXTENSIONS: [&str; 3] = ["gz", "zst", "zstd"];
 
 /// Buffer of a file reader.
-const READ_BUFFER: usize = 1 << 20;
+pub(crate) const READ_BUFFER: usize = 1 << 20;
 
 /// One input of a replay.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -234,10 +234,10 @@ enum Verdict<'r> {
 }
 
 /// Bytes handed to a worker at once: large enough to amortise the channel, and as large as
-/// the buffer of the readers [`crate::Input::open`] gives (1 MiB), so that a block is read
-/// straight from the file or the decompressor rather than copied out of that buffer; small
-/// enough to keep memory flat (at most two blocks per worker are in flight).
-const BLOCK_BYTES: usize = 1 << 20;
+/// the buffer of the readers [`Input::open`](crate::inputs::Input::open) gives, so that a block is read straight
+/// from the file or the decompressor rather than copied out of that buffer; small enough to
+/// keep memory flat (at most two blocks per worker are in flight).
+const BLOCK_BYTES: usize = crate::inputs::READ_BUFFER;
 
 /// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
 pub struct Source<'a> {
