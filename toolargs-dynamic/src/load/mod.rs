@@ -441,6 +441,7 @@ impl Loader<'_, '_> {
                     _ => return Err(self.error(&here, "`uniqueItems` must be a boolean")),
                 },
                 "properties" => rules.properties = Some(self.properties(value, &here, base, id)?),
+                // Every name for now: those `properties` declares are set apart below.
                 "required" => rules.required_undeclared.extend(self.names(value, &here, key)?),
                 "additionalProperties" => {
                     rules.additional = match value {
