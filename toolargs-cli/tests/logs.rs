@@ -199,10 +199,15 @@ fn standard_input_is_detected_too() {
 #[test]
 fn standard_input_supplies_its_own_definitions_without_tools() {
     // The MCP trace carries its tools/list; piped in, it replays as the file does.
+    // The copy of standard input goes to a temporary directory of the test's own, which it
+    // leaves empty.
+    let temp = std::env::temp_dir().join(format!("toolargs-spool-test-{}", std::process::id()));
+    std::fs::create_dir_all(&temp).unwrap();
     for name in ["logs/mcp.jsonl", "logs/openai_chat.jsonl"] {
         let out = Command::cargo_bin("toolargs")
             .unwrap()
             .current_dir(data())
+            .env("TMPDIR", &temp)
             .args(["replay", "--format", "json", "-"])
             .write_stdin(std::fs::read(data().join(name)).unwrap())
             .output()
@@ -218,7 +223,20 @@ fn standard_input_supplies_its_own_definitions_without_tools() {
         assert_eq!(piped["repairs"], from_file["repairs"], "{name}");
         assert_eq!(piped["rejections"], from_file["rejections"], "{name}");
         assert_eq!(piped["sources"], json!(["-"]));
+        assert_eq!(std::fs::read_dir(&temp).unwrap().count(), 0, "{name}");
     }
+    std::fs::remove_dir(&temp).unwrap();
+    // Where no copy can be made, the replay says so instead of reading half the input.
+    let out = Command::cargo_bin("toolargs")
+        .unwrap()
+        .current_dir(data())
+        .env("TMPDIR", temp.join("missing"))
+        .args(["replay", "-"])
+        .write_stdin(std::fs::read(data().join("logs/mcp.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-: "));
 }
 
 #[test]
