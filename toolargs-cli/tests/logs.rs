@@ -236,7 +236,7 @@ fn standard_input_supplies_its_own_definitions_without_tools() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("-: "));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("-: copying to "));
 }
 
 #[test]

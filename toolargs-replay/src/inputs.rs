@@ -96,14 +96,17 @@ impl Spool {
         for attempt in 0..1000 {
             let name = format!("toolargs-stdin-{}-{attempt}.log", std::process::id());
             let path = dir.join(name);
+            let failed = |e: io::Error, path: &Path| {
+                io::Error::new(e.kind(), format!("copying to {}: {e}", path.display()))
+            };
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(mut file) => {
                     let spool = Spool { path };
-                    io::copy(from, &mut file)?;
+                    io::copy(from, &mut file).map_err(|e| failed(e, &spool.path))?;
                     return Ok(spool);
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
+                Err(e) => return Err(failed(e, &path)),
             }
         }
         Err(io::Error::new(
