@@ -667,11 +667,7 @@ impl<'t> Replayer<'t> {
                                 }
                             };
                             if let Some(block) = here {
-                                let mut out = verdicts_on.then(Vec::new);
-                                self.record_block(&block, &mut local, out.as_mut());
-                                if let Some(out) = out {
-                                    pending.insert(block.seq, out);
-                                }
+                                self.count_here(&block, &mut local, &mut pending, verdicts_on);
                                 if block.bytes.capacity() <= 4 * BLOCK_BYTES {
                                     spare.set(Some(block.bytes));
                                 }
@@ -686,9 +682,22 @@ impl<'t> Replayer<'t> {
                 Ok(())
             })();
             drop(send);
+            // Blocks still queued for the other workers are counted here too, so that the
+            // reading thread does not wait idle at the end of the input while they finish.
+            // They come before the last blocks counted here, so they get a report of their
+            // own: a report keeps the first few locations it meets.
+            let mut tail = Report::new(self.by.clone());
+            while let Ok(block) = receive
+                .lock()
+                .map_err(drop)
+                .and_then(|r| r.try_recv().map_err(drop))
+            {
+                self.count_here(&block, &mut tail, &mut pending, verdicts_on);
+            }
             let flushed = flush(&mut pending, &mut next_out, true);
             let mut total = self.empty_report();
             total.merge(&local);
+            total.merge(&tail);
             for handle in handles {
                 match handle.join() {
                     Ok(report) => total.merge(&report),
@@ -698,6 +707,22 @@ impl<'t> Replayer<'t> {
             total.sources = names;
             read_result.and(flushed).map(|()| total)
         })
+    }
+
+    /// Counts a block on the reading thread, keeping its verdicts (when written) until the
+    /// earlier blocks' are out.
+    fn count_here(
+        &self,
+        block: &Block,
+        report: &mut Report,
+        pending: &mut BTreeMap<u64, Vec<u8>>,
+        verdicts: bool,
+    ) {
+        let mut out = verdicts.then(Vec::new);
+        self.record_block(block, report, out.as_mut());
+        if let Some(out) = out {
+            pending.insert(block.seq, out);
+        }
     }
 
     /// Counts every line of a block.
