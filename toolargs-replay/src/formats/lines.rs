@@ -560,6 +560,171 @@ mod tests {
         }
     }
 
+    /// A small deterministic generator of JSON-ish text, for the test below: mostly what the
+    /// scan reads, now and then what it leaves to the full reader or what is no JSON.
+    struct Gen(u64);
+
+    impl Gen {
+        fn below(&mut self, n: usize) -> usize {
+            // xorshift64*: enough spread for choosing among a few pieces.
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+        }
+
+        fn pick<'p>(&mut self, pieces: &[&'p str]) -> &'p str {
+            pieces[self.below(pieces.len())]
+        }
+
+        /// Usually one of `usual`, one time in `odds` one of `rare`.
+        fn mostly<'p>(&mut self, usual: &[&'p str], rare: &[&'p str], odds: usize) -> &'p str {
+            match self.below(odds) {
+                0 => self.pick(rare),
+                _ => self.pick(usual),
+            }
+        }
+
+        fn space(&mut self) -> &'static str {
+            self.mostly(&["", "", " "], &["\t", "  ", "\r"], 8)
+        }
+
+        fn string(&mut self) -> String {
+            let usual = [
+                "a", "é", "€", "𝄞", "\\\"", "\\\\", "\\n", "\\/", "\\t", "x y", "", "12345678",
+            ];
+            let rare = ["\\u00e9", "\\x", "\u{1}"];
+            let body: String = (0..self.below(5))
+                .map(|_| self.mostly(&usual, &rare, 30))
+                .collect();
+            format!("\"{body}\"")
+        }
+
+        fn value(&mut self, depth: usize) -> String {
+            let numbers = [
+                "0",
+                "-0",
+                "12",
+                "-3.25",
+                "123456789012345",
+                "1.23456789012345",
+                "0.000001",
+                "42",
+            ];
+            let odd_numbers = [
+                "1e3",
+                "1.5E-2",
+                "12345678901234567",
+                "-12345678901234567890",
+                "01",
+                "1.",
+            ];
+            match self.below(if depth > 3 { 6 } else { 8 }) {
+                0 | 1 => self.string(),
+                2 | 4 => self.mostly(&numbers, &odd_numbers, 10).to_owned(),
+                3 | 5 => self
+                    .mostly(&["true", "false", "null"], &["nul", "tru"], 30)
+                    .to_owned(),
+                6 => {
+                    let items: Vec<String> = (0..self.below(4))
+                        .map(|_| {
+                            format!("{}{}{}", self.space(), self.value(depth + 1), self.space())
+                        })
+                        .collect();
+                    format!("[{}]", items.join(","))
+                }
+                _ => self.object(depth + 1),
+            }
+        }
+
+        /// An object of distinct keys, now and then one repeated or escaped.
+        fn object(&mut self, depth: usize) -> String {
+            let mut keys = vec!["k", "x", "y", "tool", "arguments"];
+            let members: Vec<String> = (0..self.below(5))
+                .map(|_| {
+                    let key = match self.below(20) {
+                        0 => "t\\u00e9",
+                        1 => "k",
+                        _ => keys.remove(self.below(keys.len())),
+                    };
+                    let (a, b, c) = (self.space(), self.space(), self.space());
+                    format!("{a}\"{key}\"{b}:{c}{}", self.value(depth))
+                })
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+
+        /// A record: the usual fields in any order, the arguments as JSON text or as a value,
+        /// now and then a field repeated or something broken.
+        fn record(&mut self) -> String {
+            // Arguments nearly always, somewhere among the other fields.
+            let mut keys = vec!["tool", "model", "n", "id"];
+            let mut members = Vec::new();
+            let count = 1 + self.below(5);
+            let arguments_at = match self.below(20) {
+                0 => usize::MAX,
+                _ => self.below(count),
+            };
+            for at in 0..count {
+                if at == arguments_at {
+                    keys.push("arguments");
+                }
+                let key = match (at == arguments_at, self.below(30)) {
+                    (true, _) => keys.pop().unwrap_or("arguments"),
+                    (false, 0) => "arguments",
+                    (false, _) => keys.remove(self.below(keys.len())),
+                };
+                let value = match key {
+                    "tool" => self
+                        .mostly(&["\"a\"", "\"a\"", "null"], &["7", "\"b\\u0041\""], 20)
+                        .to_owned(),
+                    "arguments" if self.below(3) > 0 => {
+                        let inner = self.object(1);
+                        serde_json::to_string(&inner).unwrap_or_default()
+                    }
+                    _ => self.value(1),
+                };
+                let (a, b, c) = (self.space(), self.space(), self.space());
+                members.push(format!("{a}\"{key}\"{b}:{c}{value}{}", self.space()));
+                if keys.is_empty() {
+                    break;
+                }
+            }
+            let mut record = format!("{}{{{}}}{}", self.space(), members.join(","), self.space());
+            match self.below(40) {
+                0 => record.push(','),
+                1 => {
+                    record.pop();
+                }
+                2 => record.insert(1, ','),
+                _ => {}
+            }
+            record
+        }
+    }
+
+    #[test]
+    fn generated_records_are_read_as_the_full_reader_reads_them() {
+        let mut gen = Gen(0x9e37_79b9_7f4a_7c15);
+        let groupings = [
+            vec![],
+            vec!["model".to_owned(), "n".to_owned()],
+            ["model", "model", "tool", "arguments"]
+                .map(str::to_owned)
+                .to_vec(),
+        ];
+        let mut scanned = 0;
+        let total = 20_000;
+        for i in 0..total {
+            let record = gen.record();
+            let by = &groupings[i % groupings.len()];
+            assert_eq!(call_of(&record, by), full(&record, by), "{record}");
+            scanned += usize::from(Scan::record(&record, by).is_some());
+        }
+        // Most records take the scan, so that the comparison says something about it.
+        assert!(scanned > total / 2, "{scanned} of {total} scanned");
+    }
+
     #[test]
     fn strings_are_read_as_serde_json_reads_them_at_every_offset() {
         let pieces = [
