@@ -10,6 +10,8 @@ use toolargs::async_openai::{
 };
 use toolargs::{Dialect, ToolArgs};
 
+use crate::common::TagOrder;
+
 /// Refund part of an order.
 #[derive(ToolArgs, Debug)]
 #[toolargs(name = "issue_refund", effect = "external")]
@@ -167,15 +169,6 @@ fn responses_calls_parse_repair_and_reject() {
     );
     let body: Value = serde_json::from_str(&rejection.for_model()).unwrap();
     assert_eq!(body["errors"].as_array().unwrap().len(), 4);
-}
-
-/// A tool with a map field: it has no strict form.
-#[derive(ToolArgs, Debug)]
-#[toolargs(name = "tag_order", effect = "additive")]
-struct TagOrder {
-    order_id: String,
-    labels: std::collections::BTreeMap<String, String>,
-    note: Option<String>,
 }
 
 #[test]

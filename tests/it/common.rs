@@ -34,6 +34,15 @@ pub enum Reason {
     Other,
 }
 
+/// A tool with a map field: it has no form in OpenAI's strict mode.
+#[derive(ToolArgs, Debug)]
+#[toolargs(name = "tag_order", effect = "additive")]
+pub struct TagOrder {
+    pub order_id: String,
+    pub labels: std::collections::BTreeMap<String, String>,
+    pub note: Option<String>,
+}
+
 /// The same tool with `amount_cents` marked strict.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
 #[toolargs(name = "issue_refund")]

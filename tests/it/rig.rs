@@ -6,6 +6,8 @@ use serde_json::{json, Value};
 use toolargs::rig::{Args, StrictArgs};
 use toolargs::{Dialect, Parsed, Rejection, ToolArgs};
 
+use crate::common::TagOrder;
+
 /// Refund part of an order.
 #[derive(ToolArgs, Debug)]
 #[toolargs(name = "issue_refund", effect = "external")]
@@ -264,15 +266,6 @@ fn a_dynamic_tool_published_in_a_dialect_parses_as_that_dialect_sends() {
             "{dialect:?}"
         );
     }
-}
-
-/// A tool with a map field: it has no form in OpenAI's strict mode.
-#[derive(ToolArgs, Debug)]
-#[toolargs(name = "tag_order", effect = "additive")]
-struct TagOrder {
-    order_id: String,
-    labels: std::collections::BTreeMap<String, String>,
-    note: Option<String>,
 }
 
 #[test]
