@@ -85,6 +85,13 @@ enum Found<'a> {
     Logged(&'a str),
 }
 
+/// A grouping field's value, as the full reader reads it from its text.
+fn value_of(text: &str) -> Option<Value> {
+    toolargs_core::decode::parse_document(text, Limits::DEFAULT.max_depth)
+        .ok()
+        .map(|node| node.to_value())
+}
+
 /// The position of the first byte from `at` on that ends a run of plain string content (a
 /// quote, a backslash or a control character), or `None` when the text ends first: the core
 /// reader's scan, eight bytes at a time.
@@ -194,12 +201,7 @@ impl<'a> Scan<'a> {
             if let Some(i) = field {
                 // A grouping field named `tool` or `arguments`, read above as the call's.
                 if let "tool" | "arguments" = name {
-                    key[i] = toolargs_core::decode::parse_document(
-                        &text[start..scan.at],
-                        Limits::DEFAULT.max_depth,
-                    )
-                    .ok()?
-                    .to_value();
+                    key[i] = value_of(&text[start..scan.at])?;
                 }
                 // A grouping field named twice holds the same value twice.
                 for j in i + 1..by.len() {
@@ -325,11 +327,7 @@ impl<'a> Scan<'a> {
         }
         let start = self.at;
         self.skip(0)?;
-        let node = toolargs_core::decode::parse_document(
-            &self.text[start..self.at],
-            Limits::DEFAULT.max_depth,
-        );
-        node.ok().map(|node| node.to_value())
+        value_of(&self.text[start..self.at])
     }
 
     /// Checks the syntax of the value at the cursor and moves past it.
