@@ -334,12 +334,12 @@ impl Walker<'_> {
                 let Some(id) = rules.unevaluated_properties else {
                     return Some(outcome);
                 };
-                outcome.seen.keys.resize(members.len(), false);
+                outcome.seen.0.resize(members.len(), false);
                 for (index, (key, value)) in members.iter().enumerate() {
-                    if outcome.seen.keys[index] {
+                    if outcome.seen.0[index] {
                         continue;
                     }
-                    outcome.seen.keys[index] = true;
+                    outcome.seen.0[index] = true;
                     if matches!(self.graph.get(id), Schema::False) {
                         ok &= self.unknown_key(Some(owner), &[], key, value, path, cx);
                         out.shift_remove(key.as_ref());
@@ -357,12 +357,12 @@ impl Walker<'_> {
                 let Some(id) = rules.unevaluated_items else {
                     return Some(outcome);
                 };
-                outcome.seen.items.resize(items.len(), false);
+                outcome.seen.0.resize(items.len(), false);
                 for (index, item) in items.iter().enumerate() {
-                    if outcome.seen.items[index] {
+                    if outcome.seen.0[index] {
                         continue;
                     }
-                    outcome.seen.items[index] = true;
+                    outcome.seen.0[index] = true;
                     match self.eval(id, item, &path.index(index), cx, true, 0) {
                         Some(child) => out[index] = child.value,
                         None => ok = false,
@@ -388,7 +388,7 @@ impl Walker<'_> {
             return;
         };
         for (index, (key, value)) in members.iter().enumerate() {
-            if outcome.seen.keys.get(index).copied().unwrap_or(false) {
+            if outcome.seen.0.get(index).copied().unwrap_or(false) {
                 continue;
             }
             self.unknown_key(Some(id), &[], key, value, path, cx);

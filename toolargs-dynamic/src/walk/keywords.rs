@@ -21,7 +21,8 @@ use toolargs_core::spec::FieldSpec;
 use toolargs_core::text::preview_str;
 
 impl Walker<'_> {
-    /// Every assertion keyword, on a value whose representation is settled.
+    /// Every assertion keyword, on a value whose representation is settled; `listed` when
+    /// the value is already known to be one of the `enum` values.
     pub(super) fn assert(
         &self,
         rules: &Rules,
@@ -29,10 +30,11 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
         mode: Mode,
+        listed: bool,
     ) -> Option<Outcome> {
         // `own` has settled the type: the node is of one the schema allows.
         let mut ok = true;
-        if let Some(allowed) = &rules.allowed {
+        if let (Some(allowed), false) = (&rules.allowed, listed) {
             ok &= self.one_of_values(allowed, node, path, cx);
         }
         if let Some(constant) = &rules.constant {
@@ -183,10 +185,7 @@ impl Walker<'_> {
         }
         Outcome {
             value: Value::Array(out),
-            seen: Seen {
-                keys: Vec::new(),
-                items: seen.0,
-            },
+            seen: Seen(seen.0),
         }
     }
 
@@ -348,10 +347,7 @@ impl Walker<'_> {
         }
         Outcome {
             value: Value::Object(out),
-            seen: Seen {
-                keys: seen.0,
-                items: Vec::new(),
-            },
+            seen: Seen(seen.0),
         }
     }
 

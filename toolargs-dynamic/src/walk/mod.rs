@@ -102,31 +102,26 @@ pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
     walker.strict(id, &node, &Path::ROOT, &cx, 0)
 }
 
-/// A value's verdict: its canonical JSON and which of its keys and items a schema evaluated
+/// A value's verdict: its canonical JSON and which of its keys or items a schema evaluated
 /// (what `unevaluated*` and the unknown-key policy look at).
 struct Outcome {
     value: Value,
     seen: Seen,
 }
 
+/// Which keys (of an object) or items (of an array) were evaluated, by index. A value is one
+/// or the other, so one list serves both; and the smaller the outcome, the cheaper each level
+/// of the walk hands it up.
 #[derive(Default)]
-struct Seen {
-    keys: Vec<bool>,
-    items: Vec<bool>,
-}
+struct Seen(Vec<bool>);
 
 impl Seen {
     fn merge(&mut self, other: &Seen) {
-        for (mine, theirs) in [
-            (&mut self.keys, &other.keys),
-            (&mut self.items, &other.items),
-        ] {
-            if mine.len() < theirs.len() {
-                mine.resize(theirs.len(), false);
-            }
-            for (m, t) in mine.iter_mut().zip(theirs) {
-                *m |= *t;
-            }
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), false);
+        }
+        for (m, t) in self.0.iter_mut().zip(&other.0) {
+            *m |= *t;
         }
     }
 }
@@ -309,11 +304,14 @@ impl Walker<'_> {
                 return self.own(rules, &node, path, cx, mode);
             }
         }
-        if let Some(repaired) = self.enum_case(rules, node, path, cx)? {
-            let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
-            return self.assert(rules, &node, path, cx, mode);
+        match self.enum_case(rules, node, path, cx)? {
+            EnumCase::Repaired(repaired) => {
+                let node = Node::from_value(&repaired, VALUE_DEPTH).ok()?;
+                self.assert(rules, &node, path, cx, mode, true)
+            }
+            EnumCase::Listed => self.assert(rules, node, path, cx, mode, true),
+            EnumCase::Unsettled => self.assert(rules, node, path, cx, mode, false),
         }
-        self.assert(rules, node, path, cx, mode)
     }
 
     /// Reads a value of a type the schema does not allow as one it does, through that type's
@@ -412,25 +410,38 @@ impl Walker<'_> {
     }
 
     /// A string in the wrong ASCII case for exactly one `enum` value becomes that value.
-    /// `Ok(None)` when the value needs no such repair.
+    /// `None` when no value matches (with the error in `cx`).
     fn enum_case(
         &self,
         rules: &Rules,
         node: &Node<'_>,
         path: &Path<'_>,
         cx: &mut Cx,
-    ) -> Option<Option<Value>> {
+    ) -> Option<EnumCase> {
         let (Some(allowed), Node::String(_), true) = (&rules.allowed, node, rules.casefold) else {
-            return Some(None);
+            return Some(EnumCase::Unsettled);
         };
         if allowed.iter().any(|a| node_equal(node, a)) {
-            return Some(None);
+            return Some(EnumCase::Listed);
         }
         let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
         // Records `enum` with the allowed strings when no single value matches.
         let index = coerce_enum(node, &names, &FieldSpec::new(), path, cx)?;
-        Some(names.get(index).map(|name| Value::from(*name)))
+        Some(match names.get(index) {
+            Some(name) => EnumCase::Repaired(Value::from(*name)),
+            None => EnumCase::Unsettled,
+        })
     }
+}
+
+/// What the `enum` case repair found. A value known to be listed is not looked up again.
+enum EnumCase {
+    /// One of the `enum` values as sent.
+    Listed,
+    /// The one `enum` value a string in the wrong case stands for.
+    Repaired(Value),
+    /// Not settled here: `enum` (if any) is checked with the other keywords.
+    Unsettled,
 }
 
 /// Whether an evaluation accepted the value as sent: no error, and no repair but, at most,
