@@ -227,6 +227,23 @@ impl Walker<'_> {
         owner: bool,
         depth: usize,
     ) -> Option<Outcome> {
+        // A scalar under a schema of its own keywords alone goes no deeper: it needs neither
+        // a stack check nor anything else `eval_here` settles, but one evaluation of the budget.
+        if let (
+            Node::String(_) | Node::Number(_) | Node::Bool(_) | Node::Null,
+            Schema::Rules(rules),
+        ) = (node, self.graph.get(id))
+        {
+            let left = self.budget.get();
+            if !rules.in_place && left > 0 && depth <= MAX_IN_PLACE {
+                self.budget.set(left - 1);
+                let mode = match owner {
+                    true => Mode::Alone { undeclared: None },
+                    false => Mode::Part,
+                };
+                return self.own(rules, node, path, cx, mode);
+            }
+        }
         stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, || {
             self.eval_here(id, node, path, cx, owner, depth)
         })
