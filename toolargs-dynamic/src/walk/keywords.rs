@@ -529,8 +529,10 @@ fn check_number(
 fn check_string(rules: &Rules, s: &str, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
     let mut ok = true;
     // Lengths in code points, as for derived fields; the pattern is ECMA-262, checked below.
-    let lengths = FieldSpec::new().with_length(rules.min_length, rules.max_length);
-    ok &= check_length(s, &lengths, path, cx);
+    if rules.min_length.is_some() || rules.max_length.is_some() {
+        let lengths = FieldSpec::new().with_length(rules.min_length, rules.max_length);
+        ok &= check_length(s, &lengths, path, cx);
+    }
     if let Some(pattern) = &rules.pattern {
         if !pattern.is_match(s) {
             ok = false;
