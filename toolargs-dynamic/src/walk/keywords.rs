@@ -5,7 +5,9 @@ use std::borrow::Cow;
 use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde_json::{Map, Value};
 
-use super::{between, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH};
+use super::{
+    between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH,
+};
 use crate::exact::{json_equal, node_equal, number_decimal};
 use crate::format::Format;
 use crate::shape::{Additional, Id, Limit, Property, Rules};
@@ -295,6 +297,8 @@ impl Walker<'_> {
                 Some(Some(v)) => {
                     if self.build {
                         out.insert(property.name.clone(), v);
+                    } else {
+                        discard(v);
                     }
                 }
                 Some(None) => {}

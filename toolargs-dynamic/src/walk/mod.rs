@@ -488,6 +488,14 @@ fn is_native(types: Types, node: &Node<'_>) -> bool {
     }
 }
 
+/// Lets go of a value that a judging walk does not keep. Most are `null`, which owns nothing:
+/// they are forgotten, which costs nothing, rather than dropped, which is a call.
+fn discard(value: Value) {
+    if value.is_null() {
+        std::mem::forget(value);
+    }
+}
+
 /// A value kept as sent, which must pass through exactly (see `coerce_any`).
 fn leaf(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Outcome> {
     Some(Outcome {
