@@ -241,8 +241,8 @@ impl Walker<'_> {
             Mode::Part => None,
         };
         for (index, (key, value)) in members.iter().enumerate() {
-            let at = path.key(key);
             if let Some(names) = rules.property_names {
+                let at = path.key(key);
                 let name = Node::String(Cow::Borrowed(key.as_ref()));
                 if !self.strict(names, &name, &at, cx, 0) {
                     *ok = false;
