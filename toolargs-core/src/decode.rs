@@ -183,6 +183,7 @@ fn finish<R>(
     Ok(then(node, repairs))
 }
 
+#[inline]
 fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
     if len > limits.max_payload_bytes {
         return Err(root_error(
@@ -215,8 +216,12 @@ fn root_error(code: Code, message: String) -> ArgumentError {
 }
 
 /// Returns the body of a payload fenced as ```` ```json ```` or ```` ``` ```` on lines of their own.
+#[inline]
 fn strip_code_fence(text: &str) -> Option<&str> {
-    // Most payloads start with `{`: settle those before trimming the end.
+    // Most payloads start with `{`: settle those without a call.
+    if text.as_bytes().first() == Some(&b'{') {
+        return None;
+    }
     let rest = text.trim_start().strip_prefix("```")?.trim_end();
     let rest = rest.strip_prefix("json").unwrap_or(rest);
     let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('\n')?;

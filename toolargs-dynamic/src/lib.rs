@@ -179,7 +179,14 @@ impl Spec {
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, false),
+            // Without building, the value is `null`: nothing to drop but other values.
+            |node, cx| match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
+                Value::Null => Some(()),
+                built => {
+                    drop(built);
+                    Some(())
+                }
+            },
         )
         .map(|p| p.repairs)
     }
