@@ -110,8 +110,13 @@ pub fn parse_payload<T>(
         expect_object,
         &mut envelope,
         |node, repairs| {
-            let mut cx =
-                Cx::with_repairs(options.unknown.unwrap_or(unknown), std::mem::take(repairs));
+            let policy = options.unknown.unwrap_or(unknown);
+            // Most payloads need no envelope repair: nothing to hand over.
+            let mut cx = if repairs.is_empty() {
+                Cx::new(policy)
+            } else {
+                Cx::with_repairs(policy, std::mem::take(repairs))
+            };
             cx.set_null_as_absent(options.null_as_absent);
             let value = coerce(node, &mut cx);
             cx.finish(value)
