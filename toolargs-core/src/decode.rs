@@ -85,6 +85,7 @@ impl<'a> From<&'a RawArgs<'a>> for RawArgs<'a> {
 ///
 /// With `expect_object`, the root must be a JSON object (after the repairs above); otherwise any
 /// JSON value is passed on. Repairs of the envelope are appended to `repairs`.
+#[inline]
 pub(crate) fn with_payload<R>(
     raw: &RawArgs<'_>,
     limits: &Limits,
@@ -107,6 +108,7 @@ pub(crate) fn with_payload<R>(
     }
 }
 
+#[inline]
 fn with_text<R>(
     text: &str,
     limits: &Limits,

@@ -96,6 +96,8 @@ pub fn parse_with<T: ToolArgs>(
 /// double encoding, duplicate keys), then runs `coerce` on the payload with a context set from
 /// `options` (`unknown` when the options name no policy), and turns what it collected into
 /// the result. The derived parser and the dynamic spec differ only in `coerce`.
+// Inlined with the decoding it calls: the envelope of every call is a few moves, not calls.
+#[inline]
 pub fn parse_payload<T>(
     raw: &RawArgs<'_>,
     options: &ParseOptions,
