@@ -460,7 +460,7 @@ impl<'a> Reader<'a> {
             self.string(self.limits.max_string_bytes, path, true, key)?;
             let duplicate = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
-                None => earlier.iter().any(|(k, _)| k == key),
+                None => repeats(earlier, key),
             };
             if duplicate {
                 return Err(self.fail(ArgumentError {
@@ -662,6 +662,18 @@ impl<'a> Reader<'a> {
             self.pos += 1;
         }
     }
+}
+
+/// Whether `key` is among the keys of `earlier`. Lengths are compared first: keys of one
+/// object seldom share a length, so most keys are passed over without reading their text.
+#[inline(always)]
+fn repeats(earlier: &[(Cow<'_, str>, Node<'_>)], key: &str) -> bool {
+    for (k, _) in earlier {
+        if k.len() == key.len() && k.as_bytes() == key.as_bytes() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Bytes from `start` to the closing quote of a string (or to where the string breaks off),
