@@ -20,7 +20,7 @@ use crate::node::{Node, Number};
 use crate::options::Limits;
 use crate::path::Path;
 use crate::report::{ArgumentError, Code};
-use crate::text::scan_plain;
+use crate::text::{scan_plain, scan_to_special};
 
 /// Objects with more members than this switch from a linear scan to a hash set for duplicates.
 const LINEAR_DUPLICATE_SCAN: usize = 16;
@@ -498,12 +498,14 @@ impl<'a> Reader<'a> {
     /// (a key is reported at its object's path) without scanning further.
     #[inline]
     fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
-        self.pos += 1;
-        let start = self.pos;
-        self.pos = scan_plain(self.bytes, self.pos, max);
-        if self.pos - start <= max && self.peek() == Some(b'"') {
-            *out = Cow::Borrowed(&self.text[start..self.pos]);
-            self.pos += 1;
+        let start = self.pos + 1;
+        // Scanned without the window of `max`: a run that goes past it is refused all the same,
+        // and the plain case needs no window arithmetic.
+        let end = scan_to_special(self.bytes, start);
+        self.pos = end;
+        if end - start <= max && self.bytes.get(end) == Some(&b'"') {
+            *out = Cow::Borrowed(&self.text[start..end]);
+            self.pos = end + 1;
             return Ok(());
         }
         self.string_slow(start, max, at, key, out)

@@ -65,11 +65,17 @@ fn push_escaped(out: &mut String, s: &str) {
 }
 
 /// The position of the first `"`, `\` or control character at or after `pos`, looking at no
-/// more than `max + 1` bytes (or to the end). Eight bytes at a time: plain text is the common
-/// case and needs no per-byte branch.
+/// more than `max + 1` bytes (or to the end).
 #[inline]
-pub fn scan_plain(bytes: &[u8], mut pos: usize, max: usize) -> usize {
-    let bytes = &bytes[..pos.saturating_add(max).saturating_add(1).min(bytes.len())];
+pub fn scan_plain(bytes: &[u8], pos: usize, max: usize) -> usize {
+    let window = pos.saturating_add(max).saturating_add(1).min(bytes.len());
+    scan_to_special(&bytes[..window], pos)
+}
+
+/// [`scan_plain`] without a window: to the first special byte or the end. Eight bytes at a
+/// time: plain text is the common case and needs no per-byte branch.
+#[inline(always)]
+pub(crate) fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = bytes.get(pos..pos + 8) {
