@@ -498,13 +498,15 @@ impl<'a> Reader<'a> {
     /// (a key is reported at its object's path) without scanning further.
     #[inline]
     fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
+        let text = self.text;
         let start = self.pos + 1;
         // Scanned without the window of `max`: a run that goes past it is refused all the same,
         // and the plain case needs no window arithmetic.
-        let end = scan_to_special(self.bytes, start);
+        let end = scan_to_special(text.as_bytes(), start);
         self.pos = end;
-        if end - start <= max && self.bytes.get(end) == Some(&b'"') {
-            *out = Cow::Borrowed(&self.text[start..end]);
+        if end - start <= max && text.as_bytes().get(end) == Some(&b'"') {
+            // `out` holds the empty placeholder, which has nothing to drop.
+            std::mem::forget(std::mem::replace(out, Cow::Borrowed(&text[start..end])));
             self.pos = end + 1;
             return Ok(());
         }
