@@ -50,7 +50,6 @@ pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, Argument
 pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, ArgumentError> {
     let mut reader = Reader {
         text,
-        bytes: text.as_bytes(),
         pos: 0,
         depth_left: limits.max_depth,
         limits: *limits,
@@ -62,7 +61,7 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
         return Err(reader.into_error());
     }
     reader.skip_whitespace();
-    if reader.pos != reader.bytes.len() {
+    if reader.pos != reader.text.len() {
         let _ = reader.syntax("unexpected text after the JSON value");
         return Err(reader.into_error());
     }
@@ -282,7 +281,6 @@ type Step<T> = Result<T, Fail>;
 
 struct Reader<'a> {
     text: &'a str,
-    bytes: &'a [u8],
     pos: usize,
     depth_left: usize,
     limits: Limits,
@@ -291,7 +289,7 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+        self.text.as_bytes().get(self.pos).copied()
     }
 
     fn skip_whitespace(&mut self) {
@@ -352,7 +350,7 @@ impl<'a> Reader<'a> {
             Some(b'n') => self.keyword("null", Node::Null)?,
             Some(b'N') => return self.non_finite("NaN", path),
             Some(b'I') => return self.non_finite("Infinity", path),
-            Some(b'-') if self.bytes.get(self.pos + 1) == Some(&b'I') => {
+            Some(b'-') if self.text.as_bytes().get(self.pos + 1) == Some(&b'I') => {
                 return self.non_finite("-Infinity", path)
             }
             Some(b'-' | b'0'..=b'9') => Node::Number(Number::Literal(self.number()?)),
@@ -364,7 +362,7 @@ impl<'a> Reader<'a> {
     }
 
     fn keyword(&mut self, word: &str, node: Node<'a>) -> Step<Node<'a>> {
-        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+        if self.text.as_bytes()[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(node)
         } else {
@@ -373,7 +371,7 @@ impl<'a> Reader<'a> {
     }
 
     fn non_finite(&mut self, word: &str, path: &Path<'_>) -> Step<()> {
-        if self.bytes[self.pos..].starts_with(word.as_bytes()) {
+        if self.text.as_bytes()[self.pos..].starts_with(word.as_bytes()) {
             Err(self.fail(ArgumentError {
                 path: path.render(),
                 code: Code::NonFiniteNumber,
@@ -393,6 +391,9 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    // Containers are read out of line: their frame is large, and a string or number (most
+    // values) then goes through `value` without paying for it.
+    #[inline(never)]
     fn array(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
         self.enter()?;
         self.skip_whitespace();
@@ -430,6 +431,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline(never)]
     fn object(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
         self.enter()?;
         self.skip_whitespace();
@@ -496,7 +498,7 @@ impl<'a> Reader<'a> {
     /// Reads a string starting at its opening quote; borrows it when it has no escapes. A
     /// string whose unescaped text would pass `max` bytes is refused as `too_long` at `at`
     /// (a key is reported at its object's path) without scanning further.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
         let text = self.text;
         let start = self.pos + 1;
@@ -534,7 +536,7 @@ impl<'a> Reader<'a> {
         }
         // Escapes only shrink text, so the raw length up to the closing quote is room enough:
         // one allocation, never regrown, even for double-encoded arguments full of `\"`.
-        let room = raw_string_len(self.bytes, start, max.saturating_add(1));
+        let room = raw_string_len(self.text.as_bytes(), start, max.saturating_add(1));
         let mut owned = String::with_capacity(room);
         owned.push_str(&self.text[start..self.pos]);
         loop {
@@ -559,7 +561,7 @@ impl<'a> Reader<'a> {
                 None => return Err(self.fail(too_long(at, key, &self.limits))),
             };
             let run_start = self.pos;
-            self.pos = scan_plain(self.bytes, self.pos, room);
+            self.pos = scan_plain(self.text.as_bytes(), self.pos, room);
             if self.pos - run_start > room {
                 return Err(self.fail(too_long(at, key, &self.limits)));
             }
@@ -585,7 +587,7 @@ impl<'a> Reader<'a> {
                 let first = self.hex4()?;
                 match first {
                     0xD800..=0xDBFF => {
-                        if !self.bytes[self.pos..].starts_with(b"\\u") {
+                        if !self.text.as_bytes()[self.pos..].starts_with(b"\\u") {
                             return Err(self.syntax("unpaired surrogate in \\u escape"));
                         }
                         self.pos += 2;
@@ -613,7 +615,7 @@ impl<'a> Reader<'a> {
     }
 
     fn hex4(&mut self) -> Step<u32> {
-        let Some(digits) = self.bytes.get(self.pos..self.pos + 4) else {
+        let Some(digits) = self.text.as_bytes().get(self.pos..self.pos + 4) else {
             return Err(self.syntax("truncated \\u escape"));
         };
         let mut code = 0u32;
