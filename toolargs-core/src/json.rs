@@ -273,6 +273,27 @@ fn fill<'a>(out: &mut Node<'a>, node: Node<'a>) {
     std::mem::forget(std::mem::replace(out, node));
 }
 
+/// Where a string is, for its `too_long` error. A member's path is only built for the error.
+#[derive(Clone, Copy)]
+enum Place<'p> {
+    /// A key of the object at this path (reported at the object).
+    Key(&'p Path<'p>),
+    /// The value at this path.
+    Value(&'p Path<'p>),
+    /// The value of the member with this key in the object at this path.
+    Member(&'p Path<'p>, &'p str),
+}
+
+impl Place<'_> {
+    fn too_long(self, limits: &Limits) -> ArgumentError {
+        match self {
+            Place::Key(path) => too_long(path, true, limits),
+            Place::Value(path) => too_long(path, false, limits),
+            Place::Member(path, key) => too_long(&path.key(key), false, limits),
+        }
+    }
+}
+
 /// A failure inside the reader; the error itself is kept in [`Reader::error`], so results stay
 /// the size of a node.
 struct Fail;
@@ -341,7 +362,7 @@ impl<'a> Reader<'a> {
                 };
                 fill(out, Node::String(Cow::Borrowed("")));
                 if let Node::String(s) = out {
-                    self.string(max, path, false, s)?;
+                    self.string(max, Place::Value(path), s)?;
                 }
                 return Ok(());
             }
@@ -459,7 +480,7 @@ impl<'a> Reader<'a> {
             let Some(((key, slot), earlier)) = members.split_last_mut() else {
                 return Err(Fail);
             };
-            self.string(self.limits.max_string_bytes, path, true, key)?;
+            self.string(self.limits.max_string_bytes, Place::Key(path), key)?;
             let duplicate = match &mut seen {
                 Some(set) => !set.insert(key.clone()),
                 None => repeats(earlier, key),
@@ -478,7 +499,16 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            self.value(&path.key(key), slot)?;
+            if self.peek() == Some(b'"') {
+                // A string value, the common case, is read here without a call to `value`
+                // and without building its path, which only an error needs.
+                fill(slot, Node::String(Cow::Borrowed("")));
+                if let Node::String(s) = slot {
+                    self.string(self.limits.max_string_bytes, Place::Member(path, key), s)?;
+                }
+            } else {
+                self.value(&path.key(key), slot)?;
+            }
             if seen.is_none() && members.len() > LINEAR_DUPLICATE_SCAN {
                 seen = Some(members.iter().map(|(k, _)| k.clone()).collect());
             }
@@ -496,10 +526,10 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a string starting at its opening quote; borrows it when it has no escapes. A
-    /// string whose unescaped text would pass `max` bytes is refused as `too_long` at `at`
-    /// (a key is reported at its object's path) without scanning further.
+    /// string whose unescaped text would pass `max` bytes is refused as `too_long` at its
+    /// place without scanning further.
     #[inline(always)]
-    fn string(&mut self, max: usize, at: &Path<'_>, key: bool, out: &mut Cow<'a, str>) -> Step<()> {
+    fn string(&mut self, max: usize, at: Place<'_>, out: &mut Cow<'a, str>) -> Step<()> {
         let text = self.text;
         let start = self.pos + 1;
         // Scanned without the window of `max`: a run that goes past it is refused all the same,
@@ -512,7 +542,7 @@ impl<'a> Reader<'a> {
             self.pos = end + 1;
             return Ok(());
         }
-        self.string_slow(start, max, at, key, out)
+        self.string_slow(start, max, at, out)
     }
 
     /// The rest of [`Reader::string`]: escapes, the limit, and errors. Not marked cold:
@@ -522,12 +552,11 @@ impl<'a> Reader<'a> {
         &mut self,
         start: usize,
         max: usize,
-        at: &Path<'_>,
-        key: bool,
+        at: Place<'_>,
         out: &mut Cow<'a, str>,
     ) -> Step<()> {
         if self.pos - start > max {
-            return Err(self.fail(too_long(at, key, &self.limits)));
+            return Err(self.fail(at.too_long(&self.limits)));
         }
         match self.peek() {
             Some(b'\\') => {}
@@ -558,12 +587,12 @@ impl<'a> Reader<'a> {
             // possibly inside a character, so it is refused before the text is sliced.
             let room = match max.checked_sub(owned.len()) {
                 Some(room) => room,
-                None => return Err(self.fail(too_long(at, key, &self.limits))),
+                None => return Err(self.fail(at.too_long(&self.limits))),
             };
             let run_start = self.pos;
             self.pos = scan_plain(self.text.as_bytes(), self.pos, room);
             if self.pos - run_start > room {
-                return Err(self.fail(too_long(at, key, &self.limits)));
+                return Err(self.fail(at.too_long(&self.limits)));
             }
             owned.push_str(&self.text[run_start..self.pos]);
         }
