@@ -282,6 +282,8 @@ enum Place<'p> {
     Value(&'p Path<'p>),
     /// The value of the member with this key in the object at this path.
     Member(&'p Path<'p>, &'p str),
+    /// The item with this index in the array at this path.
+    Item(&'p Path<'p>, usize),
 }
 
 impl Place<'_> {
@@ -290,6 +292,7 @@ impl Place<'_> {
             Place::Key(path) => too_long(path, true, limits),
             Place::Value(path) => too_long(path, false, limits),
             Place::Member(path, key) => too_long(&path.key(key), false, limits),
+            Place::Item(path, index) => too_long(&path.index(index), false, limits),
         }
     }
 }
@@ -438,7 +441,14 @@ impl<'a> Reader<'a> {
             let Some(slot) = items.last_mut() else {
                 return Err(Fail);
             };
-            self.value(&path.index(index), slot)?;
+            if self.peek() == Some(b'"') {
+                fill(slot, Node::String(Cow::Borrowed("")));
+                if let Node::String(s) = slot {
+                    self.string(self.limits.max_string_bytes, Place::Item(path, index), s)?;
+                }
+            } else {
+                self.value(&path.index(index), slot)?;
+            }
             self.skip_whitespace();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -506,6 +516,8 @@ impl<'a> Reader<'a> {
                 if let Node::String(s) = slot {
                     self.string(self.limits.max_string_bytes, Place::Member(path, key), s)?;
                 }
+            } else if let Some(b'0'..=b'9') = self.peek() {
+                fill(slot, Node::Number(Number::Literal(self.number()?)));
             } else {
                 self.value(&path.key(key), slot)?;
             }
@@ -883,6 +895,8 @@ mod tests {
         assert!(limited(r#"{"a":"\u0041\u0041\u0041\u0041"}"#, limits).is_ok());
         for (text, code, path) in [
             (r#"{"a":"vwxyz"}"#, Code::TooLong, "$.a"),
+            (r#"{"a":[1,"vwxyz"]}"#, Code::TooLong, "$.a[1]"),
+            (r#"["vwxyz"]"#, Code::TooLong, "$[0]"),
             (
                 r#"{"a":"\u0041\u0041\u0041\u0041\n"}"#,
                 Code::TooLong,
