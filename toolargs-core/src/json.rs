@@ -491,9 +491,12 @@ impl<'a> Reader<'a> {
                 return Err(Fail);
             };
             self.string(self.limits.max_string_bytes, Place::Key(path), key)?;
-            let duplicate = match &mut seen {
-                Some(set) => !set.insert(key.clone()),
-                None => repeats(earlier, key),
+            let duplicate = if earlier.len() <= LINEAR_DUPLICATE_SCAN {
+                repeats(earlier, key)
+            } else {
+                let set =
+                    seen.get_or_insert_with(|| earlier.iter().map(|(k, _)| k.clone()).collect());
+                !set.insert(key.clone())
             };
             if duplicate {
                 return Err(self.fail(ArgumentError {
@@ -520,9 +523,6 @@ impl<'a> Reader<'a> {
                 fill(slot, Node::Number(Number::Literal(self.number()?)));
             } else {
                 self.value(&path.key(key), slot)?;
-            }
-            if seen.is_none() && members.len() > LINEAR_DUPLICATE_SCAN {
-                seen = Some(members.iter().map(|(k, _)| k.clone()).collect());
             }
             self.skip_whitespace();
             match self.peek() {
