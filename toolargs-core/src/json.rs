@@ -317,9 +317,13 @@ impl<'a> Reader<'a> {
     }
 
     fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.pos += 1;
+        // Counted in a local: the position is stored once, not once per byte.
+        let bytes = self.text.as_bytes();
+        let mut pos = self.pos;
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(pos) {
+            pos += 1;
         }
+        self.pos = pos;
     }
 
     fn fail(&mut self, error: ArgumentError) -> Fail {
@@ -705,9 +709,13 @@ impl<'a> Reader<'a> {
     }
 
     fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
+        // Counted in a local: the position is stored once, not once per digit.
+        let bytes = self.text.as_bytes();
+        let mut pos = self.pos;
+        while let Some(b'0'..=b'9') = bytes.get(pos) {
+            pos += 1;
         }
+        self.pos = pos;
     }
 }
 
