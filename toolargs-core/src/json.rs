@@ -678,6 +678,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a number literal, checking the JSON grammar: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
+    #[inline(always)]
     fn number(&mut self) -> Step<&'a str> {
         let start = self.pos;
         if self.peek() == Some(b'-') {
