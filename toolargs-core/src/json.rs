@@ -710,9 +710,23 @@ impl<'a> Reader<'a> {
     }
 
     fn digits(&mut self) {
+        const ONES: u64 = 0x0101_0101_0101_0101;
         // Counted in a local: the position is stored once, not once per digit.
         let bytes = self.text.as_bytes();
         let mut pos = self.pos;
+        // Eight bytes at a time while there are eight: after subtracting '0' from each byte, a
+        // byte above 9 is not a digit. A borrow only comes from a byte below '0', itself not a
+        // digit, so the lowest flagged byte is exact.
+        while let Some(chunk) = bytes.get(pos..pos + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
+            let x = word.wrapping_sub(ONES * u64::from(b'0'));
+            let flagged = (((x & (ONES * 0x7f)) + ONES * (0x7f - 9)) | x) & (ONES * 0x80);
+            if flagged != 0 {
+                self.pos = pos + (flagged.trailing_zeros() / 8) as usize;
+                return;
+            }
+            pos += 8;
+        }
         while let Some(b'0'..=b'9') = bytes.get(pos) {
             pos += 1;
         }
@@ -976,6 +990,31 @@ mod tests {
         for _ in 0..3 {
             let doc = read_text(text, &Limits::DEFAULT).unwrap();
             assert_eq!(doc.root().to_value(), first);
+        }
+    }
+
+    #[test]
+    fn number_literals_end_where_their_digits_end() {
+        for len in 1..24 {
+            let digits: String = (0..len)
+                .map(|i| char::from(b"1234567890"[i % 10]))
+                .collect();
+            for after in ["", " ", ".25", ".0e+7", "E-12", "\n"] {
+                let text = format!("[{digits}{after}]");
+                let literal = format!("{digits}{}", after.trim());
+                assert_eq!(
+                    parse_document(&text, 128).unwrap(),
+                    Node::Array(vec![Node::Number(Number::Literal(&literal))]),
+                    "{text:?}"
+                );
+            }
+            for bad in [":", "/", "\u{e9}", "\u{7f}", "a"] {
+                let text = format!("[{digits}{bad}1]");
+                let err = parse_document(&text, 128).unwrap_err();
+                assert_eq!(err.code, Code::InvalidJson, "{text:?}");
+                let column = format!("column {}", len + 2);
+                assert!(err.message.ends_with(&column), "{text:?}: {}", err.message);
+            }
         }
     }
 
