@@ -303,6 +303,19 @@ struct Fail;
 
 type Step<T> = Result<T, Fail>;
 
+/// How [`Reader::string_slow`] failed: with its error kept, or too long, which the caller
+/// reports since it knows where the string is.
+enum Slow {
+    Failed(Fail),
+    TooLong,
+}
+
+impl From<Fail> for Slow {
+    fn from(fail: Fail) -> Self {
+        Slow::Failed(fail)
+    }
+}
+
 struct Reader<'a> {
     text: &'a str,
     pos: usize,
@@ -558,7 +571,12 @@ impl<'a> Reader<'a> {
             self.pos = end + 1;
             return Ok(());
         }
-        self.string_slow(start, max, at, out)
+        match self.string_slow(start, max, out) {
+            Ok(()) => Ok(()),
+            Err(Slow::Failed(fail)) => Err(fail),
+            // Only here is the place of the string needed.
+            Err(Slow::TooLong) => Err(self.fail(at.too_long(&self.limits))),
+        }
     }
 
     /// The rest of [`Reader::string`]: escapes, the limit, and errors. Not marked cold:
@@ -568,16 +586,15 @@ impl<'a> Reader<'a> {
         &mut self,
         start: usize,
         max: usize,
-        at: Place<'_>,
         out: &mut Cow<'a, str>,
-    ) -> Step<()> {
+    ) -> Result<(), Slow> {
         if self.pos - start > max {
-            return Err(self.fail(at.too_long(&self.limits)));
+            return Err(Slow::TooLong);
         }
         match self.peek() {
             Some(b'\\') => {}
-            Some(_) => return Err(self.syntax("control character inside a string")),
-            None => return Err(self.syntax("unterminated string")),
+            Some(_) => return Err(self.syntax("control character inside a string").into()),
+            None => return Err(self.syntax("unterminated string").into()),
         }
         // Escapes only shrink text, so the raw length up to the closing quote is room enough:
         // one allocation, never regrown, even for double-encoded arguments full of `\"`.
@@ -595,20 +612,20 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                     self.escape(&mut owned)?;
                 }
-                Some(_) => return Err(self.syntax("control character inside a string")),
-                None => return Err(self.syntax("unterminated string")),
+                Some(_) => return Err(self.syntax("control character inside a string").into()),
+                None => return Err(self.syntax("unterminated string").into()),
             }
             // An escape may already have gone past `max`; otherwise the next run may use the
             // room left. A scan that fills more than the room stopped at the window's end,
             // possibly inside a character, so it is refused before the text is sliced.
             let room = match max.checked_sub(owned.len()) {
                 Some(room) => room,
-                None => return Err(self.fail(at.too_long(&self.limits))),
+                None => return Err(Slow::TooLong),
             };
             let run_start = self.pos;
             self.pos = scan_plain(self.text.as_bytes(), self.pos, room);
             if self.pos - run_start > room {
-                return Err(self.fail(at.too_long(&self.limits)));
+                return Err(Slow::TooLong);
             }
             owned.push_str(&self.text[run_start..self.pos]);
         }
