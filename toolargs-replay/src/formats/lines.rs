@@ -103,6 +103,33 @@ fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
 /// The bytes [`Scan::unescape`] copies at once.
 const WORD: usize = 8;
 
+/// The byte each escape `\X` stands for, by `X`; 0 for those [`Scan`] leaves to the full
+/// reader (`\u`) or that are no escape.
+const UNESCAPED: [u8; 256] = {
+    let mut table = [0; 256];
+    table[b'"' as usize] = b'"';
+    table[b'\\' as usize] = b'\\';
+    table[b'/' as usize] = b'/';
+    table[b'b' as usize] = 0x08;
+    table[b'f' as usize] = 0x0c;
+    table[b'n' as usize] = b'\n';
+    table[b'r' as usize] = b'\r';
+    table[b't' as usize] = b'\t';
+    table
+};
+
+/// The high bit of each byte of `word` (read little-endian) that is a quote, a backslash or
+/// a control character; above the lowest one, other bytes may be flagged too. A byte of 0x80
+/// or more is never flagged, so the three tests share the one for the high bit.
+#[inline(always)]
+fn special_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let quote = (word ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let control = word.wrapping_sub(ONES * 0x20);
+    (quote | backslash | control) & !word & (ONES * 0x80)
+}
+
 /// How many keys of one object [`Scan`] reads; a record with more goes to the full reader.
 const SCAN_KEYS: usize = 16;
 
@@ -260,59 +287,62 @@ impl<'a> Scan<'a> {
             self.at = at + 1;
             return Some(Cow::Borrowed(&self.text[start..at]));
         }
-        self.unescape(start, at).map(Cow::Owned)
+        self.unescape(start).map(Cow::Owned)
     }
 
-    /// The rest of a string that starts at `start` and has its first escape (or control
-    /// character) at `at`, unescaped.
+    /// The rest of a string that starts at `start` and has an escape (or a control
+    /// character), unescaped.
     #[inline(never)]
-    fn unescape(&mut self, start: usize, at: usize) -> Option<String> {
+    fn unescape(&mut self, start: usize) -> Option<String> {
         let bytes = self.text.as_bytes();
+        let mut rest = bytes.get(start..)?;
         // Arguments logged as text escape every quote, so the runs between escapes are short:
-        // rather than a scan and a copy call per run, plain text is copied eight bytes at a
-        // time, and the output taken back to the plain bytes among them. The buffer holds the
-        // rest of the line and a word more, so it never grows; it is not zeroed first.
-        let mut out: Vec<u8> = Vec::with_capacity(bytes.len() - start + WORD);
-        out.extend_from_slice(&bytes[start..at]);
-        let mut rest = bytes.get(at..)?;
+        // rather than a scan and a copy call per run, each word of eight bytes is copied whole
+        // to where the output stands, and the output moved on by its plain bytes only. The
+        // output is never longer than the input, so a word more than the input leaves room
+        // for every word read.
+        let mut out = vec![0; rest.len() + WORD];
+        let mut room = &mut out[..];
         loop {
+            if let (Some(word), Some(to)) = (rest.first_chunk::<WORD>(), room.first_chunk_mut()) {
+                *to = *word;
+                let special = special_bytes(u64::from_le_bytes(*word));
+                if special == 0 {
+                    rest = &rest[WORD..];
+                    room = &mut std::mem::take(&mut room)[WORD..];
+                    continue;
+                }
+                let plain = (special.trailing_zeros() / 8) as usize;
+                rest = &rest[plain..];
+                room = &mut std::mem::take(&mut room)[plain..];
+            } else {
+                // The line's last few bytes.
+                let (&b, after) = rest.split_first()?;
+                if !matches!(b, b'"' | b'\\' | ..0x20) {
+                    let (to, more) = std::mem::take(&mut room).split_first_mut()?;
+                    *to = b;
+                    (rest, room) = (after, more);
+                    continue;
+                }
+            }
             // `rest` starts with a quote, a backslash or a control character.
             match *rest {
                 [b'"', ..] => break,
                 [b'\\', escaped, ..] => {
-                    out.push(match escaped {
-                        b'"' | b'\\' | b'/' => escaped,
-                        b'b' => 0x08,
-                        b'f' => 0x0c,
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        b't' => b'\t',
-                        _ => return None,
-                    });
+                    let (to, more) = std::mem::take(&mut room).split_first_mut()?;
+                    *to = match UNESCAPED[usize::from(escaped)] {
+                        0 => return None,
+                        b => b,
+                    };
+                    room = more;
                     rest = &rest[2..];
                 }
                 // A control character, which a string cannot hold raw, or the line's end.
                 _ => return None,
             }
-            // The run of plain text that follows, a word at a time.
-            loop {
-                let Some(word) = rest.first_chunk::<WORD>() else {
-                    // The line's last few bytes.
-                    let plain = toolargs_core::text::scan_plain(rest, 0, WORD);
-                    out.extend_from_slice(&rest[..plain]);
-                    rest = &rest[plain..];
-                    break;
-                };
-                out.extend_from_slice(word);
-                // Scanning the word alone lets the scan's bounds be known when compiling.
-                let plain = toolargs_core::text::scan_plain(word, 0, WORD - 1);
-                out.truncate(out.len() - WORD + plain);
-                rest = &rest[plain..];
-                if plain < WORD {
-                    break;
-                }
-            }
         }
+        let left = room.len();
+        out.truncate(out.len() - left);
         self.at = bytes.len() - rest.len() + 1;
         // Escapes are ASCII and the runs between them are copied whole from a `str`.
         String::from_utf8(out).ok()
@@ -721,6 +751,29 @@ mod tests {
         }
         // Most records take the scan, so that the comparison says something about it.
         assert!(scanned > total / 2, "{scanned} of {total} scanned");
+    }
+
+    #[test]
+    fn the_lowest_special_byte_of_a_word_is_found_exactly() {
+        // Bytes next to the tested ones in value, and bytes of multi-byte characters.
+        let bytes = [
+            b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, b'a', 0x7f, 0x80, 0xa2, 0xc3,
+            0xdc, 0xff,
+        ];
+        let mut gen = Gen(0x2545_f491_4f6c_dd1d);
+        for _ in 0..200_000 {
+            let word: [u8; WORD] = std::array::from_fn(|_| bytes[gen.below(bytes.len())]);
+            let first = word
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))
+                .unwrap_or(WORD);
+            let special = special_bytes(u64::from_le_bytes(word));
+            let found = match special {
+                0 => WORD,
+                s => (s.trailing_zeros() / 8) as usize,
+            };
+            assert_eq!(found, first, "{word:x?}");
+        }
     }
 
     #[test]
