@@ -93,11 +93,21 @@ fn value_of(text: &str) -> Option<Value> {
 }
 
 /// The position of the first byte from `at` on that ends a run of plain string content (a
-/// quote, a backslash or a control character), or `None` when the text ends first: the core
-/// reader's scan, eight bytes at a time.
+/// quote, a backslash or a control character), or `None` when the text ends first.
+#[inline(always)]
 fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
-    let end = toolargs_core::text::scan_plain(bytes, at, usize::MAX);
-    (end < bytes.len()).then_some(end)
+    let mut rest = bytes.get(at..)?;
+    while let Some(word) = rest.first_chunk::<WORD>() {
+        let special = special_bytes(u64::from_le_bytes(*word));
+        if special != 0 {
+            return Some(bytes.len() - rest.len() + (special.trailing_zeros() / 8) as usize);
+        }
+        rest = &rest[WORD..];
+    }
+    let plain = rest
+        .iter()
+        .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))?;
+    Some(bytes.len() - rest.len() + plain)
 }
 
 /// The bytes [`Scan::unescape`] copies at once.
@@ -147,15 +157,11 @@ impl<'a> Keys<'a> {
         }
     }
 
-    /// Adds a key read with [`Scan::string`]; `None` when it is repeated, has an escape (the
-    /// full reader compares keys as read) or is one too many.
+    /// Adds a key read with [`Scan::key`]; `None` when it is repeated or one too many.
     #[inline(always)]
-    // `contains` on a slice of `&str` is a call per key; `any` is inlined.
+    // `contains` on a slice of slices is a call per key; `any` is inlined.
     #[allow(clippy::manual_contains)]
-    fn add(&mut self, name: Cow<'a, str>) -> Option<&'a str> {
-        let Cow::Borrowed(name) = name else {
-            return None;
-        };
+    fn add(&mut self, name: &'a str) -> Option<&'a str> {
         if self.count == SCAN_KEYS || self.seen[..self.count].iter().any(|&seen| seen == name) {
             return None;
         }
@@ -199,7 +205,7 @@ impl<'a> Scan<'a> {
         }
         loop {
             scan.space();
-            let name = keys.add(scan.string()?)?;
+            let name = keys.add(scan.key()?)?;
             scan.space();
             scan.eat(b':')?;
             scan.space();
@@ -220,9 +226,12 @@ impl<'a> Scan<'a> {
                     scan.skip(0)?;
                     arguments = Some(Found::Logged(&text[start..scan.at]));
                 }
-                _ => match field {
-                    Some(i) => key[i] = scan.grouped()?,
-                    None => scan.skip(0)?,
+                _ => match (field, scan.peek()?) {
+                    (Some(i), _) => key[i] = scan.grouped()?,
+                    // The usual other fields (an id, a model's name) without the call.
+                    (None, b'"') => scan.skip_string()?,
+                    (None, b'-' | b'0'..=b'9') => scan.number()?,
+                    (None, _) => scan.skip(0)?,
                 },
             }
             if let Some(i) = field {
@@ -288,6 +297,38 @@ impl<'a> Scan<'a> {
             return Some(Cow::Borrowed(&self.text[start..at]));
         }
         self.unescape(start).map(Cow::Owned)
+    }
+
+    /// A key at the cursor; `None` when it has an escape (the full reader
+    /// compares keys as read).
+    #[inline(always)]
+    fn key(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let end = next_special(bytes, start)?;
+        if bytes[end] != b'"' {
+            return None;
+        }
+        self.at = end + 1;
+        self.text.get(start..end)
+    }
+
+    /// Checks the string at the cursor, as [`Scan::string`] reads it, and moves past it.
+    fn skip_string(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        loop {
+            at = next_special(bytes, at)?;
+            match bytes[at] {
+                b'"' => break,
+                b'\\' if UNESCAPED[usize::from(*bytes.get(at + 1)?)] != 0 => at += 2,
+                _ => return None,
+            }
+        }
+        self.at = at + 1;
+        Some(())
     }
 
     /// The rest of a string that starts at `start` and has an escape (or a control
@@ -366,7 +407,7 @@ impl<'a> Scan<'a> {
             return None;
         }
         match self.peek()? {
-            b'"' => self.string().map(drop),
+            b'"' => self.skip_string(),
             b'{' | b'[' => {
                 let close = if self.next()? == b'{' { b'}' } else { b']' };
                 self.space();
@@ -378,7 +419,7 @@ impl<'a> Scan<'a> {
                 loop {
                     self.space();
                     if close == b'}' {
-                        keys.add(self.string()?)?;
+                        keys.add(self.key()?)?;
                         self.space();
                         self.eat(b':')?;
                         self.space();
