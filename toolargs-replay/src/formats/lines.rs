@@ -145,14 +145,14 @@ const SCAN_KEYS: usize = 16;
 
 /// The keys of one object read so far, to refuse a repeated one.
 struct Keys<'a> {
-    seen: [&'a str; SCAN_KEYS],
+    seen: [&'a [u8]; SCAN_KEYS],
     count: usize,
 }
 
 impl<'a> Keys<'a> {
     fn new() -> Self {
         Keys {
-            seen: [""; SCAN_KEYS],
+            seen: [b""; SCAN_KEYS],
             count: 0,
         }
     }
@@ -161,7 +161,7 @@ impl<'a> Keys<'a> {
     #[inline(always)]
     // `contains` on a slice of slices is a call per key; `any` is inlined.
     #[allow(clippy::manual_contains)]
-    fn add(&mut self, name: &'a str) -> Option<&'a str> {
+    fn add(&mut self, name: &'a [u8]) -> Option<&'a [u8]> {
         if self.count == SCAN_KEYS || self.seen[..self.count].iter().any(|&seen| seen == name) {
             return None;
         }
@@ -188,15 +188,23 @@ struct Scan<'a> {
 
 impl<'a> Scan<'a> {
     fn record(text: &'a str, by: &[String]) -> Option<Usual<'a>> {
+        // Without grouping fields, the usual case, the scan is built without their code.
+        match by {
+            [] => Self::record_grouped::<false>(text, by),
+            _ => Self::record_grouped::<true>(text, by),
+        }
+    }
+
+    fn record_grouped<const GROUPED: bool>(text: &'a str, by: &[String]) -> Option<Usual<'a>> {
         let mut scan = Scan { text, at: 0 };
         scan.space();
         scan.eat(b'{')?;
         let mut tool = None;
         let mut arguments = None;
         // Built only when grouping: `vec!` calls out even for no element.
-        let mut key: Vec<Value> = match by.len() {
-            0 => Vec::new(),
-            n => vec![Value::Null; n],
+        let mut key: Vec<Value> = match GROUPED {
+            false => Vec::new(),
+            true => vec![Value::Null; by.len()],
         };
         let mut keys = Keys::new();
         scan.space();
@@ -210,19 +218,22 @@ impl<'a> Scan<'a> {
             scan.eat(b':')?;
             scan.space();
             let start = scan.at;
-            let field = by.iter().position(|f| *f == name);
+            let field = match GROUPED {
+                false => None,
+                true => by.iter().position(|f| f.as_bytes() == name),
+            };
             match name {
-                "tool" => match scan.peek()? {
+                b"tool" => match scan.peek()? {
                     b'"' => tool = Some(scan.string()?),
                     b'n' => scan.skip(0)?,
                     // A name that is not a string: the full reader says so.
                     _ => return None,
                 },
-                "arguments" if scan.peek()? == b'"' => {
+                b"arguments" if scan.peek()? == b'"' => {
                     arguments = Some(Found::Text(scan.string()?));
                 }
                 // Arguments logged as a value: the gate reads them from their text.
-                "arguments" => {
+                b"arguments" => {
                     scan.skip(0)?;
                     arguments = Some(Found::Logged(&text[start..scan.at]));
                 }
@@ -236,12 +247,12 @@ impl<'a> Scan<'a> {
             }
             if let Some(i) = field {
                 // A grouping field named `tool` or `arguments`, read above as the call's.
-                if let "tool" | "arguments" = name {
+                if let b"tool" | b"arguments" = name {
                     key[i] = value_of(&text[start..scan.at])?;
                 }
                 // A grouping field named twice holds the same value twice.
                 for j in i + 1..by.len() {
-                    if by[j] == name {
+                    if by[j].as_bytes() == name {
                         key[j] = key[i].clone();
                     }
                 }
@@ -299,10 +310,10 @@ impl<'a> Scan<'a> {
         self.unescape(start).map(Cow::Owned)
     }
 
-    /// A key at the cursor; `None` when it has an escape (the full reader
+    /// A key at the cursor, as its bytes; `None` when it has an escape (the full reader
     /// compares keys as read).
     #[inline(always)]
-    fn key(&mut self) -> Option<&'a str> {
+    fn key(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let bytes = self.text.as_bytes();
         let start = self.at;
@@ -311,7 +322,7 @@ impl<'a> Scan<'a> {
             return None;
         }
         self.at = end + 1;
-        self.text.get(start..end)
+        bytes.get(start..end)
     }
 
     /// Checks the string at the cursor, as [`Scan::string`] reads it, and moves past it.
