@@ -2,6 +2,7 @@
 //! STRING_OR_OBJECT, ...}`, every other top-level field a grouping key.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use serde_json::Value;
 use toolargs_core::node::Node;
@@ -23,7 +24,7 @@ pub(crate) fn read<R>(
     f: impl FnOnce(Result<Call<'_>, BadRecord>) -> R,
 ) -> R {
     if let Some(record) = Scan::record(text, by) {
-        return f(Ok(Call {
+        let result = f(Ok(Call {
             tool: record.tool.as_deref(),
             arguments: Some(match record.arguments {
                 Found::Text(ref text) => Args::Text(text),
@@ -31,6 +32,12 @@ pub(crate) fn read<R>(
             }),
             key: record.key,
         }));
+        if let Found::Text(Cow::Owned(text)) = record.arguments {
+            if text.capacity() <= SPARE_MAX {
+                SPARE.set(text.into_bytes());
+            }
+        }
+        return result;
     }
     let fallback: Value;
     let node = match toolargs_core::decode::parse_document(text, Limits::DEFAULT.max_depth) {
@@ -109,6 +116,16 @@ fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
         .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))?;
     Some(bytes.len() - rest.len() + plain)
 }
+
+thread_local! {
+    /// The buffer of the last arguments [`Scan::unescape`] wrote, for the next record's: most
+    /// records have their arguments as escaped text, and the buffer needs no allocation, nor
+    /// zeroing but for what the next one needs more.
+    static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// The largest buffer kept in [`SPARE`], so that one long line does not hold its memory.
+const SPARE_MAX: usize = 1 << 16;
 
 /// The bytes [`Scan::unescape`] copies at once.
 const WORD: usize = 8;
@@ -353,7 +370,10 @@ impl<'a> Scan<'a> {
         // to where the output stands, and the output moved on by its plain bytes only. The
         // output is never longer than the input, so a word more than the input leaves room
         // for every word read.
-        let mut out = vec![0; rest.len() + WORD];
+        let mut out = SPARE.take();
+        if out.len() < rest.len() + WORD {
+            out.resize(rest.len() + WORD, 0);
+        }
         let mut room = &mut out[..];
         loop {
             if let (Some(word), Some(to)) = (rest.first_chunk::<WORD>(), room.first_chunk_mut()) {
