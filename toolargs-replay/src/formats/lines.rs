@@ -164,6 +164,9 @@ const SCAN_KEYS: usize = 16;
 struct Keys<'a> {
     seen: [&'a [u8]; SCAN_KEYS],
     count: usize,
+    /// The lengths of the keys read, a bit each (from 63 bytes on, the last bit): a key of a
+    /// length not read yet is new without comparing it to the others.
+    lengths: u64,
 }
 
 impl<'a> Keys<'a> {
@@ -171,6 +174,7 @@ impl<'a> Keys<'a> {
         Keys {
             seen: [b""; SCAN_KEYS],
             count: 0,
+            lengths: 0,
         }
     }
 
@@ -179,9 +183,14 @@ impl<'a> Keys<'a> {
     // `contains` on a slice of slices is a call per key; `any` is inlined.
     #[allow(clippy::manual_contains)]
     fn add(&mut self, name: &'a [u8]) -> Option<&'a [u8]> {
-        if self.count == SCAN_KEYS || self.seen[..self.count].iter().any(|&seen| seen == name) {
+        let length = 1 << name.len().min(63);
+        if self.count == SCAN_KEYS
+            || (self.lengths & length != 0
+                && self.seen[..self.count].iter().any(|&seen| seen == name))
+        {
             return None;
         }
+        self.lengths |= length;
         self.seen[self.count] = name;
         self.count += 1;
         Some(name)
