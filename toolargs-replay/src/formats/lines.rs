@@ -455,6 +455,10 @@ impl<'a> Scan<'a> {
                     self.at += 1;
                     return Some(());
                 }
+                // Members are one level deeper, where scalars are refused too.
+                if depth == SCAN_DEPTH {
+                    return None;
+                }
                 let mut keys = Keys::new();
                 loop {
                     self.space();
@@ -464,7 +468,12 @@ impl<'a> Scan<'a> {
                         self.eat(b':')?;
                         self.space();
                     }
-                    self.skip(depth + 1)?;
+                    // Strings and numbers, most members, without a call of their own.
+                    match self.peek()? {
+                        b'"' => self.skip_string()?,
+                        b'-' | b'0'..=b'9' => self.number()?,
+                        _ => self.skip(depth + 1)?,
+                    }
                     self.space();
                     match self.next()? {
                         b',' => continue,
@@ -666,6 +675,17 @@ mod tests {
         for record in [scanned[0], scanned[5]] {
             assert!(Scan::record(record, &twice).is_some());
             assert_eq!(call_of(record, &twice), full(record, &twice));
+        }
+    }
+
+    #[test]
+    fn deep_values_are_read_as_the_full_reader_reads_them() {
+        let by = ["n".to_owned()];
+        for levels in 28..36 {
+            let value = format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+            let record = format!(r#"{{"tool":"a","arguments":{{"x":{value}}},"n":{value}}}"#);
+            assert_eq!(call_of(&record, &by), full(&record, &by), "{levels}");
+            assert_eq!(call_of(&record, &[]), full(&record, &[]), "{levels}");
         }
     }
 
