@@ -255,13 +255,20 @@ impl<'a> Scan<'a> {
                     // A name that is not a string: the full reader says so.
                     _ => return None,
                 },
-                b"arguments" if scan.peek()? == b'"' => {
-                    arguments = Some(Found::Text(scan.string()?));
-                }
-                // Arguments logged as a value: the gate reads them from their text.
                 b"arguments" => {
-                    scan.skip(0)?;
-                    arguments = Some(Found::Logged(&text[start..scan.at]));
+                    // Never true, the keys being distinct; once tested, the assignment below
+                    // has no earlier value to drop.
+                    if arguments.is_some() {
+                        return None;
+                    }
+                    arguments = Some(match scan.peek()? {
+                        b'"' => Found::Text(scan.string()?),
+                        // Arguments logged as a value: the gate reads them from their text.
+                        _ => {
+                            scan.skip(0)?;
+                            Found::Logged(&text[start..scan.at])
+                        }
+                    });
                 }
                 _ => match (field, scan.peek()?) {
                     (Some(i), _) => key[i] = scan.grouped()?,
