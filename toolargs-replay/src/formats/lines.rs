@@ -262,7 +262,11 @@ impl<'a> Scan<'a> {
                         return None;
                     }
                     arguments = Some(match scan.peek()? {
-                        b'"' => Found::Text(scan.string()?),
+                        // Arguments logged as text have escapes: unescaped without a first scan.
+                        b'"' => {
+                            scan.at += 1;
+                            Found::Text(Cow::Owned(scan.unescape(scan.at)?))
+                        }
                         // Arguments logged as a value: the gate reads them from their text.
                         _ => {
                             scan.skip(0)?;
@@ -380,8 +384,8 @@ impl<'a> Scan<'a> {
         Some(())
     }
 
-    /// The rest of a string that starts at `start` and has an escape (or a control
-    /// character), unescaped.
+    /// The rest of a string that starts at `start`, unescaped: called for a string with an
+    /// escape (or a control character), or for arguments logged as text, which have some.
     #[inline(never)]
     fn unescape(&mut self, start: usize) -> Option<String> {
         let bytes = self.text.as_bytes();
