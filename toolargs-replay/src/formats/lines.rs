@@ -706,6 +706,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn records_cut_anywhere_are_read_as_the_full_reader_reads_them() {
+        let by = ["model".to_owned()];
+        let records = [
+            r#"{"id": 0, "model": "model-b", "tool": "issue_refund", "arguments": "{\"order_id\": \"ord_A4E1g0Fg\", \"tags\": [\"gift\", \"fragile\"], \"note\": \"caf\\u00e9 \\\"\\u20ac\\\"\"}"}"#,
+            r#"{"id": 1.5, "model": "m\"é", "tool": "t", "arguments": {"order_id": "ord_\"x", "amount": -12, "ok": [true, false, null, {}], "z": {"k": "v"}}}"#,
+        ];
+        for record in records {
+            for (cut, _) in record.char_indices() {
+                let text = &record[..cut];
+                assert_eq!(call_of(text, &by), full(text, &by), "{text}");
+                assert_eq!(call_of(text, &[]), full(text, &[]), "{text}");
+            }
+            assert!(Scan::record(record, &by).is_some(), "{record}");
+        }
+    }
+
     /// A small deterministic generator of JSON-ish text, for the test below: mostly what the
     /// scan reads, now and then what it leaves to the full reader or what is no JSON.
     struct Gen(u64);
