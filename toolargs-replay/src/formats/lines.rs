@@ -240,9 +240,7 @@ impl<'a> Scan<'a> {
         loop {
             scan.space();
             let name = keys.add(scan.key()?)?;
-            scan.space();
-            scan.eat(b':')?;
-            scan.space();
+            scan.colon()?;
             let start = scan.at;
             let field = match GROUPED {
                 false => None,
@@ -330,6 +328,20 @@ impl<'a> Scan<'a> {
         while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.at += 1;
         }
+    }
+
+    /// The colon after a key, with the space around it: most often `: ` exactly, taken at
+    /// once.
+    #[inline(always)]
+    fn colon(&mut self) -> Option<()> {
+        if self.text.as_bytes().get(self.at..self.at + 2) == Some(b": ") {
+            self.at += 2;
+        } else {
+            self.space();
+            self.eat(b':')?;
+        }
+        self.space();
+        Some(())
     }
 
     /// A string at the cursor, borrowed when it has no escape.
