@@ -292,6 +292,11 @@ impl<'a> Scan<'a> {
                     }
                 }
             }
+            // The usual `, ` before the next key at once, as the colon.
+            if scan.text.as_bytes().get(scan.at..scan.at + 2) == Some(b", ") {
+                scan.at += 2;
+                continue;
+            }
             scan.space();
             match scan.next()? {
                 b',' => continue,
@@ -492,9 +497,7 @@ impl<'a> Scan<'a> {
                     self.space();
                     if close == b'}' {
                         keys.add(self.key()?)?;
-                        self.space();
-                        self.eat(b':')?;
-                        self.space();
+                        self.colon()?;
                     }
                     // Strings and numbers, most members, without a call of their own.
                     match self.peek()? {
