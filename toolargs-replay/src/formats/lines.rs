@@ -292,9 +292,7 @@ impl<'a> Scan<'a> {
                     }
                 }
             }
-            // The usual `, ` before the next key at once, as the colon.
-            if scan.text.as_bytes().get(scan.at..scan.at + 2) == Some(b", ") {
-                scan.at += 2;
+            if scan.comma() {
                 continue;
             }
             scan.space();
@@ -347,6 +345,17 @@ impl<'a> Scan<'a> {
         }
         self.space();
         Some(())
+    }
+
+    /// Moves past the usual `, ` between members, if it is at the cursor; any other
+    /// spacing is left to the general steps.
+    #[inline(always)]
+    fn comma(&mut self) -> bool {
+        let usual = self.text.as_bytes().get(self.at..self.at + 2) == Some(b", ");
+        if usual {
+            self.at += 2;
+        }
+        usual
     }
 
     /// A string at the cursor, borrowed when it has no escape.
@@ -504,6 +513,9 @@ impl<'a> Scan<'a> {
                         b'"' => self.skip_string()?,
                         b'-' | b'0'..=b'9' => self.number()?,
                         _ => self.skip(depth + 1)?,
+                    }
+                    if self.comma() {
+                        continue;
                     }
                     self.space();
                     match self.next()? {
