@@ -409,6 +409,9 @@ impl Walker<'_> {
             at,
             cx,
             || match &property.default {
+                // A judging walk keeps no value: the default is only copied where it is kept,
+                // or shown as the repair of a `null` member.
+                Some(_) if !required && !self.build && member.is_none() => Some(Some(Value::Null)),
                 Some(default) if !required && !default.is_null() => Some(Some(default.clone())),
                 _ if !required => Some(None),
                 _ => None,
