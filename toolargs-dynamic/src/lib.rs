@@ -42,6 +42,8 @@ pub struct Spec {
     warnings: Vec<LoadWarning>,
     /// Tool arguments are an object; a bare schema says itself what the payload is.
     expect_object: bool,
+    /// Recognises calls accepted as sent without the walk, when the root schema is plain.
+    plain: Option<walk::Plain>,
 }
 
 impl Spec {
@@ -84,6 +86,7 @@ impl Spec {
             effect: None,
             default_unknown: UnknownPolicy::Reject,
             expect_object: tool || only_objects,
+            plain: walk::Plain::of(&loaded.graph),
             graph: loaded.graph,
             warnings: loaded.warnings,
         }
@@ -179,12 +182,20 @@ impl Spec {
             options,
             self.expect_object,
             self.unknown_policy(),
-            // Without building, the value is `null`: nothing to drop but other values.
-            |node, cx| match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
-                Value::Null => Some(()),
-                built => {
-                    drop(built);
-                    Some(())
+            |node, cx| {
+                // A call accepted as sent needs nothing from the walk.
+                if let Some(plain) = &self.plain {
+                    if plain.accepts(&self.graph, node, cx) {
+                        return Some(());
+                    }
+                }
+                // Without building, the value is `null`: nothing to drop but other values.
+                match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
+                    Value::Null => Some(()),
+                    built => {
+                        drop(built);
+                        Some(())
+                    }
                 }
             },
         )

@@ -217,6 +217,12 @@ impl Rules {
         ids
     }
 
+    /// Whether an array of `count` items meets `minItems` and `maxItems`.
+    pub fn items_fit(&self, count: usize) -> bool {
+        self.min_items.is_none_or(|min| count >= min)
+            && self.max_items.is_none_or(|max| count <= max)
+    }
+
     /// Whether a lone string may stand for a one-item list: the items are plain strings.
     pub fn scalar_to_list(&self, graph: &Graph) -> bool {
         self.prefix_items.is_empty()

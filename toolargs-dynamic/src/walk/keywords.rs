@@ -106,9 +106,7 @@ impl Walker<'_> {
         mode: Mode,
     ) -> Outcome {
         let count = items.len();
-        let too_few = rules.min_items.is_some_and(|min| count < min);
-        let too_many = rules.max_items.is_some_and(|max| count > max);
-        if too_few || too_many {
+        if !rules.items_fit(count) {
             *ok = false;
             cx.error(
                 path,
@@ -464,7 +462,7 @@ pub(crate) fn significant_digits(text: &str) -> usize {
         .count()
 }
 
-fn check_number(
+pub(super) fn check_number(
     rules: &Rules,
     n: &Number<'_>,
     node: &Node<'_>,
@@ -533,7 +531,13 @@ fn check_number(
     ok
 }
 
-fn check_string(rules: &Rules, s: &str, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
+pub(super) fn check_string(
+    rules: &Rules,
+    s: &str,
+    node: &Node<'_>,
+    path: &Path<'_>,
+    cx: &mut Cx,
+) -> bool {
     let mut ok = true;
     // Lengths in code points, as for derived fields; the pattern is ECMA-262, checked below.
     if rules.min_length.is_some() || rules.max_length.is_some() {

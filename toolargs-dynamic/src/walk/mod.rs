@@ -17,6 +17,9 @@
 
 mod in_place;
 mod keywords;
+mod plain;
+
+pub(crate) use plain::Plain;
 
 use serde_json::Value;
 
