@@ -169,3 +169,211 @@ fn scalar(rules: &Rules, node: &Node<'_>, cx: &mut Cx) -> bool {
             _ => true,
         }
 }
+
+#[cfg(test)]
+mod tests {
+    use toolargs_core::cx::Cx;
+    use toolargs_core::decode::parse_document;
+    use toolargs_core::path::Path;
+    use toolargs_core::spec::UnknownPolicy;
+
+    use super::Plain;
+    use crate::load::load_root;
+    use crate::shape::Graph;
+
+    /// A refund tool with every keyword the plain reading checks.
+    const REFUND: &str = r#"{
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "string", "pattern": "^ord_[A-Za-z0-9]{8}$"},
+            "amount_cents": {"type": "integer", "minimum": 1, "maximum": 50000},
+            "rate": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.25},
+            "notify_customer": {"type": "boolean", "default": false},
+            "reason": {"type": "string", "enum": ["damaged", "late", "duplicate", "other"]},
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 8}, "maxItems": 3},
+            "note": {"type": ["string", "null"], "minLength": 2},
+            "currency": {"const": "usd", "type": "string"},
+            "effective_date": {"type": "string", "format": "date"}
+        },
+        "required": ["order_id", "amount_cents", "reason"],
+        "additionalProperties": false
+    }"#;
+
+    /// Values tried for each property, the first one passing: as sent, repairable, and wrong.
+    const VALUES: &[(&str, &[&str])] = &[
+        (
+            "order_id",
+            &[
+                r#""ord_A4E1g0Fg""#,
+                r#""ord_short""#,
+                r#""ORD_A4E1g0Fg""#,
+                "17",
+                "null",
+                r#""ord_A4E1g0F\u00e9""#,
+            ],
+        ),
+        (
+            "amount_cents",
+            &[
+                "2509",
+                "1",
+                "50000",
+                "0",
+                "50001",
+                r#""1999""#,
+                "19.99",
+                "1999.0",
+                "1e3",
+                "-5",
+                "true",
+                "null",
+                "123456789012345678901234567890",
+                "2000.0000000000000001",
+            ],
+        ),
+        (
+            "rate",
+            &["0.5", "0", "0.3", "1e400", "2", r#""0.25""#, "-0.25"],
+        ),
+        (
+            "notify_customer",
+            &["false", "true", r#""true""#, "0", "null"],
+        ),
+        (
+            "reason",
+            &[
+                r#""damaged""#,
+                r#""Damaged""#,
+                r#""late""#,
+                r#""nope""#,
+                "1",
+                "null",
+            ],
+        ),
+        (
+            "tags",
+            &[
+                "[]",
+                r#"["gift"]"#,
+                r#""gift""#,
+                "[1]",
+                r#"["a", "b", "c", "d"]"#,
+                r#"["toolongtag"]"#,
+                "null",
+                "{}",
+                r#"["x", null]"#,
+            ],
+        ),
+        ("note", &[r#""ok""#, r#""x""#, "null", "3"]),
+        ("currency", &[r#""usd""#, r#""USD""#, r#""eur""#]),
+        (
+            "effective_date",
+            &[
+                r#""2026-05-20""#,
+                r#""2026-02-30""#,
+                r#""05/20/2026""#,
+                r#""""#,
+                "20260520",
+            ],
+        ),
+        ("refund_all", &["true"]),
+    ];
+
+    fn graph(schema: &str) -> Graph {
+        let node = parse_document(schema, 64).expect("schema JSON");
+        load_root(&node, "").expect("schema loads").graph
+    }
+
+    /// A payload from a seed: each property absent or one of its values, in shuffled order.
+    fn payload(mut seed: u64) -> String {
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut members: Vec<String> = Vec::new();
+        for (name, values) in VALUES {
+            // The value is absent one time in three; unknown keys are rarer.
+            let present = match *name {
+                "refund_all" => next(8) == 0,
+                _ => next(3) != 0,
+            };
+            if present {
+                // The first value passes; three times in four it is the one sent.
+                let value = match next(4) {
+                    0 => values[next(values.len())],
+                    _ => values[0],
+                };
+                members.push(format!("\"{name}\": {value}"));
+            }
+        }
+        for i in (1..members.len()).rev() {
+            members.swap(i, next(i + 1));
+        }
+        format!("{{{}}}", members.join(", "))
+    }
+
+    /// Whether the walk accepts the payload with nothing to repair or report.
+    fn walk_accepts(graph: &Graph, text: &str) -> bool {
+        let node = parse_document(text, 128).expect("payload JSON");
+        let mut cx = Cx::new(UnknownPolicy::Strip);
+        let judged = super::super::walk(graph, &node, &Path::ROOT, &mut cx, false);
+        judged.is_some() && !cx.has_errors() && cx.repairs().is_empty()
+    }
+
+    fn plain_accepts(graph: &Graph, text: &str) -> bool {
+        let node = parse_document(text, 128).expect("payload JSON");
+        let plain = Plain::of(graph).expect("a plain schema");
+        plain.accepts(graph, &node, &Cx::new(UnknownPolicy::Strip))
+    }
+
+    #[test]
+    fn accepts_only_what_the_walk_accepts_as_sent_and_nearly_all_of_it() {
+        let graph = graph(REFUND);
+        let (mut walked, mut recognised) = (0, 0);
+        for seed in 0..20_000 {
+            let text = payload(seed);
+            let walk = walk_accepts(&graph, &text);
+            let plain = plain_accepts(&graph, &text);
+            assert!(!plain || walk, "accepted here, not by the walk: {text}");
+            walked += usize::from(walk);
+            recognised += usize::from(plain);
+        }
+        // Only a `null` is left to the walk among calls it accepts as sent (`note` allows it).
+        assert!(walked > 500, "too few clean payloads generated: {walked}");
+        assert!(
+            recognised * 10 >= walked * 9,
+            "recognised {recognised} of {walked} clean payloads"
+        );
+    }
+
+    #[test]
+    fn duplicate_and_unknown_keys_are_left_to_the_walk() {
+        let graph = graph(REFUND);
+        let clean = r#"{"order_id": "ord_A4E1g0Fg", "amount_cents": 5, "reason": "late"}"#;
+        assert!(plain_accepts(&graph, clean));
+        let unknown =
+            r#"{"order_id": "ord_A4E1g0Fg", "amount_cents": 5, "reason": "late", "x": 1}"#;
+        assert!(!plain_accepts(&graph, unknown));
+        let missing = r#"{"order_id": "ord_A4E1g0Fg", "reason": "late"}"#;
+        assert!(!plain_accepts(&graph, missing));
+    }
+
+    #[test]
+    fn only_plain_roots_are_read_here() {
+        for schema in [
+            r##"{"type": "object", "properties": {"a": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}"##,
+            r#"{"type": "object", "properties": {"a": {"type": "object"}}}"#,
+            r#"{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}}}"#,
+            r#"{"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {"^x": {}}}"#,
+            r#"{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"required": ["a"]}]}"#,
+            r#"{"type": "object", "properties": {"a": {}}}"#,
+            r#"{"type": "object", "required": ["b"], "properties": {"a": {"type": "string"}}}"#,
+            r#"{"type": "string"}"#,
+        ] {
+            assert!(Plain::of(&graph(schema)).is_none(), "{schema}");
+        }
+        assert!(Plain::of(&graph(REFUND)).is_some());
+    }
+}
