@@ -172,6 +172,24 @@ impl Spec {
     /// Judges a call: the repairs it needs, or its rejection, the same as
     /// [`Spec::parse_with`] but without building the arguments where no keyword needs them
     /// (replay counts verdicts).
+    ///
+    /// When the root schema is plain (an object whose properties hold scalars, or lists of
+    /// scalars, under their own keywords alone, as most tools' do), a call with every value
+    /// as its schema wants it is recognised by the walk's keyword checks alone; any other call
+    /// is walked. The verdict is the same either way.
+    ///
+    /// ```
+    /// use toolargs_dynamic::Spec;
+    /// use toolargs_core::{ParseOptions, RawArgs};
+    ///
+    /// let spec = Spec::from_json(r#"{"type": "object",
+    ///     "properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"]}"#)?;
+    /// let judge = |text: &str| spec.check_with(&RawArgs::from(text), &ParseOptions::DEFAULT);
+    /// assert!(judge(r#"{"n": 5}"#)?.is_empty());
+    /// assert_eq!(judge(r#"{"n": "5"}"#)?[0].rule.as_str(), "numeric_string_to_int");
+    /// assert_eq!(judge(r#"{"n": 0}"#).unwrap_err().errors()[0].code.as_str(), "out_of_range");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_with(
         &self,
         raw: &RawArgs<'_>,
