@@ -97,37 +97,64 @@ impl Plain {
         let Node::Object(members) = node else {
             return false;
         };
-        // The checks record what fails into a collector of their own, which is dropped: a
-        // call that fails any of them is judged again, and reported, by the walk.
-        let mut scratch = cx.scratch();
+        // Keys are unique: more members than properties means an undeclared key.
+        if members.len() > self.fields.len() {
+            return false;
+        }
+        // First what needs no keyword: every key declared, every value of its property's type,
+        // listed in its `enum` and equal to its `const`. Most calls the walk must repair or
+        // reject stop here, before any check that writes an error.
+        let mut indices = [0u8; 64];
         let mut present = 0u64;
-        for (key, value) in members {
+        for (slot, (key, value)) in indices.iter_mut().zip(members) {
             let Some(index) = self.fields.iter().position(|f| f.name == key.as_ref()) else {
                 return false;
             };
             present |= 1 << index;
-            let field = &self.fields[index];
-            let Some(rules) = own_rules(graph, field.schema) else {
+            *slot = index as u8;
+            if !self.each_value(graph, index, value, kind_passes) {
                 return false;
-            };
-            let passes = match (field.items, value) {
-                (Some(items), Node::Array(list)) => {
-                    rules.items_fit(list.len())
-                        && own_rules(graph, items).is_some_and(|item_rules| {
-                            list.iter()
-                                .all(|item| scalar(item_rules, item, &mut scratch))
-                        })
-                }
-                (Some(_), _) => false,
-                (None, value) => scalar(rules, value, &mut scratch),
-            };
+            }
+        }
+        if present & self.required != self.required {
+            return false;
+        }
+        // Then the keywords. They record what fails into a collector of their own, which is
+        // dropped: a call that fails any of them is judged again, and reported, by the walk.
+        let mut scratch = cx.scratch();
+        for (index, (_, value)) in indices.iter().zip(members) {
+            let passes = self.each_value(graph, usize::from(*index), value, |rules, node| {
+                keywords_pass(rules, node, &mut scratch)
+            });
             if !passes {
                 return false;
             }
         }
-        present & self.required == self.required
-            && !scratch.has_errors()
-            && scratch.repairs().is_empty()
+        !scratch.has_errors() && scratch.repairs().is_empty()
+    }
+
+    /// Whether `pass` holds for the value of field `index` under its schema, or for each item
+    /// when the field is a list.
+    fn each_value(
+        &self,
+        graph: &Graph,
+        index: usize,
+        value: &Node<'_>,
+        mut pass: impl FnMut(&Rules, &Node<'_>) -> bool,
+    ) -> bool {
+        let field = &self.fields[index];
+        let Some(rules) = own_rules(graph, field.schema) else {
+            return false;
+        };
+        match (field.items, value) {
+            (Some(items), Node::Array(list)) => {
+                rules.items_fit(list.len())
+                    && own_rules(graph, items)
+                        .is_some_and(|items| list.iter().all(|item| pass(items, item)))
+            }
+            (Some(_), _) => false,
+            (None, value) => pass(rules, value),
+        }
     }
 }
 
@@ -146,28 +173,36 @@ fn scalar_types(rules: &Rules) -> Option<Types> {
         .filter(|t| !t.has(Types::ARRAY) && !t.has(Types::OBJECT))
 }
 
-/// Whether a scalar passes its schema as sent, as the walk's `own` and `assert` judge it. A
-/// `null` is never taken here: a property reads it as absent, which the walk settles.
-fn scalar(rules: &Rules, node: &Node<'_>, cx: &mut Cx) -> bool {
+/// Whether a scalar is as the walk's `own` settles it with nothing to do: of a type the
+/// schema allows (a number that the walk passes through exactly), listed in its `enum`,
+/// equal to its `const`. A `null` is never taken here: a property reads it as absent, which
+/// the walk settles.
+fn kind_passes(rules: &Rules, node: &Node<'_>) -> bool {
     let Some(types) = rules.types else {
         return false;
     };
-    if matches!(node, Node::Null | Node::Array(_) | Node::Object(_)) || !is_native(types, node) {
-        return false;
+    let exact = match node {
+        Node::Null | Node::Array(_) | Node::Object(_) => return false,
+        Node::Number(n) => n.is_exact(),
+        Node::String(_) | Node::Bool(_) => true,
+    };
+    exact
+        && is_native(types, node)
+        && rules
+            .allowed
+            .as_ref()
+            .is_none_or(|allowed| allowed.iter().any(|a| node_equal(node, a)))
+        && rules.constant.as_ref().is_none_or(|c| node_equal(node, c))
+}
+
+/// Whether a scalar that [`kind_passes`] passes the keywords of the walk's `assert` that
+/// remain: bounds and `multipleOf`, lengths, `pattern` and `format`.
+fn keywords_pass(rules: &Rules, node: &Node<'_>, cx: &mut Cx) -> bool {
+    match node {
+        Node::Number(n) => check_number(rules, n, node, &Path::ROOT, cx),
+        Node::String(s) => check_string(rules, s, node, &Path::ROOT, cx),
+        _ => true,
     }
-    let listed = rules
-        .allowed
-        .as_ref()
-        .is_none_or(|allowed| allowed.iter().any(|a| node_equal(node, a)));
-    let constant = rules.constant.as_ref().is_none_or(|c| node_equal(node, c));
-    listed
-        && constant
-        && match node {
-            // A number the walk would not pass through exactly is left to it to explain.
-            Node::Number(n) => n.is_exact() && check_number(rules, n, node, &Path::ROOT, cx),
-            Node::String(s) => check_string(rules, s, node, &Path::ROOT, cx),
-            _ => true,
-        }
 }
 
 #[cfg(test)]
