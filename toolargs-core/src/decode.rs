@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use crate::json::parse_document;
-use crate::json::{read_text, read_value, Document};
+use crate::json::{read_escaped, read_text, read_value, Document};
 use crate::node::Node;
 use crate::options::Limits;
 use crate::path::Path;
@@ -106,6 +106,27 @@ pub(crate) fn with_payload<R>(
             value => finish(read_value(value, limits)?, expect_object, repairs, then),
         },
     }
+}
+
+/// [`with_payload`] for JSON text given as the raw content of the JSON string that holds it
+/// (escaped), read without unescaping it first. `None` when it cannot be read so: it is not
+/// within the size limit, does not start with `{` (so no envelope repair can apply), or holds
+/// an escape besides its quotes' ([`read_escaped`]). The caller then unescapes it and decodes
+/// the text, which gives the same verdict and says what is wrong.
+#[inline]
+pub(crate) fn with_escaped_payload<R>(
+    escaped: &str,
+    limits: &Limits,
+    expect_object: bool,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Option<Result<R, ArgumentError>> {
+    // Unescaped, the text is shorter still: within the limit too.
+    if escaped.len() > limits.max_payload_bytes || escaped.as_bytes().first() != Some(&b'{') {
+        return None;
+    }
+    let document = read_escaped(escaped, limits)?;
+    Some(finish(document, expect_object, repairs, then))
 }
 
 #[inline]

@@ -48,7 +48,7 @@ pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, Argument
 /// The size of the text is not checked here (the caller decides what the payload is). A string
 /// at the root is not held to `max_string_bytes`: it is the payload itself, bounded by its size.
 pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, ArgumentError> {
-    let mut reader = Reader {
+    let mut reader = Reader::<false> {
         text,
         pos: 0,
         depth_left: limits.max_depth,
@@ -66,6 +66,30 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
         return Err(reader.into_error());
     }
     Ok(Document { root })
+}
+
+/// Reads JSON text as written inside a JSON string (a log's `"arguments": "{\"a\": 1}"`), from
+/// that string's raw content, without unescaping it first: each quote of the document is
+/// `\"` there, and everything else stands as the document means it, under the same grammar
+/// and [`Limits`] as [`read_text`].
+///
+/// `None` when the content holds any other escape (one of the document's own strings, or
+/// whitespace written as `\n`), or anything [`read_text`] would refuse: the caller unescapes
+/// the content and reads it as text, which says what is wrong.
+pub(crate) fn read_escaped<'a>(text: &'a str, limits: &Limits) -> Option<Document<'a>> {
+    let mut reader = Reader::<true> {
+        text,
+        pos: 0,
+        depth_left: limits.max_depth,
+        limits: *limits,
+        error: None,
+    };
+    reader.skip_whitespace();
+    // A document from the start, so that what a failed reading built goes back to the pool.
+    let mut document = Document { root: Node::Null };
+    reader.value(&Path::ROOT, &mut document.root).ok()?;
+    reader.skip_whitespace();
+    (reader.pos == text.len()).then_some(document)
 }
 
 /// Borrows a decoded `serde_json` value as a document, under the same `limits` as text (except
@@ -316,7 +340,9 @@ impl From<Fail> for Slow {
     }
 }
 
-struct Reader<'a> {
+/// Reads JSON text; with `ESCAPED`, JSON text as written inside a JSON string, read from that
+/// string's raw content, where each quote of the document is `\"` ([`read_escaped`]).
+struct Reader<'a, const ESCAPED: bool> {
     text: &'a str,
     pos: usize,
     depth_left: usize,
@@ -324,9 +350,22 @@ struct Reader<'a> {
     error: Option<ArgumentError>,
 }
 
-impl<'a> Reader<'a> {
+impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
+    /// The bytes of a quote: `"`, or `\"` inside a JSON string.
+    const QUOTE: usize = if ESCAPED { 2 } else { 1 };
+
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()
+    }
+
+    /// Whether a quote starts at `pos`.
+    #[inline(always)]
+    fn quote_at(&self, pos: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        match ESCAPED {
+            false => bytes.get(pos) == Some(&b'"'),
+            true => bytes.get(pos..pos + 2) == Some(b"\\\""),
+        }
     }
 
     fn skip_whitespace(&mut self) {
@@ -371,21 +410,21 @@ impl<'a> Reader<'a> {
     /// Reads one value into `out` (written in place: moving nodes through return values is
     /// what a tree reader spends most of its time on otherwise).
     fn value(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
+        if self.quote_at(self.pos) {
+            let max = if self.depth_left == self.limits.max_depth {
+                usize::MAX
+            } else {
+                self.limits.max_string_bytes
+            };
+            fill(out, Node::String(Cow::Borrowed("")));
+            if let Node::String(s) = out {
+                self.string(max, Place::Value(path), s)?;
+            }
+            return Ok(());
+        }
         let node = match self.peek() {
             Some(b'{') => return self.object(path, out),
             Some(b'[') => return self.array(path, out),
-            Some(b'"') => {
-                let max = if self.depth_left == self.limits.max_depth {
-                    usize::MAX
-                } else {
-                    self.limits.max_string_bytes
-                };
-                fill(out, Node::String(Cow::Borrowed("")));
-                if let Node::String(s) = out {
-                    self.string(max, Place::Value(path), s)?;
-                }
-                return Ok(());
-            }
             Some(b't') => self.keyword("true", Node::Bool(true))?,
             Some(b'f') => self.keyword("false", Node::Bool(false))?,
             Some(b'n') => self.keyword("null", Node::Null)?,
@@ -458,7 +497,7 @@ impl<'a> Reader<'a> {
             let Some(slot) = items.last_mut() else {
                 return Err(Fail);
             };
-            if self.peek() == Some(b'"') {
+            if self.quote_at(self.pos) {
                 fill(slot, Node::String(Cow::Borrowed("")));
                 if let Node::String(s) = slot {
                     self.string(self.limits.max_string_bytes, Place::Item(path, index), s)?;
@@ -496,7 +535,7 @@ impl<'a> Reader<'a> {
         let mut seen: Option<HashSet<Cow<'a, str>>> = None;
         loop {
             self.skip_whitespace();
-            if self.peek() != Some(b'"') {
+            if !self.quote_at(self.pos) {
                 return Err(self.syntax("expected a quoted object key"));
             }
             if members.len() == self.limits.max_keys {
@@ -529,7 +568,7 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             self.skip_whitespace();
-            if self.peek() == Some(b'"') {
+            if self.quote_at(self.pos) {
                 // A string value, the common case, is read here without a call to `value`
                 // and without building its path, which only an error needs.
                 fill(slot, Node::String(Cow::Borrowed("")));
@@ -560,16 +599,22 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     fn string(&mut self, max: usize, at: Place<'_>, out: &mut Cow<'a, str>) -> Step<()> {
         let text = self.text;
-        let start = self.pos + 1;
+        let start = self.pos + Self::QUOTE;
         // Scanned without the window of `max`: a run that goes past it is refused all the same,
         // and the plain case needs no window arithmetic.
         let end = scan_to_special(text.as_bytes(), start);
         self.pos = end;
-        if end - start <= max && text.as_bytes().get(end) == Some(&b'"') {
-            // `out` holds the empty placeholder, which has nothing to drop.
+        if end - start <= max && self.quote_at(end) {
+            // `out` holds the empty placeholder, which has nothing to drop. Inside a JSON
+            // string, the stop is the backslash of the closing `\"`: the content before it has
+            // no escape, so it is the string as the document means it.
             std::mem::forget(std::mem::replace(out, Cow::Borrowed(&text[start..end])));
-            self.pos = end + 1;
+            self.pos = end + Self::QUOTE;
             return Ok(());
+        }
+        if ESCAPED {
+            // An escape of the document's own, written inside a JSON string: not read here.
+            return Err(Fail);
         }
         match self.string_slow(start, max, out) {
             Ok(()) => Ok(()),
@@ -844,6 +889,120 @@ mod tests {
         read_text(text, &limits)
             .map(Document::into_root)
             .map_err(|e| (e.code, e.path))
+    }
+
+    /// `text` as the content of the JSON string that holds it.
+    fn escape(text: &str) -> String {
+        let quoted = serde_json::to_string(text).unwrap();
+        quoted[1..quoted.len() - 1].to_owned()
+    }
+
+    #[test]
+    fn reads_text_inside_a_string_as_the_text_itself() {
+        let limits = Limits::DEFAULT;
+        for doc in [
+            r#"{"a": 1}"#,
+            r#"{"a": [1, -2.5e3, true, null], "b": {"c": "plain"}, "d": [], "e": {}}"#,
+            "{}",
+            r#" { "k" : "v" } "#,
+            r#"{"a": "é ✓", "b": [["x"], "y"]}"#,
+        ] {
+            let escaped = escape(doc);
+            let read = read_escaped(&escaped, &limits).expect(doc);
+            assert_eq!(read.root(), read_text(doc, &limits).unwrap().root());
+        }
+        // Left to the reading of the unescaped text, which says what is wrong if anything is.
+        for doc in [
+            r#"{"a": "say \"hi\""}"#,
+            r#"{"a": "\u00e9"}"#,
+            "{\n\"a\": 1}",
+            r#"{"a": 1"#,
+            r#"{"a": 1} x"#,
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": NaN}"#,
+            r#"{"a": "tab\there"}"#,
+        ] {
+            assert!(read_escaped(&escape(doc), &limits).is_none(), "{doc}");
+        }
+        let shallow = Limits {
+            max_depth: 1,
+            ..Limits::DEFAULT
+        };
+        assert!(read_escaped(&escape(r#"{"a": [1]}"#), &shallow).is_none());
+        let short = Limits {
+            max_string_bytes: 3,
+            ..Limits::DEFAULT
+        };
+        assert!(read_escaped(&escape(r#"{"a": "four"}"#), &short).is_none());
+        // Not a JSON string's content: a raw quote.
+        assert!(read_escaped(r#"{"a": 1}"#, &limits).is_none());
+    }
+
+    #[test]
+    fn text_inside_a_string_reads_as_the_text_or_not_at_all() {
+        // Documents from a seed: strings with quotes, backslashes, non-ASCII and control
+        // characters; whitespace of every kind; nesting.
+        fn document(seed: &mut u64, depth: usize, out: &mut String) {
+            let mut next = |n: u64| {
+                *seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (*seed >> 33) % n
+            };
+            const SPACE: [&str; 5] = ["", " ", "  ", "\n", "\t"];
+            const PIECES: [&str; 8] = ["a", "ord_1", "é", "\"", "\\", "\n", "✓", "x y"];
+            let space = SPACE[next(5) as usize];
+            out.push_str(space);
+            match next(if depth > 3 { 4 } else { 6 }) {
+                0 => out.push_str(["1", "-2.5e3", "0", "19.99"][next(4) as usize]),
+                1 => out.push_str(["true", "false", "null"][next(3) as usize]),
+                2 | 3 => {
+                    let text: String = (0..next(4)).map(|_| PIECES[next(8) as usize]).collect();
+                    out.push_str(&serde_json::to_string(&text).unwrap());
+                }
+                4 => {
+                    out.push('[');
+                    for i in 0..next(4) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        document(seed, depth + 1, out);
+                    }
+                    out.push(']');
+                }
+                _ => {
+                    out.push('{');
+                    for i in 0..next(4) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(&format!("\"k{i}\":"));
+                        document(seed, depth + 1, out);
+                    }
+                    out.push('}');
+                }
+            }
+            out.push_str(space);
+        }
+        let limits = Limits::DEFAULT;
+        let (mut plain, mut read) = (0, 0);
+        for mut seed in 0..20_000u64 {
+            let mut doc = String::from("{\"root\":");
+            document(&mut seed, 0, &mut doc);
+            doc.push('}');
+            let whole = read_text(&doc, &limits).expect("a generated document is JSON");
+            let escaped = escape(&doc);
+            if let Some(as_logged) = read_escaped(&escaped, &limits) {
+                assert_eq!(as_logged.root(), whole.root(), "{doc}");
+                read += 1;
+            }
+            // Without a backslash or a control character, nothing but quotes is escaped.
+            if !doc.contains(['\\', '\n', '\t']) {
+                plain += 1;
+                assert!(read_escaped(&escaped, &limits).is_some(), "{doc}");
+            }
+        }
+        assert!(plain > 2_000 && read >= plain, "{plain} plain, {read} read");
     }
 
     #[test]

@@ -5,11 +5,13 @@ use serde_json::Value;
 use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::declare::Semantics;
-use crate::decode::{with_payload, RawArgs};
+use crate::decode::{with_escaped_payload, with_payload, RawArgs};
 use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
+use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
+use crate::report::Repair;
 use crate::report::{Parsed, Rejection};
 use crate::spec::{FieldSpec, UnknownPolicy};
 
@@ -103,7 +105,7 @@ pub fn parse_payload<T>(
     options: &ParseOptions,
     expect_object: bool,
     unknown: UnknownPolicy,
-    coerce: impl FnOnce(&crate::node::Node<'_>, &mut Cx) -> Option<T>,
+    coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
 ) -> Result<Parsed<T>, Rejection> {
     let mut envelope = Vec::new();
     let outcome = with_payload(
@@ -111,18 +113,70 @@ pub fn parse_payload<T>(
         &options.limits,
         expect_object,
         &mut envelope,
-        |node, repairs| {
-            let policy = options.unknown.unwrap_or(unknown);
-            // Most payloads need no envelope repair: nothing to hand over.
-            let mut cx = if repairs.is_empty() {
-                Cx::new(policy)
-            } else {
-                Cx::with_repairs(policy, std::mem::take(repairs))
-            };
-            cx.set_null_as_absent(options.null_as_absent);
-            let value = coerce(node, &mut cx);
-            cx.finish(value)
-        },
+        |node, repairs| coerce_payload(node, repairs, options, unknown, coerce),
     );
     outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
+}
+
+/// [`parse_payload`] for arguments logged as JSON text inside a JSON string, given as that
+/// string's raw content (`{\"n\": 1}` for the text `{"n": 1}`), read without unescaping it
+/// first. The result is the one [`parse_payload`] gives for the unescaped text; `None` when
+/// the content is not read this way (an escape of the payload's own, a payload that is not
+/// one object, one past the size limit): unescape it and call [`parse_payload`].
+///
+/// ```
+/// use toolargs_core::tool::parse_escaped_payload;
+/// use toolargs_core::{ParseOptions, UnknownPolicy};
+///
+/// let count = |escaped: &str| {
+///     parse_escaped_payload(escaped, &ParseOptions::DEFAULT, true, UnknownPolicy::Reject, |node, _| {
+///         match node {
+///             toolargs_core::Node::Object(members) => Some(members.len()),
+///             _ => None,
+///         }
+///     })
+/// };
+/// assert_eq!(count(r#"{\"a\": 1, \"b\": \"x\"}"#).unwrap().unwrap().args, 2);
+/// // A string with an escape of its own is read once unescaped.
+/// assert!(count(r#"{\"a\": \"say \\\"hi\\\"\"}"#).is_none());
+/// ```
+#[inline]
+pub fn parse_escaped_payload<T>(
+    escaped: &str,
+    options: &ParseOptions,
+    expect_object: bool,
+    unknown: UnknownPolicy,
+    coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
+) -> Option<Result<Parsed<T>, Rejection>> {
+    let mut envelope = Vec::new();
+    let outcome = with_escaped_payload(
+        escaped,
+        &options.limits,
+        expect_object,
+        &mut envelope,
+        |node, repairs| coerce_payload(node, repairs, options, unknown, coerce),
+    )?;
+    Some(outcome.unwrap_or_else(|error| Err(Rejection::single(error))))
+}
+
+/// The part of the envelope after decoding: a context set from `options`, holding the
+/// envelope's repairs, and `coerce` run on the payload.
+#[inline]
+fn coerce_payload<T>(
+    node: &Node<'_>,
+    repairs: &mut Vec<Repair>,
+    options: &ParseOptions,
+    unknown: UnknownPolicy,
+    coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
+) -> Result<Parsed<T>, Rejection> {
+    let policy = options.unknown.unwrap_or(unknown);
+    // Most payloads need no envelope repair: nothing to hand over.
+    let mut cx = if repairs.is_empty() {
+        Cx::new(policy)
+    } else {
+        Cx::with_repairs(policy, std::mem::take(repairs))
+    };
+    cx.set_null_as_absent(options.null_as_absent);
+    let value = coerce(node, &mut cx);
+    cx.finish(value)
 }

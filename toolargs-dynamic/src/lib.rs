@@ -22,14 +22,15 @@ pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolLi
 pub use load::{LoadError, LoadWarning};
 use shape::{Graph, Schema, Types};
 
+use toolargs_core::cx::Cx;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::effect::Effect;
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
 use toolargs_core::path::Path;
-use toolargs_core::report::{Parsed, Rejection};
+use toolargs_core::report::{Parsed, Rejection, Repair};
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::tool::parse_payload;
+use toolargs_core::tool::{parse_escaped_payload, parse_payload};
 
 /// A tool's argument contract loaded at run time.
 #[derive(Clone, Debug)]
@@ -194,29 +195,63 @@ impl Spec {
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
-    ) -> Result<Vec<toolargs_core::report::Repair>, Rejection> {
+    ) -> Result<Vec<Repair>, Rejection> {
         parse_payload(
             raw,
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| {
-                // A call accepted as sent needs nothing from the walk.
-                if let Some(plain) = &self.plain {
-                    if plain.accepts(&self.graph, node, cx) {
-                        return Some(());
-                    }
-                }
-                // Without building, the value is `null`: nothing to drop but other values.
-                match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
-                    Value::Null => Some(()),
-                    built => {
-                        drop(built);
-                        Some(())
-                    }
-                }
-            },
+            |node, cx| self.judge(node, cx),
         )
         .map(|p| p.repairs)
+    }
+
+    /// [`Spec::check_with`] for arguments a log holds as JSON text inside a JSON string, given
+    /// as that string's raw content, escapes and all (`{\"n\": 5}` for the text
+    /// `{"n": 5}`), judged without unescaping it first. `None` when the content is not read
+    /// this way (it holds an escape of the arguments' own, or is not one object): unescape it
+    /// and call [`Spec::check_with`], which gives the verdict.
+    ///
+    /// ```
+    /// use toolargs_dynamic::Spec;
+    /// use toolargs_core::ParseOptions;
+    ///
+    /// let spec = Spec::from_json(r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#)?;
+    /// let judged = spec.check_escaped(r#"{\"n\": \"5\"}"#, &ParseOptions::DEFAULT);
+    /// assert_eq!(judged.unwrap()?[0].rule.as_str(), "numeric_string_to_int");
+    /// assert!(spec.check_escaped(r#"{\"n\": \"\\u0035\"}"#, &ParseOptions::DEFAULT).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_escaped(
+        &self,
+        escaped: &str,
+        options: &ParseOptions,
+    ) -> Option<Result<Vec<Repair>, Rejection>> {
+        parse_escaped_payload(
+            escaped,
+            options,
+            self.expect_object,
+            self.unknown_policy(),
+            |node, cx| self.judge(node, cx),
+        )
+        .map(|result| result.map(|p| p.repairs))
+    }
+
+    /// The judging walk on a decoded payload.
+    fn judge(&self, node: &Node<'_>, cx: &mut Cx) -> Option<()> {
+        // A call accepted as sent needs nothing from the walk.
+        if let Some(plain) = &self.plain {
+            if plain.accepts(&self.graph, node, cx) {
+                return Some(());
+            }
+        }
+        // Without building, the value is `null`: nothing to drop but other values.
+        match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
+            Value::Null => Some(()),
+            built => {
+                drop(built);
+                Some(())
+            }
+        }
     }
 }

@@ -31,6 +31,15 @@ pub trait Gate: Send + Sync {
         Judgement::from_result(self.parse_json(raw, options).map(|p| p.repairs))
     }
 
+    /// Judges arguments a log holds as JSON text inside a JSON string, given as that string's
+    /// raw content (escapes and all, without its quotes), without unescaping them first.
+    /// `None` when the gate does not read them so: the caller unescapes them and calls
+    /// [`Gate::judge`], which gives the same judgement. The default reads none so.
+    fn judge_escaped(&self, escaped: &str, options: &ParseOptions) -> Option<Judgement> {
+        let _ = (escaped, options);
+        None
+    }
+
     /// What loading the gate's definition noticed but did not refuse
     /// ([`Spec::warnings`]); none for a derived type.
     fn load_warnings(&self) -> &[LoadWarning] {
@@ -53,6 +62,11 @@ impl Gate for Spec {
 
     fn judge(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Judgement {
         Judgement::from_result(self.check_with(raw, options))
+    }
+
+    fn judge_escaped(&self, escaped: &str, options: &ParseOptions) -> Option<Judgement> {
+        self.check_escaped(escaped, options)
+            .map(Judgement::from_result)
     }
 
     fn load_warnings(&self) -> &[LoadWarning] {

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use serde_json::{json, Value};
 
+use crate::formats::lines::with_unescaped;
 use crate::formats::{self, Args, Call, InputFormat};
 use crate::gate::Gate;
 use crate::outcome::Location;
@@ -396,12 +397,26 @@ impl<'t> Replayer<'t> {
                 None => Verdict::Bad(reason),
             },
             (Some(arguments), Ok((tool, gate))) => {
-                let raw = match arguments {
-                    Args::Text(text) => RawArgs::Text(Cow::Borrowed(text)),
-                    Args::Logged(text) => RawArgs::Text(Cow::Borrowed(text.as_ref())),
-                    Args::Value(value) => RawArgs::Value(Cow::Borrowed(value.as_ref())),
+                let judge =
+                    |text: &str| gate.judge(&RawArgs::Text(Cow::Borrowed(text)), &self.options);
+                let judgement = match arguments {
+                    Args::Text(text) => Some(judge(text)),
+                    Args::Logged(text) => Some(judge(text)),
+                    // Read as logged where the gate can, else unescaped first.
+                    Args::Escaped(logged) => logged
+                        .strip_suffix('"')
+                        .and_then(|content| gate.judge_escaped(content, &self.options))
+                        .or_else(|| with_unescaped(logged, judge)),
+                    Args::Value(value) => Some(gate.judge(
+                        &RawArgs::Value(Cow::Borrowed(value.as_ref())),
+                        &self.options,
+                    )),
                 };
-                Verdict::Judged(tool, gate.judge(&raw, &self.options))
+                match judgement {
+                    Some(judgement) => Verdict::Judged(tool, judgement),
+                    // Not as the scan checked it: the line is not one it would hand over.
+                    None => Verdict::Bad(BadRecord::NotJson),
+                }
             }
         };
         let count = |tally: &mut Tally| match &verdict {
@@ -494,6 +509,9 @@ impl<'t> Replayer<'t> {
         if self.verdicts == Some(true) {
             let arguments = match arguments {
                 Some(Args::Text(text)) => json!(text),
+                Some(Args::Escaped(text)) => {
+                    with_unescaped(text, |text| json!(text)).unwrap_or(Value::Null)
+                }
                 Some(Args::Logged(text)) => {
                     logged = Some(text.as_ref());
                     Value::Null

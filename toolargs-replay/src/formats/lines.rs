@@ -27,16 +27,11 @@ pub(crate) fn read<R>(
         let result = f(Ok(Call {
             tool: record.tool.as_deref(),
             arguments: Some(match record.arguments {
-                Found::Text(ref text) => Args::Text(text),
+                Found::Escaped(text) => Args::Escaped(text),
                 Found::Logged(text) => Args::Logged(Cow::Borrowed(text)),
             }),
             key: record.key,
         }));
-        if let Found::Text(Cow::Owned(text)) = record.arguments {
-            if text.capacity() <= SPARE_MAX {
-                SPARE.set(text.into_bytes());
-            }
-        }
         return result;
     }
     let fallback: Value;
@@ -86,10 +81,26 @@ struct Usual<'a> {
 
 /// The arguments of a usual record.
 enum Found<'a> {
-    /// A string: JSON text.
-    Text(Cow<'a, str>),
+    /// A string of JSON text, as logged ([`Args::Escaped`]).
+    Escaped(&'a str),
     /// Any other value: its text in the record, whose syntax the scan has checked.
     Logged(&'a str),
+}
+
+/// Runs `f` on JSON text logged as a string ([`Args::Escaped`]), unescaped into this thread's
+/// spare buffer, which is kept for the next one. `None` if the text is not one string's
+/// content and closing quote with escapes of one character only, as the scan checked.
+pub(crate) fn with_unescaped<R>(logged: &str, f: impl FnOnce(&str) -> R) -> Option<R> {
+    let mut scan = Scan {
+        text: logged,
+        at: 0,
+    };
+    let text = scan.unescape(0).filter(|_| scan.at == logged.len())?;
+    let result = f(&text);
+    if text.capacity() <= SPARE_MAX {
+        SPARE.set(text.into_bytes());
+    }
+    Some(result)
 }
 
 /// A grouping field's value, as the full reader reads it from its text.
@@ -260,10 +271,10 @@ impl<'a> Scan<'a> {
                         return None;
                     }
                     arguments = Some(match scan.peek()? {
-                        // Arguments logged as text have escapes: unescaped without a first scan.
+                        // Arguments logged as text: their escapes checked, not undone.
                         b'"' => {
-                            scan.at += 1;
-                            Found::Text(Cow::Owned(scan.unescape(scan.at)?))
+                            scan.skip_string()?;
+                            Found::Escaped(&text[start + 1..scan.at])
                         }
                         // Arguments logged as a value: the gate reads them from their text.
                         _ => {
@@ -587,6 +598,8 @@ mod tests {
                 // Logged text as the full reader writes it back, whatever its spacing.
                 let args = c.arguments.map(|a| match a {
                     Args::Text(t) => format!("text:{t}"),
+                    Args::Escaped(t) => with_unescaped(t, |t| format!("text:{t}"))
+                        .unwrap_or_else(|| format!("unreadable {t}")),
                     Args::Logged(t) => format!(
                         "logged:{}",
                         toolargs_core::decode::parse_document(&t, 64)

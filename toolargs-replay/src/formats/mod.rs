@@ -173,6 +173,11 @@ pub(crate) enum Args<'a> {
     /// record writes it: judged from that text, so that its numbers are judged as logged, not
     /// as a reader of doubles would round them.
     Logged(Cow<'a, str>),
+    /// JSON text a record holds as a JSON string, as it stands in the record, from after the
+    /// string's opening quote to its closing quote included; every escape in it is of one
+    /// character, checked by the scan that found it. The gate reads it without unescaping
+    /// where it can ([`Gate::judge_escaped`](crate::gate::Gate::judge_escaped)).
+    Escaped(&'a str),
     /// An already-decoded value.
     Value(Cow<'a, Value>),
 }
