@@ -273,7 +273,7 @@ impl<'a> Scan<'a> {
                     arguments = Some(match scan.peek()? {
                         // Arguments logged as text: their escapes checked, not undone.
                         b'"' => {
-                            scan.skip_string()?;
+                            scan.skip_logged_text()?;
                             Found::Escaped(&text[start + 1..scan.at])
                         }
                         // Arguments logged as a value: the gate reads them from their text.
@@ -407,8 +407,12 @@ impl<'a> Scan<'a> {
     #[inline(always)]
     fn skip_string(&mut self) -> Option<()> {
         self.eat(b'"')?;
+        self.skip_string_from(self.at)
+    }
+
+    /// Moves past the string whose content goes on at `at`.
+    fn skip_string_from(&mut self, mut at: usize) -> Option<()> {
         let bytes = self.text.as_bytes();
-        let mut at = self.at;
         loop {
             at = next_special(bytes, at)?;
             match bytes[at] {
@@ -419,6 +423,44 @@ impl<'a> Scan<'a> {
         }
         self.at = at + 1;
         Some(())
+    }
+
+    /// [`Scan::skip_string`] for JSON text logged as a string, whose escapes are nearly all
+    /// `\"`: eight bytes at a time, a backslash followed by a quote taken in stride. From the
+    /// first word with another escape or a control character on, the general steps.
+    fn skip_logged_text(&mut self) -> Option<()> {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+        // The high bit of each byte equal to `byte`, and of no other.
+        let equal = |word: u64, byte: u8| {
+            let x = word ^ (0x0101_0101_0101_0101 * u64::from(byte));
+            !(((x & LOW) + LOW) | x) & HIGH
+        };
+        self.eat(b'"')?;
+        let bytes = self.text.as_bytes();
+        let mut at = self.at;
+        // Whether the last word ended with a backslash, which the quote starting this one ends.
+        let mut carry = 0;
+        while let Some(chunk) = bytes.get(at..at + WORD) {
+            let word = u64::from_le_bytes(chunk.try_into().ok()?);
+            let quotes = equal(word, b'"');
+            let backslashes = equal(word, b'\\');
+            let control = !(((word & LOW) + 0x6060_6060_6060_6060) | word) & HIGH;
+            // The bytes that follow a backslash, each of which must be a quote.
+            let escaped = (backslashes << 8) | carry;
+            if control != 0 || escaped & !quotes != 0 {
+                break;
+            }
+            let bare = quotes & !escaped;
+            if bare != 0 {
+                self.at = at + (bare.trailing_zeros() / 8) as usize + 1;
+                return Some(());
+            }
+            carry = (backslashes >> 63) << 7;
+            at += WORD;
+        }
+        // A backslash that ended the last word is read again with what it escapes.
+        self.skip_string_from(at - usize::from(carry != 0))
     }
 
     /// The rest of a string that starts at `start`, unescaped: called for a string with an
