@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use crate::json::parse_document;
-use crate::json::{read_escaped, read_text, read_value, Document};
+use crate::json::{read_logged as read_logged_document, read_text, read_value, Document};
 use crate::node::Node;
 use crate::options::Limits;
 use crate::path::Path;
@@ -108,25 +108,61 @@ pub(crate) fn with_payload<R>(
     }
 }
 
-/// [`with_payload`] for JSON text given as the raw content of the JSON string that holds it
-/// (escaped), read without unescaping it first. `None` when it cannot be read so: it is not
-/// within the size limit, does not start with `{` (so no envelope repair can apply), or holds
-/// an escape besides its quotes' ([`read_escaped`]). The caller then unescapes it and decodes
-/// the text, which gives the same verdict and says what is wrong.
+/// Arguments a log holds as JSON text inside a JSON string, read straight from the log's text
+/// by [`read_logged`]: one JSON object, with no envelope to settle. Judge it with
+/// [`parse_logged_payload`](crate::tool::parse_logged_payload).
+pub struct LoggedPayload<'a> {
+    document: Document<'a>,
+}
+
+impl std::fmt::Debug for LoggedPayload<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("LoggedPayload")
+            .field(self.document.root())
+            .finish()
+    }
+}
+
+/// Reads arguments a log holds as JSON text inside a JSON string (`"arguments": "{\"n\": 1}"`)
+/// from the log's own text, without unescaping them first. `text` goes on right after the
+/// string's opening quote; it may go on past the closing quote (the rest of the record).
+/// Returns the payload and the bytes read, the closing quote included.
+///
+/// `None` when the string is not read this way: it does not hold one object, it holds an
+/// escape besides its quotes' (a string of the arguments' own with an escape, whitespace
+/// written as `\n`), it is past `max_payload_bytes`, or it is not valid. Unescape it then and
+/// give the text to [`parse_payload`](crate::tool::parse_payload), which gives the same
+/// verdict as a payload read here and says what is wrong.
+///
+/// ```
+/// use toolargs_core::decode::read_logged;
+/// use toolargs_core::Limits;
+///
+/// let record = r#"{"arguments": "{\"n\": 1}", "id": 7}"#;
+/// let start = record.find(": \"").unwrap() + 3;
+/// let (_payload, read) = read_logged(&record[start..], &Limits::DEFAULT).unwrap();
+/// assert_eq!(&record[start + read..], r#", "id": 7}"#);
+/// // A string of the arguments' own with an escape in it: unescape the arguments first.
+/// assert!(read_logged(r#"{\"s\": \"a\\\"b\"}""#, &Limits::DEFAULT).is_none());
+/// ```
+pub fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(LoggedPayload<'a>, usize)> {
+    if text.as_bytes().first() != Some(&b'{') {
+        return None;
+    }
+    let (document, read) = read_logged_document(text, limits)?;
+    // Unescaped, the arguments are shorter still: within the limit whenever this is.
+    (read - 1 <= limits.max_payload_bytes).then_some((LoggedPayload { document }, read))
+}
+
+/// Hands a payload read by [`read_logged`] to `then`, as [`with_payload`] does a decoded one.
 #[inline]
-pub(crate) fn with_escaped_payload<R>(
-    escaped: &str,
-    limits: &Limits,
+pub(crate) fn with_logged_payload<R>(
+    payload: &LoggedPayload<'_>,
     expect_object: bool,
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
-) -> Option<Result<R, ArgumentError>> {
-    // Unescaped, the text is shorter still: within the limit too.
-    if escaped.len() > limits.max_payload_bytes || escaped.as_bytes().first() != Some(&b'{') {
-        return None;
-    }
-    let document = read_escaped(escaped, limits)?;
-    Some(finish(document, expect_object, repairs, then))
+) -> Result<R, ArgumentError> {
+    finish_root(payload.document.root(), expect_object, repairs, then)
 }
 
 #[inline]
@@ -196,7 +232,16 @@ fn finish<R>(
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
-    let node = document.root();
+    finish_root(document.root(), expect_object, repairs, then)
+}
+
+#[inline]
+fn finish_root<R>(
+    node: &Node<'_>,
+    expect_object: bool,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Result<R, ArgumentError> {
     if expect_object && !matches!(node, Node::Object(_)) {
         return Err(root_error(
             Code::NotObject,

@@ -68,15 +68,17 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
     Ok(Document { root })
 }
 
-/// Reads JSON text as written inside a JSON string (a log's `"arguments": "{\"a\": 1}"`), from
-/// that string's raw content, without unescaping it first: each quote of the document is
-/// `\"` there, and everything else stands as the document means it, under the same grammar
-/// and [`Limits`] as [`read_text`].
+/// Reads JSON text as written inside a JSON string (a log's `"arguments": "{\"a\": 1}"`),
+/// from the log's own text, without unescaping it first: `text` goes on right after the
+/// string's opening quote, and each quote of the document is `\"` there. Everything else stands
+/// as the document means it, and is read under the same grammar and [`Limits`] as
+/// [`read_text`]. Returns the document and the bytes read, up to and with the string's closing
+/// quote; the text may go on past it.
 ///
-/// `None` when the content holds any other escape (one of the document's own strings, or
+/// `None` when the string holds any other escape (one of the document's own strings, or
 /// whitespace written as `\n`), or anything [`read_text`] would refuse: the caller unescapes
-/// the content and reads it as text, which says what is wrong.
-pub(crate) fn read_escaped<'a>(text: &'a str, limits: &Limits) -> Option<Document<'a>> {
+/// the string and reads it as text, which says what is wrong.
+pub(crate) fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
     let mut reader = Reader::<true> {
         text,
         pos: 0,
@@ -89,7 +91,7 @@ pub(crate) fn read_escaped<'a>(text: &'a str, limits: &Limits) -> Option<Documen
     let mut document = Document { root: Node::Null };
     reader.value(&Path::ROOT, &mut document.root).ok()?;
     reader.skip_whitespace();
-    (reader.pos == text.len()).then_some(document)
+    (reader.peek() == Some(b'"')).then_some((document, reader.pos + 1))
 }
 
 /// Borrows a decoded `serde_json` value as a document, under the same `limits` as text (except
@@ -891,10 +893,18 @@ mod tests {
             .map_err(|e| (e.code, e.path))
     }
 
-    /// `text` as the content of the JSON string that holds it.
+    /// `text` as a log holds it in a JSON string, from after the opening quote on, with
+    /// more of the record after the closing quote.
     fn escape(text: &str) -> String {
         let quoted = serde_json::to_string(text).unwrap();
-        quoted[1..quoted.len() - 1].to_owned()
+        format!("{}, \"more\": 1}}", &quoted[1..])
+    }
+
+    /// [`read_logged`], checking that it read up to the closing quote.
+    fn read_escaped<'a>(escaped: &'a str, limits: &Limits) -> Option<Document<'a>> {
+        let (document, read) = read_logged(escaped, limits)?;
+        assert_eq!(&escaped[read..], ", \"more\": 1}");
+        Some(document)
     }
 
     #[test]
@@ -935,7 +945,7 @@ mod tests {
         };
         assert!(read_escaped(&escape(r#"{"a": "four"}"#), &short).is_none());
         // Not a JSON string's content: a raw quote.
-        assert!(read_escaped(r#"{"a": 1}"#, &limits).is_none());
+        assert!(read_logged(r#"{"a": 1}""#, &limits).is_none());
     }
 
     #[test]

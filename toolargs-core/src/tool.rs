@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::declare::Semantics;
-use crate::decode::{with_escaped_payload, with_payload, RawArgs};
+use crate::decode::{with_logged_payload, with_payload, LoggedPayload, RawArgs};
 use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
 use crate::node::Node;
@@ -118,45 +118,36 @@ pub fn parse_payload<T>(
     outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
 }
 
-/// [`parse_payload`] for arguments logged as JSON text inside a JSON string, given as that
-/// string's raw content (`{\"n\": 1}` for the text `{"n": 1}`), read without unescaping it
-/// first. The result is the one [`parse_payload`] gives for the unescaped text; `None` when
-/// the content is not read this way (an escape of the payload's own, a payload that is not
-/// one object, one past the size limit): unescape it and call [`parse_payload`].
+/// [`parse_payload`] for arguments a log holds inside a JSON string, read from the log's text
+/// by [`read_logged`](crate::decode::read_logged): the same result as [`parse_payload`] on the
+/// unescaped text.
 ///
 /// ```
-/// use toolargs_core::tool::parse_escaped_payload;
-/// use toolargs_core::{ParseOptions, UnknownPolicy};
+/// use toolargs_core::decode::read_logged;
+/// use toolargs_core::tool::parse_logged_payload;
+/// use toolargs_core::{Limits, Node, ParseOptions, UnknownPolicy};
 ///
-/// let count = |escaped: &str| {
-///     parse_escaped_payload(escaped, &ParseOptions::DEFAULT, true, UnknownPolicy::Reject, |node, _| {
-///         match node {
-///             toolargs_core::Node::Object(members) => Some(members.len()),
-///             _ => None,
-///         }
-///     })
-/// };
-/// assert_eq!(count(r#"{\"a\": 1, \"b\": \"x\"}"#).unwrap().unwrap().args, 2);
-/// // A string with an escape of its own is read once unescaped.
-/// assert!(count(r#"{\"a\": \"say \\\"hi\\\"\"}"#).is_none());
+/// let (payload, _) = read_logged(r#"{\"a\": 1, \"b\": \"x\"}""#, &Limits::DEFAULT).unwrap();
+/// let members = parse_logged_payload(&payload, &ParseOptions::DEFAULT, true, UnknownPolicy::Reject,
+///     |node, _| match node {
+///         Node::Object(members) => Some(members.len()),
+///         _ => None,
+///     });
+/// assert_eq!(members.unwrap().args, 2);
 /// ```
 #[inline]
-pub fn parse_escaped_payload<T>(
-    escaped: &str,
+pub fn parse_logged_payload<T>(
+    payload: &LoggedPayload<'_>,
     options: &ParseOptions,
     expect_object: bool,
     unknown: UnknownPolicy,
     coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
-) -> Option<Result<Parsed<T>, Rejection>> {
+) -> Result<Parsed<T>, Rejection> {
     let mut envelope = Vec::new();
-    let outcome = with_escaped_payload(
-        escaped,
-        &options.limits,
-        expect_object,
-        &mut envelope,
-        |node, repairs| coerce_payload(node, repairs, options, unknown, coerce),
-    )?;
-    Some(outcome.unwrap_or_else(|error| Err(Rejection::single(error))))
+    let outcome = with_logged_payload(payload, expect_object, &mut envelope, |node, repairs| {
+        coerce_payload(node, repairs, options, unknown, coerce)
+    });
+    outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
 }
 
 /// The part of the envelope after decoding: a context set from `options`, holding the

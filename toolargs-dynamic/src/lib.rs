@@ -23,14 +23,14 @@ pub use load::{LoadError, LoadWarning};
 use shape::{Graph, Schema, Types};
 
 use toolargs_core::cx::Cx;
-use toolargs_core::decode::RawArgs;
+use toolargs_core::decode::{LoggedPayload, RawArgs};
 use toolargs_core::effect::Effect;
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
 use toolargs_core::path::Path;
 use toolargs_core::report::{Parsed, Rejection, Repair};
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::tool::{parse_escaped_payload, parse_payload};
+use toolargs_core::tool::{parse_logged_payload, parse_payload};
 
 /// A tool's argument contract loaded at run time.
 #[derive(Clone, Debug)]
@@ -206,35 +206,34 @@ impl Spec {
         .map(|p| p.repairs)
     }
 
-    /// [`Spec::check_with`] for arguments a log holds as JSON text inside a JSON string, given
-    /// as that string's raw content, escapes and all (`{\"n\": 5}` for the text
-    /// `{"n": 5}`), judged without unescaping it first. `None` when the content is not read
-    /// this way (it holds an escape of the arguments' own, or is not one object): unescape it
-    /// and call [`Spec::check_with`], which gives the verdict.
+    /// [`Spec::check_with`] for arguments a log holds inside a JSON string, read from the
+    /// log's text by [`read_logged`](toolargs_core::decode::read_logged) without being
+    /// unescaped first; the verdict is the one [`Spec::check_with`] gives the unescaped text.
     ///
     /// ```
+    /// use toolargs_core::decode::read_logged;
+    /// use toolargs_core::{Limits, ParseOptions};
     /// use toolargs_dynamic::Spec;
-    /// use toolargs_core::ParseOptions;
     ///
     /// let spec = Spec::from_json(r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#)?;
-    /// let judged = spec.check_escaped(r#"{\"n\": \"5\"}"#, &ParseOptions::DEFAULT);
-    /// assert_eq!(judged.unwrap()?[0].rule.as_str(), "numeric_string_to_int");
-    /// assert!(spec.check_escaped(r#"{\"n\": \"\\u0035\"}"#, &ParseOptions::DEFAULT).is_none());
+    /// let (payload, _) = read_logged(r#"{\"n\": \"5\"}""#, &Limits::DEFAULT).unwrap();
+    /// let repairs = spec.check_logged(&payload, &ParseOptions::DEFAULT)?;
+    /// assert_eq!(repairs[0].rule.as_str(), "numeric_string_to_int");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn check_escaped(
+    pub fn check_logged(
         &self,
-        escaped: &str,
+        payload: &LoggedPayload<'_>,
         options: &ParseOptions,
-    ) -> Option<Result<Vec<Repair>, Rejection>> {
-        parse_escaped_payload(
-            escaped,
+    ) -> Result<Vec<Repair>, Rejection> {
+        parse_logged_payload(
+            payload,
             options,
             self.expect_object,
             self.unknown_policy(),
             |node, cx| self.judge(node, cx),
         )
-        .map(|result| result.map(|p| p.repairs))
+        .map(|p| p.repairs)
     }
 
     /// The judging walk on a decoded payload.

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 
 use serde_json::Value;
-use toolargs_core::decode::RawArgs;
+use toolargs_core::decode::{LoggedPayload, RawArgs};
 use toolargs_core::options::ParseOptions;
 use toolargs_core::report::{Parsed, Rejection};
 use toolargs_core::tool::{parse_with, ToolArgs};
@@ -31,12 +31,16 @@ pub trait Gate: Send + Sync {
         Judgement::from_result(self.parse_json(raw, options).map(|p| p.repairs))
     }
 
-    /// Judges arguments a log holds as JSON text inside a JSON string, given as that string's
-    /// raw content (escapes and all, without its quotes), without unescaping them first.
-    /// `None` when the gate does not read them so: the caller unescapes them and calls
-    /// [`Gate::judge`], which gives the same judgement. The default reads none so.
-    fn judge_escaped(&self, escaped: &str, options: &ParseOptions) -> Option<Judgement> {
-        let _ = (escaped, options);
+    /// Judges arguments a log holds inside a JSON string, read from the log's text without
+    /// being unescaped ([`read_logged`](toolargs_core::decode::read_logged)). `None` when the
+    /// gate does not judge them so: the caller unescapes them and calls [`Gate::judge`], which
+    /// gives the same judgement. The default judges none so.
+    fn judge_logged(
+        &self,
+        payload: &LoggedPayload<'_>,
+        options: &ParseOptions,
+    ) -> Option<Judgement> {
+        let _ = (payload, options);
         None
     }
 
@@ -64,9 +68,12 @@ impl Gate for Spec {
         Judgement::from_result(self.check_with(raw, options))
     }
 
-    fn judge_escaped(&self, escaped: &str, options: &ParseOptions) -> Option<Judgement> {
-        self.check_escaped(escaped, options)
-            .map(Judgement::from_result)
+    fn judge_logged(
+        &self,
+        payload: &LoggedPayload<'_>,
+        options: &ParseOptions,
+    ) -> Option<Judgement> {
+        Some(Judgement::from_result(self.check_logged(payload, options)))
     }
 
     fn load_warnings(&self) -> &[LoadWarning] {

@@ -344,7 +344,7 @@ impl<'t> Replayer<'t> {
             return;
         }
         if format == InputFormat::Lines {
-            return formats::lines::read(text, &self.by, |call| {
+            return formats::lines::read(text, &self.by, &self.options.limits, |call| {
                 self.count(at, name, call, report, out)
             });
         }
@@ -356,11 +356,12 @@ impl<'t> Replayer<'t> {
             format => format,
         };
         if format == InputFormat::Lines {
-            return formats::lines::read(text, &self.by, |call| {
+            return formats::lines::read(text, &self.by, &self.options.limits, |call| {
                 self.count(at, name, call, report, out)
             });
         }
-        match formats::calls(format, &value, &self.by) {
+        let calls = formats::calls(format, &value, &self.by);
+        match calls {
             Err(reason) => self.count(at, name, Err(reason), report, out),
             Ok(calls) if calls.is_empty() => report.overall.without_calls += 1,
             Ok(calls) => {
@@ -403,9 +404,9 @@ impl<'t> Replayer<'t> {
                     Args::Text(text) => Some(judge(text)),
                     Args::Logged(text) => Some(judge(text)),
                     // Read as logged where the gate can, else unescaped first.
-                    Args::Escaped(logged) => logged
-                        .strip_suffix('"')
-                        .and_then(|content| gate.judge_escaped(content, &self.options))
+                    Args::Escaped(logged, read) => read
+                        .as_ref()
+                        .and_then(|payload| gate.judge_logged(payload, &self.options))
                         .or_else(|| with_unescaped(logged, judge)),
                     Args::Value(value) => Some(gate.judge(
                         &RawArgs::Value(Cow::Borrowed(value.as_ref())),
@@ -509,7 +510,7 @@ impl<'t> Replayer<'t> {
         if self.verdicts == Some(true) {
             let arguments = match arguments {
                 Some(Args::Text(text)) => json!(text),
-                Some(Args::Escaped(text)) => {
+                Some(Args::Escaped(text, _)) => {
                     with_unescaped(text, |text| json!(text)).unwrap_or(Value::Null)
                 }
                 Some(Args::Logged(text)) => {

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde_json::Value;
+use toolargs_core::decode::{read_logged, LoggedPayload};
 use toolargs_core::node::Node;
 use toolargs_core::options::Limits;
 
@@ -21,13 +22,14 @@ use crate::outcome::BadRecord;
 pub(crate) fn read<R>(
     text: &str,
     by: &[String],
+    limits: &Limits,
     f: impl FnOnce(Result<Call<'_>, BadRecord>) -> R,
 ) -> R {
-    if let Some(record) = Scan::record(text, by) {
+    if let Some(record) = Scan::record(text, by, limits) {
         let result = f(Ok(Call {
             tool: record.tool.as_deref(),
             arguments: Some(match record.arguments {
-                Found::Escaped(text) => Args::Escaped(text),
+                Found::Escaped(text, read) => Args::Escaped(text, read),
                 Found::Logged(text) => Args::Logged(Cow::Borrowed(text)),
             }),
             key: record.key,
@@ -81,8 +83,8 @@ struct Usual<'a> {
 
 /// The arguments of a usual record.
 enum Found<'a> {
-    /// A string of JSON text, as logged ([`Args::Escaped`]).
-    Escaped(&'a str),
+    /// A string of JSON text, as logged, and as read from there ([`Args::Escaped`]).
+    Escaped(&'a str, Option<LoggedPayload<'a>>),
     /// Any other value: its text in the record, whose syntax the scan has checked.
     Logged(&'a str),
 }
@@ -224,15 +226,19 @@ struct Scan<'a> {
 }
 
 impl<'a> Scan<'a> {
-    fn record(text: &'a str, by: &[String]) -> Option<Usual<'a>> {
+    fn record(text: &'a str, by: &[String], limits: &Limits) -> Option<Usual<'a>> {
         // Without grouping fields, the usual case, the scan is built without their code.
         match by {
-            [] => Self::record_grouped::<false>(text, by),
-            _ => Self::record_grouped::<true>(text, by),
+            [] => Self::record_grouped::<false>(text, by, limits),
+            _ => Self::record_grouped::<true>(text, by, limits),
         }
     }
 
-    fn record_grouped<const GROUPED: bool>(text: &'a str, by: &[String]) -> Option<Usual<'a>> {
+    fn record_grouped<const GROUPED: bool>(
+        text: &'a str,
+        by: &[String],
+        limits: &Limits,
+    ) -> Option<Usual<'a>> {
         let mut scan = Scan { text, at: 0 };
         scan.space();
         scan.eat(b'{')?;
@@ -271,11 +277,18 @@ impl<'a> Scan<'a> {
                         return None;
                     }
                     arguments = Some(match scan.peek()? {
-                        // Arguments logged as text: their escapes checked, not undone.
-                        b'"' => {
-                            scan.skip_logged_text()?;
-                            Found::Escaped(&text[start + 1..scan.at])
-                        }
+                        // Arguments logged as text: read as they stand where they can be,
+                        // else their escapes checked, not undone.
+                        b'"' => match read_logged(&text[start + 1..], limits) {
+                            Some((payload, read)) => {
+                                scan.at = start + 1 + read;
+                                Found::Escaped(&text[start + 1..scan.at], Some(payload))
+                            }
+                            None => {
+                                scan.skip_logged_text()?;
+                                Found::Escaped(&text[start + 1..scan.at], None)
+                            }
+                        },
                         // Arguments logged as a value: the gate reads them from their text.
                         _ => {
                             scan.skip(0)?;
@@ -635,13 +648,21 @@ mod tests {
 
     /// The call `read` finds, as plain values.
     fn call_of(text: &str, by: &[String]) -> Result<Found, BadRecord> {
-        read(text, by, |call| {
+        read(text, by, &Limits::DEFAULT, |call| {
             call.map(|c| {
                 // Logged text as the full reader writes it back, whatever its spacing.
                 let args = c.arguments.map(|a| match a {
                     Args::Text(t) => format!("text:{t}"),
-                    Args::Escaped(t) => with_unescaped(t, |t| format!("text:{t}"))
-                        .unwrap_or_else(|| format!("unreadable {t}")),
+                    Args::Escaped(t, read) => with_unescaped(t, |t| {
+                        // Arguments the scan read as they stand are what the text holds.
+                        if let Some(payload) = read {
+                            let whole = toolargs_core::decode::parse_document(t, 128)
+                                .expect("arguments the scan read are JSON");
+                            assert_eq!(format!("{payload:?}"), format!("LoggedPayload({whole:?})"));
+                        }
+                        format!("text:{t}")
+                    })
+                    .unwrap_or_else(|| format!("unreadable {t}")),
                     Args::Logged(t) => format!(
                         "logged:{}",
                         toolargs_core::decode::parse_document(&t, 64)
@@ -716,12 +737,12 @@ mod tests {
         for record in records {
             assert_eq!(call_of(record, &by), full(record, &by), "{record}");
         }
-        assert!(Scan::record(records[0], &by).is_some());
-        assert!(Scan::record(records[1], &by).is_some());
-        assert!(Scan::record(records[4], &by).is_none());
+        assert!(Scan::record(records[0], &by, &Limits::DEFAULT).is_some());
+        assert!(Scan::record(records[1], &by, &Limits::DEFAULT).is_some());
+        assert!(Scan::record(records[4], &by, &Limits::DEFAULT).is_none());
         // At most 15 digits, the fraction's included.
-        assert!(Scan::record(records[14], &by).is_some());
-        assert!(Scan::record(records[15], &by).is_none());
+        assert!(Scan::record(records[14], &by, &Limits::DEFAULT).is_some());
+        assert!(Scan::record(records[15], &by, &Limits::DEFAULT).is_none());
     }
 
     #[test]
@@ -759,10 +780,16 @@ mod tests {
             assert_eq!(call_of(record, &by), full(record, &by), "{record}");
         }
         for record in scanned {
-            assert!(Scan::record(record, &by).is_some(), "{record}");
+            assert!(
+                Scan::record(record, &by, &Limits::DEFAULT).is_some(),
+                "{record}"
+            );
         }
         for record in full_only {
-            assert!(Scan::record(record, &by).is_none(), "{record}");
+            assert!(
+                Scan::record(record, &by, &Limits::DEFAULT).is_none(),
+                "{record}"
+            );
         }
         let exact = call_of(full_only[0], &by).unwrap().1.unwrap();
         assert_eq!(
@@ -772,7 +799,7 @@ mod tests {
         // A grouping field named twice holds its value twice, as in the full reader.
         let twice = ["model", "model"].map(str::to_owned);
         for record in [scanned[0], scanned[5]] {
-            assert!(Scan::record(record, &twice).is_some());
+            assert!(Scan::record(record, &twice, &Limits::DEFAULT).is_some());
             assert_eq!(call_of(record, &twice), full(record, &twice));
         }
     }
@@ -801,7 +828,10 @@ mod tests {
                 assert_eq!(call_of(text, &by), full(text, &by), "{text}");
                 assert_eq!(call_of(text, &[]), full(text, &[]), "{text}");
             }
-            assert!(Scan::record(record, &by).is_some(), "{record}");
+            assert!(
+                Scan::record(record, &by, &Limits::DEFAULT).is_some(),
+                "{record}"
+            );
         }
     }
 
@@ -964,7 +994,7 @@ mod tests {
             let record = gen.record();
             let by = &groupings[i % groupings.len()];
             assert_eq!(call_of(&record, by), full(&record, by), "{record}");
-            scanned += usize::from(Scan::record(&record, by).is_some());
+            scanned += usize::from(Scan::record(&record, by, &Limits::DEFAULT).is_some());
         }
         // Most records take the scan, so that the comparison says something about it.
         assert!(scanned > total / 2, "{scanned} of {total} scanned");

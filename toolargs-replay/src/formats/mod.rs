@@ -26,6 +26,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde_json::Value;
+use toolargs_core::decode::LoggedPayload;
 
 use crate::outcome::BadRecord;
 
@@ -175,9 +176,9 @@ pub(crate) enum Args<'a> {
     Logged(Cow<'a, str>),
     /// JSON text a record holds as a JSON string, as it stands in the record, from after the
     /// string's opening quote to its closing quote included; every escape in it is of one
-    /// character, checked by the scan that found it. The gate reads it without unescaping
-    /// where it can ([`Gate::judge_escaped`](crate::gate::Gate::judge_escaped)).
-    Escaped(&'a str),
+    /// character, checked by the scan that found it. With it, the arguments as the scan read
+    /// them from that text, when it could ([`read_logged`](toolargs_core::decode::read_logged)).
+    Escaped(&'a str, Option<LoggedPayload<'a>>),
     /// An already-decoded value.
     Value(Cow<'a, Value>),
 }
