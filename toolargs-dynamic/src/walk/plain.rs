@@ -30,13 +30,15 @@ pub(crate) struct Plain {
     required: u64,
 }
 
+/// A property, with the keywords of its schema copied from the graph: each value of a call
+/// is judged without looking its schema up.
 #[derive(Clone, Debug)]
 struct Field {
     name: String,
-    /// The property's schema.
-    schema: Id,
-    /// For a list, the schema of every item.
-    items: Option<Id>,
+    /// The keywords of the property's schema.
+    rules: Rules,
+    /// For a list, the keywords of every item's schema.
+    items: Option<Rules>,
 }
 
 impl Plain {
@@ -72,9 +74,9 @@ impl Plain {
                     && rules.prefix_items.is_empty()
                     && rules.contains.is_none()
                     && !rules.unique_items;
-                let items = rules.items.filter(|_| list)?;
-                scalar_types(own_rules(graph, items)?)?;
-                Some(items)
+                let items = own_rules(graph, rules.items.filter(|_| list)?)?;
+                scalar_types(items)?;
+                Some(items.clone())
             } else {
                 scalar_types(rules)?;
                 None
@@ -84,7 +86,7 @@ impl Plain {
             }
             fields.push(Field {
                 name: property.name.clone(),
-                schema: property.schema,
+                rules: rules.clone(),
                 items,
             });
         }
@@ -93,7 +95,7 @@ impl Plain {
 
     /// Whether the walk would accept `node` as sent under the root schema, judged with the
     /// walk's keyword checks. `false` means only "not certain": the walk decides.
-    pub(crate) fn accepts(&self, graph: &Graph, node: &Node<'_>, cx: &Cx) -> bool {
+    pub(crate) fn accepts(&self, node: &Node<'_>, cx: &Cx) -> bool {
         let Node::Object(members) = node else {
             return false;
         };
@@ -112,7 +114,7 @@ impl Plain {
             };
             present |= 1 << index;
             *slot = index as u8;
-            if !self.each_value(graph, index, value, kind_passes) {
+            if !self.each_value(index, value, kind_passes) {
                 return false;
             }
         }
@@ -123,7 +125,7 @@ impl Plain {
         // dropped: a call that fails any of them is judged again, and reported, by the walk.
         let mut scratch = cx.scratch();
         for (index, (_, value)) in indices.iter().zip(members) {
-            let passes = self.each_value(graph, usize::from(*index), value, |rules, node| {
+            let passes = self.each_value(usize::from(*index), value, |rules, node| {
                 keywords_pass(rules, node, &mut scratch)
             });
             if !passes {
@@ -137,23 +139,17 @@ impl Plain {
     /// when the field is a list.
     fn each_value(
         &self,
-        graph: &Graph,
         index: usize,
         value: &Node<'_>,
         mut pass: impl FnMut(&Rules, &Node<'_>) -> bool,
     ) -> bool {
         let field = &self.fields[index];
-        let Some(rules) = own_rules(graph, field.schema) else {
-            return false;
-        };
-        match (field.items, value) {
+        match (&field.items, value) {
             (Some(items), Node::Array(list)) => {
-                rules.items_fit(list.len())
-                    && own_rules(graph, items)
-                        .is_some_and(|items| list.iter().all(|item| pass(items, item)))
+                field.rules.items_fit(list.len()) && list.iter().all(|item| pass(items, item))
             }
             (Some(_), _) => false,
-            (None, value) => pass(rules, value),
+            (None, value) => pass(&field.rules, value),
         }
     }
 }
@@ -360,7 +356,7 @@ mod tests {
     fn plain_accepts(graph: &Graph, text: &str) -> bool {
         let node = parse_document(text, 128).expect("payload JSON");
         let plain = Plain::of(graph).expect("a plain schema");
-        plain.accepts(graph, &node, &Cx::new(UnknownPolicy::Strip))
+        plain.accepts(&node, &Cx::new(UnknownPolicy::Strip))
     }
 
     #[test]
