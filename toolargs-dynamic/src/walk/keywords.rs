@@ -281,7 +281,8 @@ impl Walker<'_> {
             }
             others.push((index, schemas));
         }
-        let mut out = Map::with_capacity(if self.build { count } else { 0 });
+        // A judging walk builds no object: its value is `null`, as a scalar's.
+        let mut out = self.build.then(|| Map::with_capacity(count));
         for (property, slot) in properties.iter().zip(slots.iter().copied()) {
             let at = path.key(&property.name);
             let with_patterns;
@@ -292,13 +293,12 @@ impl Walker<'_> {
                 &with_patterns
             };
             match self.property(property, slot, schemas, &at, cx) {
-                Some(Some(v)) => {
-                    if self.build {
+                Some(Some(v)) => match &mut out {
+                    Some(out) => {
                         out.insert(property.name.clone(), v);
-                    } else {
-                        discard(v);
                     }
-                }
+                    None => discard(v),
+                },
                 Some(None) => {}
                 None => *ok = false,
             }
@@ -311,11 +311,12 @@ impl Walker<'_> {
                 self.value_of(&schemas, value, &path.key(key), cx)
             };
             match read {
-                Some(v) => {
-                    if self.build {
+                Some(v) => match &mut out {
+                    Some(out) => {
                         out.insert(key.as_ref().to_owned(), v);
                     }
-                }
+                    None => discard(v),
+                },
                 None => *ok = false,
             }
         }
@@ -348,7 +349,7 @@ impl Walker<'_> {
             }
         }
         Outcome {
-            value: Value::Object(out),
+            value: out.map_or(Value::Null, Value::Object),
             seen: Seen(seen.0),
         }
     }
