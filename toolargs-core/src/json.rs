@@ -342,8 +342,8 @@ impl From<Fail> for Slow {
     }
 }
 
-/// Reads JSON text; with `ESCAPED`, JSON text as written inside a JSON string, read from that
-/// string's raw content, where each quote of the document is `\"` ([`read_escaped`]).
+/// Reads JSON text; with `ESCAPED`, JSON text as written inside a JSON string, read from the
+/// text that holds that string, where each quote of the document is `\"` ([`read_logged`]).
 struct Reader<'a, const ESCAPED: bool> {
     text: &'a str,
     pos: usize,
