@@ -48,13 +48,7 @@ pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, Argument
 /// The size of the text is not checked here (the caller decides what the payload is). A string
 /// at the root is not held to `max_string_bytes`: it is the payload itself, bounded by its size.
 pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, ArgumentError> {
-    let mut reader = Reader::<false> {
-        text,
-        pos: 0,
-        depth_left: limits.max_depth,
-        limits: *limits,
-        error: None,
-    };
+    let mut reader = Reader::<false>::new(text, limits);
     reader.skip_whitespace();
     let mut root = Node::Null;
     if let Err(Fail) = reader.value(&Path::ROOT, &mut root) {
@@ -79,13 +73,7 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
 /// whitespace written as `\n`), or anything [`read_text`] would refuse: the caller unescapes
 /// the string and reads it as text, which says what is wrong.
 pub(crate) fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
-    let mut reader = Reader::<true> {
-        text,
-        pos: 0,
-        depth_left: limits.max_depth,
-        limits: *limits,
-        error: None,
-    };
+    let mut reader = Reader::<true>::new(text, limits);
     reader.skip_whitespace();
     // A document from the start, so that what a failed reading built goes back to the pool.
     let mut document = Document { root: Node::Null };
@@ -355,6 +343,17 @@ struct Reader<'a, const ESCAPED: bool> {
 impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
     /// The bytes of a quote: `"`, or `\"` inside a JSON string.
     const QUOTE: usize = if ESCAPED { 2 } else { 1 };
+
+    /// A reader at the start of `text`.
+    fn new(text: &'a str, limits: &Limits) -> Self {
+        Reader {
+            text,
+            pos: 0,
+            depth_left: limits.max_depth,
+            limits: *limits,
+            error: None,
+        }
+    }
 
     fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()

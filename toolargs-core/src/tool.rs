@@ -11,8 +11,7 @@ use crate::effect::Effect;
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
-use crate::report::Repair;
-use crate::report::{Parsed, Rejection};
+use crate::report::{Parsed, Rejection, Repair};
 use crate::spec::{FieldSpec, UnknownPolicy};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject

@@ -360,6 +360,7 @@ impl<'t> Replayer<'t> {
                 self.count(at, name, call, report, out)
             });
         }
+        // Bound before the match: the calls borrow `value` and must be dropped before it.
         let calls = formats::calls(format, &value, &self.by);
         match calls {
             Err(reason) => self.count(at, name, Err(reason), report, out),
