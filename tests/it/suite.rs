@@ -41,7 +41,7 @@ const KNOWN_IS_EXACT: bool = false;
 
 /// Tests of the required part that must be judged from their text as logged inside a JSON
 /// string too: 401 of them were when this floor was set.
-const ESCAPED_FLOOR: usize = 380;
+const LOGGED_FLOOR: usize = 380;
 
 const ROOT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -95,7 +95,7 @@ struct Tests {
     run: usize,
     agree: usize,
     /// Tests also judged from their text as logged inside a JSON string.
-    escaped: usize,
+    logged: usize,
     /// Invalid instances repaired into valid ones, by rule.
     repaired: Vec<String>,
     disagreements: Vec<String>,
@@ -243,14 +243,14 @@ fn run_tests(
         }
         // Replay judges arguments logged inside a JSON string from that string's content; where
         // it can, that must not change a verdict either.
-        let logged = escaped(data);
+        let logged = as_logged(data);
         let read = logged
             .as_deref()
             .and_then(|text| read_logged(text, &toolargs::Limits::DEFAULT));
         if let Some((payload, _)) = read {
             let options = toolargs::ParseOptions::DEFAULT;
             if spec.check_logged(&payload, &options) == judged {
-                result.escaped += 1;
+                result.logged += 1;
             } else {
                 out.broken.push(format!(
                     "{file} / {description} / {name}: judging as logged in a string disagrees"
@@ -342,7 +342,7 @@ fn summary(title: &str, run: &Run) -> usize {
         agree: usize,
         disagree: usize,
         repaired: usize,
-        escaped: usize,
+        logged: usize,
     }
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
     let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
@@ -355,7 +355,7 @@ fn summary(title: &str, run: &Run) -> usize {
             row.agree += t.agree;
             row.disagree += t.disagreements.len();
             row.repaired += t.repaired.len();
-            row.escaped += t.escaped;
+            row.logged += t.logged;
             for r in &t.repaired {
                 *rules.entry(r).or_default() += 1;
             }
@@ -378,7 +378,7 @@ fn summary(title: &str, run: &Run) -> usize {
         total.agree += r.agree;
         total.disagree += r.disagree;
         total.repaired += r.repaired;
-        total.escaped += r.escaped;
+        total.logged += r.logged;
     }
     let _ = writeln!(
         text,
@@ -398,15 +398,15 @@ fn summary(title: &str, run: &Run) -> usize {
     let _ = writeln!(
         text,
         "judged again from their text as logged inside a JSON string: {} tests",
-        total.escaped
+        total.logged
     );
     eprintln!("{text}");
-    total.escaped
+    total.logged
 }
 
 /// The instance as a log holds arguments in a JSON string, from after its opening quote,
 /// when it is an object (the only payload read so).
-fn escaped(data: &Value) -> Option<String> {
+fn as_logged(data: &Value) -> Option<String> {
     let text = serde_json::to_string(data.as_object()?).ok()?;
     let quoted = serde_json::to_string(&text).ok()?;
     Some(format!("{}, \"id\": 1}}", &quoted[1..]))
@@ -465,13 +465,13 @@ fn check(part: Part, run: &Run, floor: usize) -> Vec<String> {
 fn assert_part(part: Part, title: &str, floor: usize) {
     let start = Instant::now();
     let run = run(part);
-    let escaped = summary(title, &run);
+    let logged = summary(title, &run);
     let mut failures = check(part, &run, floor);
     // Most instances are objects without escapes of their own: if few were judged from their
     // logged text, that reading has stopped reading what it should.
-    if part == Part::Required && escaped < ESCAPED_FLOOR {
+    if part == Part::Required && logged < LOGGED_FLOOR {
         failures.push(format!(
-            "only {escaped} tests judged from their text as logged in a string, fewer than {ESCAPED_FLOOR}"
+            "only {logged} tests judged from their text as logged in a string, fewer than {LOGGED_FLOOR}"
         ));
     }
     eprintln!("{title}: {:?}", start.elapsed());
