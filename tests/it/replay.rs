@@ -410,3 +410,116 @@ fn many_sources_of_several_formats_do_not_depend_on_workers() {
         .collect();
     assert_eq!(examples, ["chat.jsonl:7", "chat.jsonl:17", "chat.jsonl:27"]);
 }
+
+/// Arguments logged as a JSON string are read where the record holds them whenever they can
+/// be; chat completion records hand the same text over unescaped. Both must count alike, call
+/// for call, whatever the arguments hold.
+#[test]
+fn arguments_read_where_the_log_holds_them_count_as_when_unescaped() {
+    let mut seed = 7u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    const ORDER: &[&str] = &[
+        r#""ord_A1b2C3d4""#,
+        r#""ord_A1b2""#,
+        r#""ord_A1b2\"C3d""#,
+        "17",
+        "null",
+    ];
+    const AMOUNT: &[&str] = &[
+        "1999",
+        r#""1999""#,
+        "19.99",
+        "1999.0",
+        "1e3",
+        "0",
+        "true",
+        "2000.0000000000000001",
+    ];
+    const REASON: &[&str] = &[
+        r#""late""#,
+        r#""Late""#,
+        r#""l\u0061te""#,
+        r#""ñ""#,
+        r#""nope""#,
+    ];
+    let (mut lines, mut chat) = (String::new(), String::new());
+    let mut read_as_logged = 0;
+    for _ in 0..3_000 {
+        // The first value of each list passes; it is sent half the time.
+        let mut pick = |values: &[&'static str]| match next(2) {
+            0 => values[0],
+            _ => values[next(values.len() as u64) as usize],
+        };
+        let mut members = vec![
+            format!(r#""order_id": {}"#, pick(ORDER)),
+            format!(r#""amount_cents": {}"#, pick(AMOUNT)),
+            format!(r#""reason": {}"#, pick(REASON)),
+        ];
+        if next(5) == 0 {
+            members.push(r#""refund_all": true"#.to_owned());
+        }
+        if next(5) == 0 {
+            members.swap(0, 2);
+        }
+        let space = [", ", ",", ",\n  "][next(3) as usize];
+        let mut arguments = format!("{{{}}}", members.join(space));
+        match next(12) {
+            0 => arguments = format!("```json\n{arguments}\n```"),
+            1 => arguments = json!(arguments).to_string(),
+            2 => arguments.push_str(" x"),
+            _ => {}
+        }
+        let record = json!({"tool": "issue_refund", "arguments": arguments}).to_string();
+        let start = record.find(r#""arguments":""#).unwrap() + r#""arguments":""#.len();
+        read_as_logged += usize::from(
+            toolargs::ext::read_logged(&record[start..], &toolargs::Limits::DEFAULT).is_some(),
+        );
+        lines.push_str(&record);
+        lines.push('\n');
+        chat.push_str(&chat_record(&arguments));
+        chat.push('\n');
+    }
+    let mut tools = ToolSet::new();
+    tools.insert(
+        IssueRefund::NAME,
+        Spec::from_schema(&IssueRefund::json_schema()).unwrap(),
+    );
+    let replayer = Replayer::new(&tools, vec![]).with_verdicts(false);
+    let run = |text: &str| {
+        let source = toolargs::replay::Source {
+            name: "calls.jsonl".to_owned(),
+            format: toolargs::replay::InputFormat::Auto,
+            reader: Box::new(text.as_bytes()),
+        };
+        let mut verdicts = Vec::new();
+        let report = replayer
+            .run_sources([Ok(source)], 2, |_| {}, Some(&mut verdicts))
+            .unwrap();
+        (report.to_json(), verdicts)
+    };
+    let (logged, logged_verdicts) = run(&lines);
+    let (unescaped, unescaped_verdicts) = run(&chat);
+    assert_eq!(logged, unescaped);
+    assert_eq!(
+        String::from_utf8(logged_verdicts).unwrap(),
+        String::from_utf8(unescaped_verdicts).unwrap()
+    );
+    // About a third of the lines were read where they stand, the others unescaped first; all
+    // three outcomes were met.
+    assert!(
+        read_as_logged > 600 && read_as_logged < 2_900,
+        "{read_as_logged}"
+    );
+    let overall = &logged;
+    for outcome in ["ok_clean", "ok_repaired", "rejected"] {
+        assert!(
+            overall[outcome].as_u64().unwrap() > 100,
+            "{outcome}: {overall}"
+        );
+    }
+}
