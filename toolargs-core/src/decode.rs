@@ -103,7 +103,12 @@ pub(crate) fn with_payload<R>(
         },
         RawArgs::Value(value) => match value.as_ref() {
             Value::String(text) => with_text(text, limits, expect_object, repairs, then),
-            value => finish(read_value(value, limits)?, expect_object, repairs, then),
+            value => finish(
+                read_value(value, limits)?.root(),
+                expect_object,
+                repairs,
+                then,
+            ),
         },
     }
 }
@@ -162,7 +167,7 @@ pub(crate) fn with_logged_payload<R>(
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
-    finish_root(payload.document.root(), expect_object, repairs, then)
+    finish(payload.document.root(), expect_object, repairs, then)
 }
 
 #[inline]
@@ -188,10 +193,10 @@ fn with_text<R>(
     };
     let document = read_text(body, limits)?;
     let Node::String(inner_text) = document.root() else {
-        return finish(document, expect_object, repairs, then);
+        return finish(document.root(), expect_object, repairs, then);
     };
     if !expect_object {
-        return finish(document, expect_object, repairs, then);
+        return finish(document.root(), expect_object, repairs, then);
     }
     // One level of double encoding: the payload is a JSON string holding a JSON object.
     let inner = match read_text(inner_text, limits) {
@@ -226,17 +231,9 @@ fn with_text<R>(
     Ok(then(inner.root(), repairs))
 }
 
-fn finish<R>(
-    document: Document<'_>,
-    expect_object: bool,
-    repairs: &mut Vec<Repair>,
-    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
-) -> Result<R, ArgumentError> {
-    finish_root(document.root(), expect_object, repairs, then)
-}
-
+/// Hands the decoded root to `then`, once it is an object when one is expected.
 #[inline]
-fn finish_root<R>(
+fn finish<R>(
     node: &Node<'_>,
     expect_object: bool,
     repairs: &mut Vec<Repair>,
