@@ -170,10 +170,12 @@ fn special_bytes(word: u64) -> u64 {
     (quote | backslash | control) & !word & (ONES * 0x80)
 }
 
-/// How many keys of one object [`Scan`] reads; a record with more goes to the full reader.
+/// How many keys of one nested object [`Scan`] reads; a record with more goes to the full
+/// reader.
 const SCAN_KEYS: usize = 16;
 
-/// The keys of one object read so far, to refuse a repeated one.
+/// The keys of one nested object read so far, to refuse a repeated one: the full reader refuses
+/// it, and the line's fallback reader would keep one of the two values.
 struct Keys<'a> {
     seen: [&'a [u8]; SCAN_KEYS],
     count: usize,
@@ -217,9 +219,10 @@ const SCAN_DEPTH: usize = 32;
 /// tool's name and the arguments (the text of those logged as a value, its syntax checked),
 /// reads the grouping fields (with the full reader when they are not strings), and checks the
 /// syntax of every other value without building it. It gives up (`None`) on anything it is
-/// not sure to read exactly as the full reader does: a `\u` escape, a key with an escape, an object of more
-/// than [`SCAN_KEYS`] keys, a number with an exponent or of more than 15 digits, a repeated
-/// key, deep nesting, or invalid JSON; the full reader then decides.
+/// not sure to read exactly as the full reader does: a `\u` escape, a key with an escape, a
+/// nested object of more than [`SCAN_KEYS`] keys or with a repeated key, a number with an
+/// exponent or of more than 15 digits, a repeated record key whose value it reads, deep
+/// nesting, or invalid JSON; the full reader then decides.
 struct Scan<'a> {
     text: &'a str,
     at: usize,
@@ -249,30 +252,46 @@ impl<'a> Scan<'a> {
             false => Vec::new(),
             true => vec![Value::Null; by.len()],
         };
-        let mut keys = Keys::new();
+        // Only a repeated key whose value is used (the tool, the arguments, a grouping field)
+        // sends the record to the full reader, which keeps the last value. Any other key may
+        // repeat: the values replay reads are the same whichever copy is kept.
+        let mut tool_seen = false;
+        let mut grouped_seen = 0u64;
         scan.space();
         if scan.peek() == Some(b'}') {
             return None;
         }
         loop {
             scan.space();
-            let name = keys.add(scan.key()?)?;
+            let name = scan.key()?;
             scan.colon()?;
             let start = scan.at;
             let field = match GROUPED {
                 false => None,
                 true => by.iter().position(|f| f.as_bytes() == name),
             };
+            if let Some(i) = field {
+                // Past 64 grouping fields, every record goes to the full reader.
+                let bit = 1u64.checked_shl(i as u32)?;
+                if grouped_seen & bit != 0 {
+                    return None;
+                }
+                grouped_seen |= bit;
+            }
             match name {
-                b"tool" => match scan.peek()? {
-                    b'"' => tool = Some(scan.string()?),
-                    b'n' => scan.skip(0)?,
-                    // A name that is not a string: the full reader says so.
-                    _ => return None,
-                },
+                b"tool" => {
+                    if std::mem::replace(&mut tool_seen, true) {
+                        return None;
+                    }
+                    match scan.peek()? {
+                        b'"' => tool = Some(scan.string()?),
+                        b'n' => scan.skip(0)?,
+                        // A name that is not a string: the full reader says so.
+                        _ => return None,
+                    }
+                }
                 b"arguments" => {
-                    // Never true, the keys being distinct; once tested, the assignment below
-                    // has no earlier value to drop.
+                    // Once tested, the assignment below has no earlier value to drop.
                     if arguments.is_some() {
                         return None;
                     }
@@ -733,6 +752,10 @@ mod tests {
             r#"[1]"#,
             r#"{"tool":"a","arguments":"{}","x":[1,2,]}"#,
             r#"{"tool":"a","arguments":"{}","x":tru}"#,
+            r#"{"id":1,"tool":"a","arguments":"{}","id":2,"x":[1],"x":{}}"#,
+            r#"{"tool":"a","model":"m","arguments":"{}","model":"n"}"#,
+            r#"{"tool":"a","arguments":"{\"x\":1}","arguments":"{}"}"#,
+            r#"{"tool":null,"arguments":"{}","tool":"a"}"#,
         ];
         for record in records {
             assert_eq!(call_of(record, &by), full(record, &by), "{record}");
@@ -743,6 +766,14 @@ mod tests {
         // At most 15 digits, the fraction's included.
         assert!(Scan::record(records[14], &by, &Limits::DEFAULT).is_some());
         assert!(Scan::record(records[15], &by, &Limits::DEFAULT).is_none());
+        // A repeated key is the scan's own only when replay does not read its value.
+        assert!(Scan::record(records[25], &by, &Limits::DEFAULT).is_some());
+        for repeated in &records[26..] {
+            assert!(
+                Scan::record(repeated, &by, &Limits::DEFAULT).is_none(),
+                "{repeated}"
+            );
+        }
     }
 
     #[test]
