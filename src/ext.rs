@@ -14,8 +14,9 @@
 //! - [`FieldSpec`], [`Bound`], [`Pattern`]: the constraints of one field.
 //! - [`coerce`]: the coercers, one module per kind of value.
 //! - [`parse_payload`]: the envelope every front door shares (decoding, limits, the unknown-key
-//!   policy, the final report); [`read_logged`] and [`parse_logged_payload`] the same for
-//!   arguments a log holds inside a JSON string, read from the log's text as they stand.
+//!   policy, the final report); [`read_logged`], [`read_embedded`] and
+//!   [`parse_logged_payload`] the same for arguments read from a log's text as they stand
+//!   there (inside a JSON string, or as a JSON object).
 //!
 //! # A field type of your own
 //!
@@ -76,7 +77,7 @@
 
 pub use toolargs_core::coerce::{self, ArgType};
 pub use toolargs_core::cx::Cx;
-pub use toolargs_core::decode::{read_logged, LoggedPayload};
+pub use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};
 pub use toolargs_core::node::{IntegerReading, Node, Number};
 pub use toolargs_core::path::Path;
 pub use toolargs_core::spec::{Bound, FieldSpec, Pattern};

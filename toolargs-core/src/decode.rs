@@ -9,7 +9,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 pub use crate::json::parse_document;
-use crate::json::{read_logged as read_logged_document, read_text, read_value, Document};
+use crate::json::{
+    read_leading, read_logged as read_logged_document, read_text, read_value, Document,
+};
 use crate::node::Node;
 use crate::options::Limits;
 use crate::path::Path;
@@ -113,9 +115,9 @@ pub(crate) fn with_payload<R>(
     }
 }
 
-/// Arguments a log holds as JSON text inside a JSON string, read straight from the log's text
-/// by [`read_logged`]: one JSON object, with no envelope to settle. Judge it with
-/// [`parse_logged_payload`](crate::tool::parse_logged_payload).
+/// Arguments read straight from a log's own text: held as JSON text inside a JSON string
+/// ([`read_logged`]) or as a JSON object ([`read_embedded`]). One JSON object, with no envelope
+/// to settle. Judge it with [`parse_logged_payload`](crate::tool::parse_logged_payload).
 pub struct LoggedPayload<'a> {
     document: Document<'a>,
 }
@@ -159,7 +161,36 @@ pub fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(LoggedPayload<
     (read - 1 <= limits.max_payload_bytes).then_some((LoggedPayload { document }, read))
 }
 
-/// Hands a payload read by [`read_logged`] to `then`, as [`with_payload`] does a decoded one.
+/// Reads arguments a log holds as a JSON object (`"arguments": {"n": 1}`) from the log's own
+/// text: `text` starts at the object's `{` and may go on past its `}` (the rest of the record).
+/// Returns the payload and the bytes of the object's text.
+///
+/// `None` when the text does not start with one object that
+/// [`parse_payload`](crate::tool::parse_payload) would read: it is not valid, it breaks a
+/// limit, or it is past `max_payload_bytes`. Give the object's text to `parse_payload` then,
+/// which says what is wrong. A payload read here gets the same verdict as its text there.
+///
+/// ```
+/// use toolargs_core::decode::read_embedded;
+/// use toolargs_core::Limits;
+///
+/// let record = r#"{"arguments": {"n": 1}, "id": 7}"#;
+/// let start = record.find('{').unwrap() + 1;
+/// let start = start + record[start..].find('{').unwrap();
+/// let (_payload, read) = read_embedded(&record[start..], &Limits::DEFAULT).unwrap();
+/// assert_eq!(&record[start..start + read], r#"{"n": 1}"#);
+/// // A key given twice: the text says so, and is judged as text.
+/// assert!(read_embedded(r#"{"n": 1, "n": 2}"#, &Limits::DEFAULT).is_none());
+/// ```
+pub fn read_embedded<'a>(text: &'a str, limits: &Limits) -> Option<(LoggedPayload<'a>, usize)> {
+    if text.as_bytes().first() != Some(&b'{') {
+        return None;
+    }
+    let (document, read) = read_leading(text, limits)?;
+    (read <= limits.max_payload_bytes).then_some((LoggedPayload { document }, read))
+}
+
+/// Hands a payload read by [`read_logged`] or [`read_embedded`] to `then`, as [`with_payload`] does a decoded one.
 #[inline]
 pub(crate) fn with_logged_payload<R>(
     payload: &LoggedPayload<'_>,
@@ -295,7 +326,23 @@ fn strip_code_fence(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::strip_code_fence;
+    use super::{read_embedded, strip_code_fence};
+    use crate::options::Limits;
+
+    #[test]
+    fn an_embedded_object_is_read_within_the_payload_limit_only() {
+        let limits = Limits {
+            max_payload_bytes: 8,
+            ..Limits::DEFAULT
+        };
+        let (_, read) = read_embedded(r#"{"n": 1}, "id": 7}"#, &limits).expect("8 bytes");
+        assert_eq!(read, 8);
+        assert!(read_embedded(r#"{"n": 12}, "id": 7}"#, &limits).is_none());
+        // Only an object, and only a valid one, is read.
+        for text in [r#"[1]"#, r#""{}""#, r#"{"n": 1"#, r#"{"n": 01}"#, r#" {}"#] {
+            assert!(read_embedded(text, &Limits::DEFAULT).is_none(), "{text}");
+        }
+    }
 
     #[test]
     fn fences_need_their_own_lines() {

@@ -73,13 +73,30 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
 /// whitespace written as `\n`), or anything [`read_text`] would refuse: the caller unescapes
 /// the string and reads it as text, which says what is wrong.
 pub(crate) fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
-    let mut reader = Reader::<true>::new(text, limits);
+    let (document, mut reader) = read_one::<true>(text, limits)?;
+    reader.skip_whitespace();
+    (reader.peek() == Some(b'"')).then_some((document, reader.pos + 1))
+}
+
+/// Reads the JSON value at the start of `text`, which may go on past it (a log's
+/// `"arguments": {"a": 1}, "id": 7`), under the same grammar and [`Limits`] as [`read_text`].
+/// Returns the document and the bytes of the value's text; `None` when [`read_text`] would
+/// refuse the value.
+pub(crate) fn read_leading<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
+    read_one::<false>(text, limits).map(|(document, reader)| (document, reader.pos))
+}
+
+/// Reads one value from the start of `text` (after any whitespace), and the reader just past it.
+fn read_one<'a, const ESCAPED: bool>(
+    text: &'a str,
+    limits: &Limits,
+) -> Option<(Document<'a>, Reader<'a, ESCAPED>)> {
+    let mut reader = Reader::<ESCAPED>::new(text, limits);
     reader.skip_whitespace();
     // A document from the start, so that what a failed reading built goes back to the pool.
     let mut document = Document { root: Node::Null };
     reader.value(&Path::ROOT, &mut document.root).ok()?;
-    reader.skip_whitespace();
-    (reader.peek() == Some(b'"')).then_some((document, reader.pos + 1))
+    Some((document, reader))
 }
 
 /// Borrows a decoded `serde_json` value as a document, under the same `limits` as text (except
@@ -948,7 +965,7 @@ mod tests {
     }
 
     #[test]
-    fn text_inside_a_string_reads_as_the_text_or_not_at_all() {
+    fn text_inside_a_string_or_before_more_text_reads_as_the_text_alone() {
         // Documents from a seed: strings with quotes, backslashes, non-ASCII and control
         // characters; whitespace of every kind; nesting.
         fn document(seed: &mut u64, depth: usize, out: &mut String) {
@@ -1010,6 +1027,12 @@ mod tests {
                 plain += 1;
                 assert!(read_escaped(&escaped, &limits).is_some(), "{doc}");
             }
+            // The same document as a record's value, with the record going on after it: read
+            // where it stands, up to its end, as the text alone.
+            let record = format!("{doc}, \"id\": 7}}");
+            let (leading, len) = read_leading(&record, &limits).expect("{record}");
+            assert_eq!(leading.root(), whole.root(), "{record}");
+            assert_eq!(len, doc.len(), "{record}");
         }
         assert!(plain > 2_000 && read >= plain, "{plain} plain, {read} read");
     }

@@ -117,9 +117,10 @@ pub fn parse_payload<T>(
     outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
 }
 
-/// [`parse_payload`] for arguments a log holds inside a JSON string, read from the log's text
-/// by [`read_logged`](crate::decode::read_logged): the same result as [`parse_payload`] on the
-/// unescaped text.
+/// [`parse_payload`] for arguments read from a log's text as they stand there, by
+/// [`read_logged`](crate::decode::read_logged) (inside a JSON string) or
+/// [`read_embedded`](crate::decode::read_embedded) (a JSON object): the same result as
+/// [`parse_payload`] on their text, unescaped.
 ///
 /// ```
 /// use toolargs_core::decode::read_logged;

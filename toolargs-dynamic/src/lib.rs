@@ -206,9 +206,10 @@ impl Spec {
         .map(|p| p.repairs)
     }
 
-    /// [`Spec::check_with`] for arguments a log holds inside a JSON string, read from the
-    /// log's text by [`read_logged`](toolargs_core::decode::read_logged) without being
-    /// unescaped first; the verdict is the one [`Spec::check_with`] gives the unescaped text.
+    /// [`Spec::check_with`] for arguments read from a log's text as they stand there, by
+    /// [`read_logged`](toolargs_core::decode::read_logged) (inside a JSON string, without
+    /// being unescaped first) or [`read_embedded`](toolargs_core::decode::read_embedded) (a
+    /// JSON object); the verdict is the one [`Spec::check_with`] gives their text, unescaped.
     ///
     /// ```
     /// use toolargs_core::decode::read_logged;

@@ -31,10 +31,11 @@ pub trait Gate: Send + Sync {
         Judgement::from_result(self.parse_json(raw, options).map(|p| p.repairs))
     }
 
-    /// Judges arguments a log holds inside a JSON string, read from the log's text without
-    /// being unescaped ([`read_logged`](toolargs_core::decode::read_logged)). `None` when the
-    /// gate does not judge them so: the caller unescapes them and calls [`Gate::judge`], which
-    /// gives the same judgement. The default judges none so.
+    /// Judges arguments read from a log's text as they stand there: inside a JSON string,
+    /// without being unescaped ([`read_logged`](toolargs_core::decode::read_logged)), or as
+    /// a JSON object ([`read_embedded`](toolargs_core::decode::read_embedded)). `None` when
+    /// the gate does not judge them so: the caller hands their text (unescaped) to
+    /// [`Gate::judge`], which gives the same judgement. The default judges none so.
     fn judge_logged(
         &self,
         payload: &LoggedPayload<'_>,

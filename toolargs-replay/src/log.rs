@@ -403,8 +403,11 @@ impl<'t> Replayer<'t> {
                     |text: &str| gate.judge(&RawArgs::Text(Cow::Borrowed(text)), &self.options);
                 let judgement = match arguments {
                     Args::Text(text) => Some(judge(text)),
-                    Args::Logged(text) => Some(judge(text)),
-                    // Read as logged where the gate can, else unescaped first.
+                    // Read where they stand where the gate can, else from their text.
+                    Args::Logged(text, read) => read
+                        .as_ref()
+                        .and_then(|payload| gate.judge_logged(payload, &self.options))
+                        .or_else(|| Some(judge(text))),
                     Args::Escaped(logged, read) => read
                         .as_ref()
                         .and_then(|payload| gate.judge_logged(payload, &self.options))
@@ -514,7 +517,7 @@ impl<'t> Replayer<'t> {
                 Some(Args::Escaped(text, _)) => {
                     with_unescaped(text, |text| json!(text)).unwrap_or(Value::Null)
                 }
-                Some(Args::Logged(text)) => {
+                Some(Args::Logged(text, _)) => {
                     logged = Some(text.as_ref());
                     Value::Null
                 }

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde_json::Value;
-use toolargs_core::decode::{read_logged, LoggedPayload};
+use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};
 use toolargs_core::node::Node;
 use toolargs_core::options::Limits;
 
@@ -30,7 +30,7 @@ pub(crate) fn read<R>(
             tool: record.tool.as_deref(),
             arguments: Some(match record.arguments {
                 Found::Escaped(text, read) => Args::Escaped(text, read),
-                Found::Logged(text) => Args::Logged(Cow::Borrowed(text)),
+                Found::Logged(text, read) => Args::Logged(Cow::Borrowed(text), read),
             }),
             key: record.key,
         }));
@@ -65,7 +65,7 @@ pub(crate) fn read<R>(
     };
     let arguments = field("arguments").map(|arguments| match arguments {
         Node::String(text) => Args::Text(text.as_ref()),
-        other => Args::Logged(Cow::Owned(other.to_json())),
+        other => Args::Logged(Cow::Owned(other.to_json()), None),
     });
     f(Ok(Call {
         tool,
@@ -85,8 +85,9 @@ struct Usual<'a> {
 enum Found<'a> {
     /// A string of JSON text, as logged, and as read from there ([`Args::Escaped`]).
     Escaped(&'a str, Option<LoggedPayload<'a>>),
-    /// Any other value: its text in the record, whose syntax the scan has checked.
-    Logged(&'a str),
+    /// Any other value: its text in the record, whose syntax the scan has checked, and the
+    /// object as read from there ([`Args::Logged`]).
+    Logged(&'a str, Option<LoggedPayload<'a>>),
 }
 
 /// Runs `f` on JSON text logged as a string ([`Args::Escaped`]), unescaped into this thread's
@@ -308,11 +309,18 @@ impl<'a> Scan<'a> {
                                 Found::Escaped(&text[start + 1..scan.at], None)
                             }
                         },
-                        // Arguments logged as a value: the gate reads them from their text.
-                        _ => {
-                            scan.skip(0)?;
-                            Found::Logged(&text[start..scan.at])
-                        }
+                        // Arguments logged as a value: an object read where it stands, else
+                        // its syntax checked and its text left to the gate.
+                        _ => match read_embedded(&text[start..], limits) {
+                            Some((payload, read)) => {
+                                scan.at = start + read;
+                                Found::Logged(&text[start..scan.at], Some(payload))
+                            }
+                            None => {
+                                scan.skip(0)?;
+                                Found::Logged(&text[start..scan.at], None)
+                            }
+                        },
                     });
                 }
                 _ => match (field, scan.peek()?) {
@@ -682,11 +690,18 @@ mod tests {
                         format!("text:{t}")
                     })
                     .unwrap_or_else(|| format!("unreadable {t}")),
-                    Args::Logged(t) => format!(
-                        "logged:{}",
-                        toolargs_core::decode::parse_document(&t, 64)
-                            .map_or_else(|_| format!("unreadable {t}"), |n| n.to_json())
-                    ),
+                    Args::Logged(t, read) => {
+                        let whole = toolargs_core::decode::parse_document(&t, 64);
+                        // An object the scan read where it stands is what its text holds.
+                        if let Some(payload) = read {
+                            let whole = whole.as_ref().expect("arguments the scan read are JSON");
+                            assert_eq!(format!("{payload:?}"), format!("LoggedPayload({whole:?})"));
+                        }
+                        format!(
+                            "logged:{}",
+                            whole.map_or_else(|_| format!("unreadable {t}"), |n| n.to_json())
+                        )
+                    }
                     Args::Value(v) => format!("value:{v}"),
                 });
                 (c.tool.map(str::to_owned), args, c.key)
@@ -792,12 +807,13 @@ mod tests {
             r#"{"arguments":{"x":1}}"#,
             r#"{"tool":"a","arguments":{"x":1},"model":"m"}"#,
             &long,
-        ];
-        // Left to the full reader, whose value is written back as text: numbers beyond what a
-        // double holds keep their digits.
-        let full_only = [
+            // An object is read where it stands by toolargs' own reader, which keeps every
+            // number's digits and reads every escape.
             r#"{"tool":"a","arguments":{"x":1e400,"y":123456789012345678901234567890}}"#,
             r#"{"tool":"a","arguments":{"t\u00e9":"\u00e9"}}"#,
+        ];
+        // Left to the full reader.
+        let full_only = [
             r#"{"tool":"a","arguments":{"x":1,"x":2}}"#,
             r#"{"tool":"a","arguments":{"x":1}}}"#,
             r#"{"tool":"a","arguments":{"x":1}"#,
@@ -822,7 +838,7 @@ mod tests {
                 "{record}"
             );
         }
-        let exact = call_of(full_only[0], &by).unwrap().1.unwrap();
+        let exact = call_of(scanned[7], &by).unwrap().1.unwrap();
         assert_eq!(
             exact,
             r#"logged:{"x":1e400,"y":123456789012345678901234567890}"#

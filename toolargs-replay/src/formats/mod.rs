@@ -172,8 +172,9 @@ pub(crate) enum Args<'a> {
     Text(&'a str),
     /// A value a JSON Lines record holds as JSON rather than as a string of JSON text, as the
     /// record writes it: judged from that text, so that its numbers are judged as logged, not
-    /// as a reader of doubles would round them.
-    Logged(Cow<'a, str>),
+    /// as a reader of doubles would round them. With it, the object as the scan read it from
+    /// that text, when it could ([`read_embedded`](toolargs_core::decode::read_embedded)).
+    Logged(Cow<'a, str>, Option<LoggedPayload<'a>>),
     /// JSON text a record holds as a JSON string, as it stands in the record, from after the
     /// string's opening quote to its closing quote included; every escape in it is of one
     /// character, checked by the scan that found it. With it, the arguments as the scan read
