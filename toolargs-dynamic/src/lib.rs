@@ -166,7 +166,7 @@ impl Spec {
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true),
+            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true, 0),
         )
     }
 
@@ -239,14 +239,15 @@ impl Spec {
 
     /// The judging walk on a decoded payload.
     fn judge(&self, node: &Node<'_>, cx: &mut Cx) -> Option<()> {
-        // A call accepted as sent needs nothing from the walk.
-        if let Some(plain) = &self.plain {
-            if plain.accepts(node, cx) {
-                return Some(());
-            }
-        }
+        // A call accepted as sent needs nothing from the walk; of another, the walk skips
+        // the properties found accepted as sent.
+        let clean = match self.plain.as_ref().map(|plain| plain.read(node, cx)) {
+            Some(walk::Reading::Accepted) => return Some(()),
+            Some(walk::Reading::Walk { clean }) => clean,
+            None => 0,
+        };
         // Without building, the value is `null`: nothing to drop but other values.
-        match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
+        match walk::walk(&self.graph, node, &Path::ROOT, cx, false, clean)? {
             Value::Null => Some(()),
             built => {
                 drop(built);
