@@ -4,6 +4,37 @@
 
 use serde_json::Value;
 
+/// Whether two strings are equal. The short ones (keys, `enum` values, tool names, up to 16
+/// bytes) are compared in a few word loads without a call to `memcmp`, which is most of the
+/// cost of comparing strings that short.
+///
+/// ```
+/// use toolargs_core::text::same_text;
+///
+/// assert!(same_text("amount_cents", "amount_cents"));
+/// assert!(!same_text("amount_cents", "amount_centz"));
+/// assert!(!same_text("tag", "tags"));
+/// ```
+#[inline(always)]
+pub fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    // Two overlapping words, the first and the last of the string, cover all of it.
+    if let (Some(a8), Some(b8)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        if a.len() > 16 {
+            return a == b;
+        }
+        let (a_end, b_end) = (a.last_chunk::<8>(), b.last_chunk::<8>());
+        return a8 == b8 && a_end == b_end;
+    }
+    if let (Some(a4), Some(b4)) = (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+        return a4 == b4 && a.last_chunk::<4>() == b.last_chunk::<4>();
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Longest preview of a value quoted in a message, in characters.
 pub const PREVIEW_CHARS: usize = 40;
 
@@ -116,6 +147,26 @@ pub fn int_value(v: i128) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_are_the_same_text_exactly_when_equal() {
+        for len in 0..40 {
+            let base: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            assert!(same_text(&base, &base.clone()));
+            // A difference at any one position, and a string one byte longer or shorter.
+            for at in 0..len {
+                let mut other = base.clone().into_bytes();
+                other[at] = b'-';
+                let other = String::from_utf8(other).unwrap();
+                assert!(!same_text(&base, &other), "{base} {other}");
+            }
+            assert!(!same_text(&base, &format!("{base}a")));
+            assert!(!same_text(&format!("{base}a"), &base));
+        }
+        assert!(same_text("é✓", "é✓") && !same_text("é✓", "é✗"));
+    }
 
     #[test]
     fn previews_are_bounded() {

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 use toolargs_core::node::{IntegerReading, Node, Number};
+use toolargs_core::text::same_text;
 
 /// A number as sign, significant digits and a power of ten: `digits × 10^exponent`. Zero has
 /// no digits. Built from JSON number text, which every number in a schema or payload is.
@@ -228,7 +229,7 @@ pub(crate) fn node_equal(node: &Node<'_>, value: &Value) -> bool {
     match (node, value) {
         (Node::Null, Value::Null) => true,
         (Node::Bool(a), Value::Bool(b)) => a == b,
-        (Node::String(a), Value::String(b)) => a.as_ref() == b.as_str(),
+        (Node::String(a), Value::String(b)) => same_text(a, b),
         (Node::Number(n), Value::Number(m)) => match (n.integer(), m.as_i64(), m.as_u64()) {
             (IntegerReading::Exact(a), Some(b), _) => a == i128::from(b),
             (IntegerReading::Exact(a), _, Some(b)) => a == i128::from(b),

@@ -17,6 +17,7 @@ use crate::outcome::{BadRecord, Judgement, Outcome};
 use crate::tally::{Report, Tally, ToolWarning};
 use toolargs_core::decode::RawArgs;
 use toolargs_core::options::ParseOptions;
+use toolargs_core::text::same_text;
 use toolargs_dynamic::{LoadError, LoadWarning, RefusedDefinition};
 
 /// The tools a log is replayed against, by name, and the definitions that did not load.
@@ -207,10 +208,13 @@ impl ToolSet {
 
     /// The gate for a record's `tool` field with the tool's name, as [`ToolSet::gate`].
     pub fn named_gate(&self, name: Option<&str>) -> Result<(&str, &dyn Gate), BadRecord> {
+        // A log names one of a few tools: found by comparing names inline, as the map would.
+        let found = |name: &str| match self.tools.len() {
+            0..=8 => self.tools.iter().find(|(k, _)| same_text(k, name)),
+            _ => self.tools.get_key_value(name),
+        };
         match name {
-            Some(name) => self
-                .tools
-                .get_key_value(name)
+            Some(name) => found(name)
                 .map(|(k, g)| (k.as_str(), g.as_ref()))
                 .ok_or(BadRecord::UnknownTool),
             None if self.tools.len() == 1 && self.refused.is_empty() => self

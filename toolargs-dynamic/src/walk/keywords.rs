@@ -21,7 +21,7 @@ use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
 use toolargs_core::report::Code;
 use toolargs_core::spec::FieldSpec;
-use toolargs_core::text::preview_str;
+use toolargs_core::text::{preview_str, same_text};
 
 impl Walker<'_> {
     /// Every assertion keyword, on a value whose representation is settled; `listed` when
@@ -255,7 +255,7 @@ impl Walker<'_> {
                     );
                 }
             }
-            if let Some(i) = properties.iter().position(|p| p.name == key.as_ref()) {
+            if let Some(i) = properties.iter().position(|p| same_text(&p.name, key)) {
                 slots[i] = Some(value);
                 seen.mark(index);
                 continue;

@@ -15,6 +15,7 @@
 use toolargs_core::cx::Cx;
 use toolargs_core::node::Node;
 use toolargs_core::path::Path;
+use toolargs_core::text::same_text;
 
 use super::is_native;
 use super::keywords::{check_number, check_string};
@@ -116,7 +117,7 @@ impl Plain {
         // value that fails any of them is judged again, and reported, by the walk.
         let mut scratch = cx.scratch();
         for (key, value) in members {
-            let Some(index) = self.fields.iter().position(|f| f.name == key.as_ref()) else {
+            let Some(index) = self.fields.iter().position(|f| same_text(&f.name, key)) else {
                 whole = false;
                 continue;
             };
