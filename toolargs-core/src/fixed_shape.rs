@@ -8,6 +8,8 @@
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
+use crate::text::same_bytes;
+
 /// Longest shape kept; a longer fixed-length pattern goes to the regex engine.
 const MAX_POSITIONS: usize = 256;
 
@@ -17,9 +19,21 @@ type AsciiSet = u128;
 /// A pattern anchored at both ends whose every match is one byte from each set, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FixedShape {
-    /// Each set as two 64-bit halves (bytes 0–63, 64–127): a test is one shift of a word,
-    /// where a 128-bit shift by a variable amount takes several instructions and a branch.
-    sets: Vec<[u64; 2]>,
+    /// The positions, in runs: literal bytes are compared at once, and a run of one set (the
+    /// `[A-Za-z0-9]{8}` of an identifier) is tested with that set held throughout.
+    runs: Vec<Run>,
+    /// The length of every match, in bytes.
+    len: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Run {
+    /// Positions of one byte each.
+    Literal(Vec<u8>),
+    /// `count` positions of the same set, as two 64-bit halves (bytes 0–63, 64–127): a test
+    /// is one shift of a word, where a 128-bit shift by a variable amount takes several
+    /// instructions and a branch.
+    Class { set: [u64; 2], count: usize },
 }
 
 impl FixedShape {
@@ -39,22 +53,61 @@ impl FixedShape {
         for part in middle {
             push_sets(part, &mut sets)?;
         }
-        let sets = sets
-            .into_iter()
-            .map(|set| [set as u64, (set >> 64) as u64])
-            .collect();
-        Some(FixedShape { sets })
+        let mut runs: Vec<Run> = Vec::new();
+        for &set in &sets {
+            let halves = [set as u64, (set >> 64) as u64];
+            match runs.last_mut() {
+                // A set of one byte is that byte (every byte of a set is ASCII).
+                Some(Run::Literal(bytes)) if set.count_ones() == 1 => {
+                    bytes.push(set.trailing_zeros() as u8);
+                }
+                Some(Run::Class { set: last, count }) if *last == halves => *count += 1,
+                _ if set.count_ones() == 1 => {
+                    runs.push(Run::Literal(vec![set.trailing_zeros() as u8]))
+                }
+                _ => runs.push(Run::Class {
+                    set: halves,
+                    count: 1,
+                }),
+            }
+        }
+        Some(FixedShape {
+            runs,
+            len: sets.len(),
+        })
     }
 
     /// True when `text` is one byte of each set, in order. A byte outside ASCII is in no set,
     /// so counting bytes is counting characters for any string that can match.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
-        bytes.len() == self.sets.len()
-            && bytes
-                .iter()
-                .zip(&self.sets)
-                .all(|(&b, set)| b < 128 && (set[usize::from(b >> 6)] >> (b & 63)) & 1 != 0)
+        if bytes.len() != self.len {
+            return false;
+        }
+        let mut rest = bytes;
+        for run in &self.runs {
+            let taken = match run {
+                Run::Literal(literal) => literal.len(),
+                Run::Class { count, .. } => *count,
+            };
+            let Some((here, after)) = rest.split_at_checked(taken) else {
+                return false;
+            };
+            let matched = match run {
+                Run::Literal(literal) => same_bytes(here, literal),
+                Run::Class {
+                    set: [low, high], ..
+                } => here.iter().all(|&b| {
+                    let half = if b < 64 { *low } else { *high };
+                    b < 128 && (half >> (b & 63)) & 1 != 0
+                }),
+            };
+            if !matched {
+                return false;
+            }
+            rest = after;
+        }
+        true
     }
 }
 
