@@ -480,7 +480,28 @@ pub(super) fn check_number(
         return true;
     }
     // Integers against integer bounds compare as integers; anything else by its digits.
-    let integer = match n.integer() {
+    let reading = n.integer();
+    if let (IntegerReading::Exact(v), None) = (&reading, &rules.multiple_of) {
+        // The usual number, an integer within integer bounds, is settled here.
+        let within = |limit: &Option<Limit>, upper: bool| match limit {
+            None => true,
+            Some(Limit {
+                integer: Some(bound),
+                exclusive,
+                ..
+            }) => match (upper, exclusive) {
+                (true, false) => v <= bound,
+                (true, true) => v < bound,
+                (false, false) => v >= bound,
+                (false, true) => v > bound,
+            },
+            Some(_) => false,
+        };
+        if within(&rules.minimum, false) && within(&rules.maximum, true) {
+            return true;
+        }
+    }
+    let integer = match reading {
         IntegerReading::Exact(v) => Some(v),
         _ => None,
     };
