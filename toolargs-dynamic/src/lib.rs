@@ -243,6 +243,12 @@ impl Spec {
         // the properties found accepted as sent.
         let clean = match self.plain.as_ref().map(|plain| plain.read(node, cx)) {
             Some(walk::Reading::Accepted) => return Some(()),
+            Some(walk::Reading::Declared { dirty }) => match node {
+                Node::Object(members) => {
+                    return walk::walk_properties(&self.graph, members, dirty, cx)
+                }
+                _ => 0,
+            },
             Some(walk::Reading::Walk { clean }) => clean,
             None => 0,
         };

@@ -388,7 +388,7 @@ impl Walker<'_> {
     /// A declared property, present or absent. `null` where the schema does not allow it is
     /// read as absent (or `missing` when required), as for a derived type's fields, except
     /// under a `"default": null`, which says null is the value the tool expects when left out.
-    fn property(
+    pub(super) fn property(
         &self,
         property: &Property,
         member: Option<&Node<'_>>,

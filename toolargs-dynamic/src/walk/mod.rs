@@ -89,8 +89,14 @@ pub(crate) fn walk(
     let value = walker
         .eval(graph.root, node, path, cx, true, 0)
         .map(|o| o.value);
+    out_of_budget(&budget, path, cx)?;
+    value
+}
+
+/// `None`, with the error in `cx`, when a walk ran out of evaluations: whatever a branch
+/// reported after the budget ran out says nothing about the value.
+fn out_of_budget(budget: &std::cell::Cell<usize>, path: &Path<'_>, cx: &mut Cx) -> Option<()> {
     if budget.get() == 0 {
-        // Whatever a branch reported after the budget ran out says nothing about the value.
         cx.error(
             path,
             Code::TooDeep,
@@ -98,7 +104,50 @@ pub(crate) fn walk(
         );
         return None;
     }
-    value
+    Some(())
+}
+
+/// The judging walk of a call to a plain root (see [`Plain`]) whose every key is declared and
+/// every required key present: the walk of its properties set in `dirty` (bit `i` for
+/// property `i`), in declaration order, each as the root's walk judges it. Every other
+/// property is absent and optional, or accepted as sent, and the object itself has nothing
+/// else to report; so the verdict is the whole walk's. `None` with errors in `cx`.
+pub(crate) fn walk_properties(
+    graph: &Graph,
+    members: &[(std::borrow::Cow<'_, str>, Node<'_>)],
+    dirty: u64,
+    cx: &mut Cx,
+) -> Option<()> {
+    let Schema::Rules(root) = graph.get(graph.root) else {
+        return None;
+    };
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let walker = Walker {
+        graph,
+        budget: &budget,
+        build: false,
+        known_clean: None,
+    };
+    let mut ok = true;
+    let properties = root.properties.as_deref().unwrap_or_default();
+    for (index, property) in properties.iter().enumerate().take(64) {
+        if dirty & (1 << index) == 0 {
+            continue;
+        }
+        let member = members
+            .iter()
+            .find(|(key, _)| toolargs_core::text::same_text(key, &property.name))
+            .map(|(_, value)| value);
+        let at = Path::ROOT.key(&property.name);
+        let schemas = std::slice::from_ref(&property.schema);
+        match walker.property(property, member, schemas, &at, cx) {
+            Some(Some(value)) => discard(value),
+            Some(None) => {}
+            None => ok = false,
+        }
+    }
+    out_of_budget(&budget, &Path::ROOT, cx)?;
+    ok.then_some(())
 }
 
 /// Whether `value` satisfies schema `id` as it is, without repairs.
