@@ -580,11 +580,16 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                         .to_owned(),
                 }));
             }
-            self.skip_whitespace();
-            if self.peek() != Some(b':') {
-                return Err(self.syntax("expected ':' after an object key"));
+            // Most often `": "` exactly, taken at once.
+            if self.text.as_bytes().get(self.pos..self.pos + 2) == Some(b": ") {
+                self.pos += 2;
+            } else {
+                self.skip_whitespace();
+                if self.peek() != Some(b':') {
+                    return Err(self.syntax("expected ':' after an object key"));
+                }
+                self.pos += 1;
             }
-            self.pos += 1;
             self.skip_whitespace();
             if self.quote_at(self.pos) {
                 // A string value, the common case, is read here without a call to `value`
@@ -597,6 +602,11 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                 fill(slot, Node::Number(Number::Literal(self.number()?)));
             } else {
                 self.value(&path.key(key), slot)?;
+            }
+            // Most often `, ` exactly, taken at once.
+            if self.text.as_bytes().get(self.pos..self.pos + 2) == Some(b", ") {
+                self.pos += 2;
+                continue;
             }
             self.skip_whitespace();
             match self.peek() {
