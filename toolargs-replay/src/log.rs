@@ -208,13 +208,10 @@ impl ToolSet {
 
     /// The gate for a record's `tool` field with the tool's name, as [`ToolSet::gate`].
     pub fn named_gate(&self, name: Option<&str>) -> Result<(&str, &dyn Gate), BadRecord> {
-        // A log names one of a few tools: found by comparing names inline, as the map would.
-        let found = |name: &str| match self.tools.len() {
-            0..=8 => self.tools.iter().find(|(k, _)| same_text(k, name)),
-            _ => self.tools.get_key_value(name),
-        };
         match name {
-            Some(name) => found(name)
+            Some(name) => self
+                .tools
+                .get_key_value(name)
                 .map(|(k, g)| (k.as_str(), g.as_ref()))
                 .ok_or(BadRecord::UnknownTool),
             None if self.tools.len() == 1 && self.refused.is_empty() => self
@@ -244,6 +241,9 @@ enum Verdict<'r> {
 /// keep memory flat (at most two blocks per worker are in flight).
 const BLOCK_BYTES: usize = crate::inputs::READ_BUFFER;
 
+/// The most tools [`Replayer`] looks up by name in a list rather than in the set's map.
+const FEW_TOOLS: usize = 8;
+
 /// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
 pub struct Source<'a> {
     /// The name locations use (`FILE` in `FILE:LINE`).
@@ -272,6 +272,9 @@ struct Block {
 /// Replays logs against a tool set, grouping by record fields.
 pub struct Replayer<'t> {
     tools: &'t ToolSet,
+    /// The set's tools when they are few, looked up by comparing names inline (every call
+    /// names one); `None` for a larger set, looked up in its map.
+    few: Option<Vec<(&'t str, &'t dyn Gate)>>,
     by: Vec<String>,
     options: ParseOptions,
     /// Write a verdict per call; `Some(true)` with its arguments.
@@ -284,8 +287,16 @@ pub struct Replayer<'t> {
 impl<'t> Replayer<'t> {
     /// A replayer over `tools`, grouping by the record fields in `by` (may be empty).
     pub fn new(tools: &'t ToolSet, by: Vec<String>) -> Replayer<'t> {
+        let few = (tools.len() <= FEW_TOOLS).then(|| {
+            tools
+                .tools
+                .iter()
+                .map(|(name, gate)| (name.as_str(), gate.as_ref()))
+                .collect()
+        });
         Replayer {
             tools,
+            few,
             by,
             options: ParseOptions::DEFAULT,
             verdicts: None,
@@ -377,6 +388,18 @@ impl<'t> Replayer<'t> {
         }
     }
 
+    /// [`ToolSet::named_gate`], from the list of a few tools when the set is small.
+    fn named_gate(&self, name: Option<&str>) -> Result<(&'t str, &'t dyn Gate), BadRecord> {
+        match (&self.few, name) {
+            (Some(few), Some(name)) => few
+                .iter()
+                .find(|(known, _)| same_text(known, name))
+                .copied()
+                .ok_or(BadRecord::UnknownTool),
+            _ => self.tools.named_gate(name),
+        }
+    }
+
     /// Counts one call (or why a record is none) into `report`, and writes its verdict.
     fn count(
         &self,
@@ -396,7 +419,7 @@ impl<'t> Replayer<'t> {
                 return;
             }
         };
-        let verdict = match (&call.arguments, self.tools.named_gate(call.tool)) {
+        let verdict = match (&call.arguments, self.named_gate(call.tool)) {
             (None, _) => Verdict::Bad(BadRecord::MissingArguments),
             (_, Err(reason)) => match self.tools.refusal(call.tool) {
                 Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
