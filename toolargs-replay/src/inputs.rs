@@ -12,8 +12,13 @@ use std::sync::Arc;
 const LOG_EXTENSIONS: [&str; 4] = ["jsonl", "ndjson", "json", "log"];
 const COMPRESSED_EXTENSIONS: [&str; 3] = ["gz", "zst", "zstd"];
 
-/// Buffer of a file reader.
+/// Buffer of a decompressor's reader.
 pub(crate) const READ_BUFFER: usize = 1 << 20;
+
+/// Buffer of a file's reader, which holds little more than the first bytes (read to tell a
+/// compressed file): a replay reads blocks larger than it, which go straight to the file. A
+/// buffer is set to zero before its first read, so a large one costs at every start.
+const HEAD_BUFFER: usize = 64 << 10;
 
 /// One input of a replay.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -153,7 +158,7 @@ impl<R: Read> Read for Counting<R> {
 /// assert_eq!(lines.next().unwrap().unwrap(), r#"{"tool":"a","arguments":{}}"#);
 /// ```
 pub fn decompressed<R: Read + Send + 'static>(reader: R) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut buffered = BufReader::with_capacity(READ_BUFFER, reader);
+    let mut buffered = BufReader::with_capacity(HEAD_BUFFER, reader);
     let head = buffered.fill_buf()?;
     if head.starts_with(&[0x1f, 0x8b]) {
         let gz = flate2::bufread::MultiGzDecoder::new(buffered);

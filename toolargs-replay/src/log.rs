@@ -235,8 +235,8 @@ enum Verdict<'r> {
     Bad(BadRecord),
 }
 
-/// Bytes handed to a worker at once: large enough to amortise the channel, and as large as
-/// the buffer of the readers [`Input::open`](crate::inputs::Input::open) gives, so that a block is read straight
+/// Bytes handed to a worker at once: large enough to amortise the channel, and at least as
+/// large as the buffers of the readers [`Input::open`](crate::inputs::Input::open) gives, so that a block is read straight
 /// from the file or the decompressor rather than copied out of that buffer; small enough to
 /// keep memory flat (at most two blocks per worker are in flight).
 const BLOCK_BYTES: usize = crate::inputs::READ_BUFFER;
