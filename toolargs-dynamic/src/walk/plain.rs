@@ -442,7 +442,6 @@ mod tests {
             verdict(&graph, wrong, 0)
         );
         // A property marked clean is not walked: a mask that claims a failing one hides it.
-        let wrong = r#"{"order_id": "ord_A4E1g0Fg", "amount_cents": 0, "reason": "late"}"#;
         assert_ne!(verdict(&graph, wrong, 0b10), verdict(&graph, wrong, 0));
     }
 
