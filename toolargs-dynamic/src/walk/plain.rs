@@ -4,13 +4,15 @@
 //! properties hold scalars or lists of scalars, each judged by its own keywords alone), a call
 //! whose every key is declared, whose every value is of its property's type and passes that
 //! property's keywords, and that lacks no required key, is one the walk would accept as it is,
-//! with nothing to repair or report. [`Plain::accepts`] recognises such a call with the same
+//! with nothing to repair or report. [`Plain::read`] recognises such a call with the same
 //! keyword checks the walk runs ([`check_number`], [`check_string`], the `enum` and `const`
 //! comparisons), without the walk's frames, outcomes and paths.
 //!
-//! It only ever answers "accepted as sent" or "not sure": anything else (a `null`, an unknown
-//! key, a value of another type, a failed keyword) goes to the walk, which alone repairs and
-//! reports. So it holds no policy of its own, and a call gets the same verdict either way.
+//! Of a value it only ever answers "accepted as sent" or "not sure": anything else (a `null`,
+//! a value of another type, a failed keyword) goes to the walk, which alone repairs and
+//! reports, and so does an unknown key or a missing required one. What it answers of a call
+//! that is not accepted is which properties the walk need not judge again ([`Reading`]). So it
+//! holds no policy of its own, and a call gets the same verdict either way.
 
 use toolargs_core::cx::Cx;
 use toolargs_core::node::Node;
