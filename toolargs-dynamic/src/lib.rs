@@ -166,7 +166,7 @@ impl Spec {
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true, 0),
+            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true),
         )
     }
 
@@ -239,21 +239,19 @@ impl Spec {
 
     /// The judging walk on a decoded payload.
     fn judge(&self, node: &Node<'_>, cx: &mut Cx) -> Option<()> {
-        // A call accepted as sent needs nothing from the walk; of another, the walk skips
-        // the properties found accepted as sent.
-        let clean = match self.plain.as_ref().map(|plain| plain.read(node, cx)) {
+        // A call accepted as sent needs nothing from the walk; of one with every key declared
+        // and every required key present, only the properties not accepted as sent are walked.
+        match self.plain.as_ref().map(|plain| plain.read(node, cx)) {
             Some(walk::Reading::Accepted) => return Some(()),
-            Some(walk::Reading::Declared { dirty }) => match node {
-                Node::Object(members) => {
-                    return walk::walk_properties(&self.graph, members, dirty, cx)
+            Some(walk::Reading::Declared { dirty }) => {
+                if let Node::Object(members) = node {
+                    return walk::walk_properties(&self.graph, members, dirty, cx);
                 }
-                _ => 0,
-            },
-            Some(walk::Reading::Walk { clean }) => clean,
-            None => 0,
-        };
+            }
+            Some(walk::Reading::Walk) | None => {}
+        }
         // Without building, the value is `null`: nothing to drop but other values.
-        match walk::walk(&self.graph, node, &Path::ROOT, cx, false, clean)? {
+        match walk::walk(&self.graph, node, &Path::ROOT, cx, false)? {
             Value::Null => Some(()),
             built => {
                 drop(built);

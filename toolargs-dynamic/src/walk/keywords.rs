@@ -6,8 +6,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde_json::{Map, Value};
 
 use super::{
-    between, discard, is_valid, judged_leaf, leaf, KnownClean, Mode, Outcome, Part, Seen, Walker,
-    VALUE_DEPTH,
+    between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH,
 };
 use crate::exact::{json_equal, node_equal, number_decimal};
 use crate::format::Format;
@@ -284,12 +283,7 @@ impl Walker<'_> {
         }
         // A judging walk builds no object: its value is `null`, as a scalar's.
         let mut out = self.build.then(|| Map::with_capacity(count));
-        let members_at = members.as_ptr() as usize;
-        for (index, (property, slot)) in properties.iter().zip(slots.iter().copied()).enumerate() {
-            // Known to be accepted as sent: nothing to repair, report or build.
-            if KnownClean::holds(self.known_clean, members_at, index) {
-                continue;
-            }
+        for (property, slot) in properties.iter().zip(slots.iter().copied()) {
             let at = path.key(&property.name);
             let with_patterns;
             let schemas = if rules.pattern_properties.is_empty() {

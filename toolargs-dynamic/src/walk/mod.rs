@@ -61,30 +61,19 @@ const VALUE_DEPTH: usize = 1024;
 
 /// Reads `node` as the graph's root schema; the canonical JSON, or `None` with errors in `cx`.
 /// With `build` off the verdict is the same, but the value is not built (it is `null`) where
-/// no keyword needs it: replay only counts verdicts. Without building, the properties of the
-/// root object set in `clean` (bit `i` for property `i`, as the plain reading found them:
-/// present, with a value accepted as sent) are not walked again.
+/// no keyword needs it: replay only counts verdicts.
 pub(crate) fn walk(
     graph: &Graph,
     node: &Node<'_>,
     path: &Path<'_>,
     cx: &mut Cx,
     build: bool,
-    clean: u64,
 ) -> Option<Value> {
     let budget = std::cell::Cell::new(MAX_EVALUATIONS);
-    let known_clean = match node {
-        Node::Object(members) if !build && clean != 0 => Some(KnownClean {
-            members: members.as_ptr() as usize,
-            properties: clean,
-        }),
-        _ => None,
-    };
     let walker = Walker {
         graph,
         budget: &budget,
         build,
-        known_clean,
     };
     let value = walker
         .eval(graph.root, node, path, cx, true, 0)
@@ -126,7 +115,6 @@ pub(crate) fn walk_properties(
         graph,
         budget: &budget,
         build: false,
-        known_clean: None,
     };
     let mut ok = true;
     let properties = root.properties.as_deref().unwrap_or_default();
@@ -161,7 +149,6 @@ pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
         graph,
         budget: &budget,
         build: true,
-        known_clean: None,
     };
     walker.strict(id, &node, &Path::ROOT, &cx, 0)
 }
@@ -261,26 +248,6 @@ struct Walker<'g> {
     budget: &'g std::cell::Cell<usize>,
     /// Whether values are built; off, only what a keyword compares is built.
     build: bool,
-    /// The root object's properties a judging walk need not walk (see [`walk`]).
-    known_clean: Option<KnownClean>,
-}
-
-/// Properties of one object known to be accepted as sent: the object is known by the address
-/// of its members, so that no other object (a nested one, a value read again) is mistaken
-/// for it.
-#[derive(Clone, Copy)]
-struct KnownClean {
-    members: usize,
-    /// Bit `i` for property `i`.
-    properties: u64,
-}
-
-impl KnownClean {
-    /// Whether property `index` of the object whose members start at `members` is known clean.
-    fn holds(known: Option<KnownClean>, members: usize, index: usize) -> bool {
-        known
-            .is_some_and(|k| k.members == members && index < 64 && k.properties & (1 << index) != 0)
-    }
 }
 
 impl<'g> Walker<'g> {
@@ -290,7 +257,6 @@ impl<'g> Walker<'g> {
             graph: self.graph,
             budget: self.budget,
             build: true,
-            known_clean: None,
         }
     }
 }
