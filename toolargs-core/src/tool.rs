@@ -106,15 +106,7 @@ pub fn parse_payload<T>(
     unknown: UnknownPolicy,
     coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
 ) -> Result<Parsed<T>, Rejection> {
-    let mut envelope = Vec::new();
-    let outcome = with_payload(
-        raw,
-        &options.limits,
-        expect_object,
-        &mut envelope,
-        |node, repairs| coerce_payload(node, repairs, options, unknown, coerce),
-    );
-    outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
+    envelope(Arguments::Raw(raw), options, expect_object, unknown, coerce)
 }
 
 /// [`parse_payload`] for arguments read from a log's text as they stand there, by
@@ -143,10 +135,43 @@ pub fn parse_logged_payload<T>(
     unknown: UnknownPolicy,
     coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
 ) -> Result<Parsed<T>, Rejection> {
-    let mut envelope = Vec::new();
-    let outcome = with_logged_payload(payload, expect_object, &mut envelope, |node, repairs| {
+    envelope(
+        Arguments::Logged(payload),
+        options,
+        expect_object,
+        unknown,
+        coerce,
+    )
+}
+
+/// Arguments as the two front doors of the envelope take them.
+enum Arguments<'r, 'a> {
+    Raw(&'r RawArgs<'a>),
+    Logged(&'r LoggedPayload<'a>),
+}
+
+/// The envelope of [`parse_payload`] and [`parse_logged_payload`]: the arguments decoded (or
+/// taken as read), then [`coerce_payload`], and a decoding error as the rejection.
+#[inline]
+fn envelope<T>(
+    arguments: Arguments<'_, '_>,
+    options: &ParseOptions,
+    expect_object: bool,
+    unknown: UnknownPolicy,
+    coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
+) -> Result<Parsed<T>, Rejection> {
+    let mut repairs = Vec::new();
+    let then = |node: &Node<'_>, repairs: &mut Vec<Repair>| {
         coerce_payload(node, repairs, options, unknown, coerce)
-    });
+    };
+    let outcome = match arguments {
+        Arguments::Raw(raw) => {
+            with_payload(raw, &options.limits, expect_object, &mut repairs, then)
+        }
+        Arguments::Logged(payload) => {
+            with_logged_payload(payload, expect_object, &mut repairs, then)
+        }
+    };
     outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
 }
 
