@@ -30,10 +30,23 @@ pub(crate) struct FixedShape {
 enum Run {
     /// Positions of one byte each.
     Literal(Vec<u8>),
-    /// `count` positions of the same set, as two 64-bit halves (bytes 0–63, 64–127): a test
-    /// is one shift of a word, where a 128-bit shift by a variable amount takes several
-    /// instructions and a branch.
-    Class { set: [u64; 2], count: usize },
+    /// `count` positions of the same set, as a table of every byte value (1 when in the set,
+    /// 0 for every other byte, every byte outside ASCII included): each position is one load,
+    /// and a run is tested without a branch per byte.
+    Class {
+        set: AsciiSet,
+        table: Box<[u8; 256]>,
+        count: usize,
+    },
+}
+
+/// The table of a [`Run::Class`].
+fn table_of(set: AsciiSet) -> Box<[u8; 256]> {
+    let mut table = Box::new([0; 256]);
+    for (b, slot) in table.iter_mut().enumerate().take(128) {
+        *slot = u8::from(set >> b & 1 != 0);
+    }
+    table
 }
 
 impl FixedShape {
@@ -55,18 +68,20 @@ impl FixedShape {
         }
         let mut runs: Vec<Run> = Vec::new();
         for &set in &sets {
-            let halves = [set as u64, (set >> 64) as u64];
             match runs.last_mut() {
                 // A set of one byte is that byte (every byte of a set is ASCII).
                 Some(Run::Literal(bytes)) if set.count_ones() == 1 => {
                     bytes.push(set.trailing_zeros() as u8);
                 }
-                Some(Run::Class { set: last, count }) if *last == halves => *count += 1,
+                Some(Run::Class {
+                    set: last, count, ..
+                }) if *last == set => *count += 1,
                 _ if set.count_ones() == 1 => {
                     runs.push(Run::Literal(vec![set.trailing_zeros() as u8]))
                 }
                 _ => runs.push(Run::Class {
-                    set: halves,
+                    set,
+                    table: table_of(set),
                     count: 1,
                 }),
             }
@@ -95,12 +110,10 @@ impl FixedShape {
             };
             let matched = match run {
                 Run::Literal(literal) => same_bytes(here, literal),
-                Run::Class {
-                    set: [low, high], ..
-                } => here.iter().all(|&b| {
-                    let half = if b < 64 { *low } else { *high };
-                    b < 128 && (half >> (b & 63)) & 1 != 0
-                }),
+                // The run is short: all of it is read, without a branch per byte.
+                Run::Class { table, .. } => {
+                    here.iter().fold(1, |all, &b| all & table[b as usize]) != 0
+                }
             };
             if !matched {
                 return false;
