@@ -14,6 +14,8 @@ pub struct Cx {
     omitted: usize,
     unknown: UnknownPolicy,
     null_as_absent: bool,
+    /// Messages given to [`Cx::error_with`] are not written ([`Cx::quiet_scratch`]).
+    quiet: bool,
 }
 
 impl Cx {
@@ -25,6 +27,7 @@ impl Cx {
             omitted: 0,
             unknown,
             null_as_absent: false,
+            quiet: false,
         }
     }
 
@@ -96,6 +99,14 @@ impl Cx {
         });
     }
 
+    /// Records an error at `path` whose message is written only when it can be read: a
+    /// [quiet](Cx::quiet_scratch) collector records the error with an empty message, without
+    /// calling `message`. For messages that cost more to write than the check that failed.
+    pub fn error_with(&mut self, path: &Path<'_>, code: Code, message: impl FnOnce() -> String) {
+        let message = if self.quiet { String::new() } else { message() };
+        self.error(path, code, message);
+    }
+
     /// True once any error was recorded.
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()
@@ -115,8 +126,36 @@ impl Cx {
         }
     }
 
+    /// A [scratch](Cx::scratch) collector for a reading that only asks whether anything
+    /// failed or was repaired: it records as any collector does, but the messages given to
+    /// [`Cx::error_with`] are left unwritten. Its errors are never shown, so it is dropped,
+    /// never [absorbed](Cx::absorb).
+    ///
+    /// ```
+    /// use toolargs_core::cx::Cx;
+    /// use toolargs_core::path::Path;
+    /// use toolargs_core::report::Code;
+    /// use toolargs_core::spec::UnknownPolicy;
+    ///
+    /// let mut cx = Cx::new(UnknownPolicy::Reject);
+    /// let mut quiet = cx.quiet_scratch();
+    /// quiet.error_with(&Path::ROOT, Code::Pattern, || unreachable!("never written"));
+    /// assert_eq!(quiet.error_count(), 1);
+    ///
+    /// cx.error_with(&Path::ROOT, Code::Pattern, || "expected an id".to_owned());
+    /// let rejection = cx.finish(Some(())).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].message, "expected an id");
+    /// ```
+    pub fn quiet_scratch(&self) -> Cx {
+        Cx {
+            quiet: true,
+            ..self.scratch()
+        }
+    }
+
     /// Takes over what a scratch collector recorded, in order, as if recorded here.
     pub fn absorb(&mut self, other: Cx) {
+        debug_assert!(!other.quiet, "a quiet collector's errors have no message");
         self.repairs.extend(other.repairs);
         for error in other.errors {
             if self.errors.len() >= Rejection::MAX_ERRORS {

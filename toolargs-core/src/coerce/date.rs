@@ -40,20 +40,16 @@ impl ArgType for NaiveDate {
             return None;
         };
         let Some((year, month, day)) = split_date(s) else {
-            cx.error(
-                path,
-                Code::AmbiguousDate,
-                described(&["expected a date written YYYY-MM-DD, got "], node, ""),
-            );
+            cx.error_with(path, Code::AmbiguousDate, || {
+                described(&["expected a date written YYYY-MM-DD, got "], node, "")
+            });
             return None;
         };
         let date = NaiveDate::from_ymd_opt(year, month, day);
         if date.is_none() {
-            cx.error(
-                path,
-                Code::InvalidDate,
-                described(&["expected a real calendar date, got "], node, ""),
-            );
+            cx.error_with(path, Code::InvalidDate, || {
+                described(&["expected a real calendar date, got "], node, "")
+            });
         }
         date
     }

@@ -49,22 +49,20 @@ pub fn check_string(s: &str, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
         let too_short = spec.min_len.is_some_and(|min| chars < min);
         let too_long = spec.max_len.is_some_and(|max| chars > max);
         if too_short || too_long {
-            let expected = match (spec.min_len, spec.max_len) {
-                (Some(min), Some(max)) => format!("from {min} to {max} characters"),
-                (Some(min), None) => format!("at least {min} characters"),
-                (None, Some(max)) => format!("at most {max} characters"),
-                (None, None) => "any number of characters".to_owned(),
-            };
-            let got = if too_long {
-                format!("more than {}", chars - 1)
-            } else {
-                chars.to_string()
-            };
-            cx.error(
-                path,
-                Code::Length,
-                format!("expected a string of {expected}, got {got} characters"),
-            );
+            cx.error_with(path, Code::Length, || {
+                let expected = match (spec.min_len, spec.max_len) {
+                    (Some(min), Some(max)) => format!("from {min} to {max} characters"),
+                    (Some(min), None) => format!("at least {min} characters"),
+                    (None, Some(max)) => format!("at most {max} characters"),
+                    (None, None) => "any number of characters".to_owned(),
+                };
+                let got = if too_long {
+                    format!("more than {}", chars - 1)
+                } else {
+                    chars.to_string()
+                };
+                format!("expected a string of {expected}, got {got} characters")
+            });
             return false;
         }
     }
@@ -75,9 +73,7 @@ pub fn check_string(s: &str, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
             } else {
                 "containing a match for"
             };
-            cx.error(
-                path,
-                Code::Pattern,
+            cx.error_with(path, Code::Pattern, || {
                 described(
                     &[
                         "expected a string ",
@@ -88,8 +84,8 @@ pub fn check_string(s: &str, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
                     ],
                     &Node::String(s.into()),
                     "",
-                ),
-            );
+                )
+            });
             return false;
         }
     }

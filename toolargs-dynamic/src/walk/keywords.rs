@@ -518,36 +518,32 @@ pub(super) fn check_number(
     let mut ok = true;
     if outside(&rules.minimum, false) || outside(&rules.maximum, true) {
         ok = false;
-        let side = |limit: &Option<Limit>, word: &str, strict: &str| {
-            limit
-                .as_ref()
-                .map(|l| format!("{} {}", if l.exclusive { strict } else { word }, l.value))
-        };
-        let bounds: Vec<String> = [
-            side(&rules.minimum, "at least", "above"),
-            side(&rules.maximum, "at most", "below"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        cx.error(
-            path,
-            Code::OutOfRange,
+        cx.error_with(path, Code::OutOfRange, || {
+            let side = |limit: &Option<Limit>, word: &str, strict: &str| {
+                limit
+                    .as_ref()
+                    .map(|l| format!("{} {}", if l.exclusive { strict } else { word }, l.value))
+            };
+            let bounds: Vec<String> = [
+                side(&rules.minimum, "at least", "above"),
+                side(&rules.maximum, "at most", "below"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
             format!(
                 "expected a number {}, got {}",
                 bounds.join(" and "),
                 node.describe()
-            ),
-        );
+            )
+        });
     }
     if let Some(divisor) = &rules.multiple_of {
         if digits().is_multiple_of(divisor) == Some(false) {
             ok = false;
-            cx.error(
-                path,
-                Code::NotMultiple,
-                format!("expected a multiple of {divisor}, got {}", node.describe()),
-            );
+            cx.error_with(path, Code::NotMultiple, || {
+                format!("expected a multiple of {divisor}, got {}", node.describe())
+            });
         }
     }
     ok
@@ -569,15 +565,13 @@ pub(super) fn check_string(
     if let Some(pattern) = &rules.pattern {
         if !pattern.is_match(s) {
             ok = false;
-            cx.error(
-                path,
-                Code::Pattern,
+            cx.error_with(path, Code::Pattern, || {
                 format!(
                     "expected a string matching the pattern {}, got {}",
                     preview_str(&pattern.source),
                     node.describe()
-                ),
-            );
+                )
+            });
         }
     }
     match rules.format {
@@ -589,11 +583,9 @@ pub(super) fn check_string(
         Some(format) if !format.accepts(s) => {
             ok = false;
             let (code, expected) = format.code();
-            cx.error(
-                path,
-                code,
-                format!("expected {expected}, got {}", node.describe()),
-            );
+            cx.error_with(path, code, || {
+                format!("expected {expected}, got {}", node.describe())
+            });
         }
         Some(_) => {}
     }

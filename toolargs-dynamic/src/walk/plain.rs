@@ -120,8 +120,9 @@ impl Plain {
         let mut present = 0u64;
         let mut declared = true;
         // The keywords record what fails into a collector of their own, which is dropped: a
-        // value that fails any of them is judged again, and reported, by the walk.
-        let mut scratch = cx.scratch();
+        // value that fails any of them is judged again, and reported, by the walk. It is
+        // quiet: no message is written here only to be dropped.
+        let mut scratch = cx.quiet_scratch();
         for (key, value) in members {
             let Some(index) = self.fields.iter().position(|f| same_text(&f.name, key)) else {
                 declared = false;
