@@ -122,14 +122,16 @@ impl Cx {
     pub fn scratch(&self) -> Cx {
         Cx {
             null_as_absent: self.null_as_absent,
+            quiet: self.quiet,
             ..Cx::new(self.unknown)
         }
     }
 
     /// A [scratch](Cx::scratch) collector for a reading that only asks whether anything
     /// failed or was repaired: it records as any collector does, but the messages given to
-    /// [`Cx::error_with`] are left unwritten. Its errors are never shown, so it is dropped,
-    /// never [absorbed](Cx::absorb).
+    /// [`Cx::error_with`] are left unwritten, and so are those of its own scratch collectors.
+    /// Its errors are never shown, so it is dropped, never [absorbed](Cx::absorb) into a
+    /// collector that is not quiet.
     ///
     /// ```
     /// use toolargs_core::cx::Cx;
@@ -155,7 +157,10 @@ impl Cx {
 
     /// Takes over what a scratch collector recorded, in order, as if recorded here.
     pub fn absorb(&mut self, other: Cx) {
-        debug_assert!(!other.quiet, "a quiet collector's errors have no message");
+        debug_assert!(
+            self.quiet || !other.quiet,
+            "a quiet collector's errors have no message"
+        );
         self.repairs.extend(other.repairs);
         for error in other.errors {
             if self.errors.len() >= Rejection::MAX_ERRORS {

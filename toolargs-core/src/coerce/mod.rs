@@ -108,11 +108,9 @@ pub trait ArgType: Sized {
 
 /// Writes the standard `type` error: what was expected, and what arrived.
 pub(crate) fn type_error(cx: &mut Cx, path: &Path<'_>, expected: &str, node: &Node<'_>) {
-    cx.error(
-        path,
-        crate::report::Code::Type,
-        crate::node::described(&["expected ", expected, ", got "], node, ""),
-    );
+    cx.error_with(path, crate::report::Code::Type, || {
+        crate::node::described(&["expected ", expected, ", got "], node, "")
+    });
 }
 
 /// Adds `key: value` to a schema object when the value is present.

@@ -300,7 +300,8 @@ impl Walker<'_> {
         depth: usize,
     ) -> Option<Outcome> {
         let condition = rules.condition.as_ref()?;
-        let mut test = cx.scratch();
+        // Only whether the condition holds is read: a quiet collector.
+        let mut test = cx.quiet_scratch();
         let tested = self.eval(condition.test, node, path, &mut test, false, depth + 1);
         let holds = passes_as_sent(tested.is_some(), &test);
         let branch = if holds {

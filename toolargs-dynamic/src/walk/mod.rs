@@ -347,9 +347,10 @@ impl Walker<'_> {
         Some(outcome)
     }
 
-    /// Whether `node` passes schema `id` as sent.
+    /// Whether `node` passes schema `id` as sent. What the schema would say is not kept, so
+    /// it is not written either (a quiet collector).
     fn strict(&self, id: Id, node: &Node<'_>, path: &Path<'_>, cx: &Cx, depth: usize) -> bool {
-        let mut scratch = cx.scratch();
+        let mut scratch = cx.quiet_scratch();
         let outcome = self.eval(id, node, path, &mut scratch, false, depth + 1);
         passes_as_sent(outcome.is_some(), &scratch)
     }
