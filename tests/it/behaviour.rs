@@ -550,3 +550,30 @@ fn nulls_can_be_read_as_absent_without_a_repair() {
         [("missing".to_owned(), "$.amount_cents".to_owned())]
     );
 }
+
+#[test]
+fn errors_can_be_judged_without_their_messages() {
+    let options = toolargs::ParseOptions {
+        omit_messages: true,
+        ..toolargs::ParseOptions::DEFAULT
+    };
+    let calls = [
+        json!({"order_id": "ord_A1b2C3d4", "amount_cents": 0, "reason": "late"}),
+        json!({"order_id": "bad", "amount_cents": "19.99", "reason": "broken",
+               "notify_customer": "maybe", "effective_date": "03/04/2026", "tags": "a, b"}),
+        json!({"order_id": 7, "amount_cents": 1.5, "reason": "late", "x": 1}),
+        json!({"amount_cents": true}),
+        json!([1, 2]),
+    ];
+    for raw in &calls {
+        let full = IssueRefund::parse(raw).unwrap_err();
+        let quiet = toolargs::parse_with::<IssueRefund>(&RawArgs::from(raw), &options).unwrap_err();
+        assert_eq!(codes(&quiet), codes(&full), "{raw}");
+        assert!(full.errors().iter().all(|e| !e.message.is_empty()), "{raw}");
+        assert!(quiet.errors().iter().all(|e| e.message.is_empty()), "{raw}");
+    }
+    // Repairs are recorded in full either way.
+    let raw = json!({"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "LATE"});
+    let quiet = toolargs::parse_with::<IssueRefund>(&RawArgs::from(&raw), &options).unwrap();
+    assert_eq!(quiet.repairs, IssueRefund::parse(&raw).unwrap().repairs);
+}

@@ -241,6 +241,16 @@ fn run_tests(
                 "{file} / {description} / {name}: judging without building disagrees"
             ));
         }
+        // Replay judges without writing messages; that must change nothing but the messages.
+        let quiet = toolargs::ParseOptions {
+            omit_messages: true,
+            ..toolargs::ParseOptions::DEFAULT
+        };
+        if !same_but_messages(&spec.check_with(&instance(data), &quiet), &judged) {
+            out.broken.push(format!(
+                "{file} / {description} / {name}: judging without messages disagrees"
+            ));
+        }
         // Replay judges arguments logged inside a JSON string from that string's content; where
         // it can, that must not change a verdict either.
         let logged = as_logged(data);
@@ -306,6 +316,26 @@ fn run_tests(
         description: description.to_owned(),
         loaded: Ok(result),
     });
+}
+
+/// Whether a verdict judged without messages is `full` but for its messages, which are all
+/// empty.
+fn same_but_messages(
+    quiet: &Result<Vec<toolargs::Repair>, toolargs::Rejection>,
+    full: &Result<Vec<toolargs::Repair>, toolargs::Rejection>,
+) -> bool {
+    match (quiet, full) {
+        (Ok(quiet), Ok(full)) => quiet == full,
+        (Err(quiet), Err(full)) => {
+            let (quiet, full) = (quiet.errors(), full.errors());
+            quiet.len() == full.len()
+                && quiet
+                    .iter()
+                    .zip(full)
+                    .all(|(q, f)| q.message.is_empty() && q.path == f.path && q.code == f.code)
+        }
+        _ => false,
+    }
 }
 
 fn rules_of(repairs: &[toolargs::Repair]) -> String {

@@ -14,8 +14,8 @@ pub struct Cx {
     omitted: usize,
     unknown: UnknownPolicy,
     null_as_absent: bool,
-    /// Messages given to [`Cx::error_with`] are not written ([`Cx::quiet_scratch`]).
-    quiet: bool,
+    /// Errors are recorded without their message ([`Cx::set_omit_messages`]).
+    omit_messages: bool,
 }
 
 impl Cx {
@@ -27,7 +27,7 @@ impl Cx {
             omitted: 0,
             unknown,
             null_as_absent: false,
-            quiet: false,
+            omit_messages: false,
         }
     }
 
@@ -42,6 +42,13 @@ impl Cx {
     /// [`ParseOptions::null_as_absent`](crate::ParseOptions::null_as_absent)).
     pub fn set_null_as_absent(&mut self, on: bool) {
         self.null_as_absent = on;
+    }
+
+    /// Records errors without their message (see
+    /// [`ParseOptions::omit_messages`](crate::ParseOptions::omit_messages)): a message given to
+    /// [`Cx::error_with`] is then not written at all.
+    pub fn set_omit_messages(&mut self, on: bool) {
+        self.omit_messages = on;
     }
 
     /// Whether `null` for an optional field is read as absent without a repair.
@@ -65,16 +72,14 @@ impl Cx {
         after: Value,
     ) -> bool {
         if strict {
-            self.error(
-                path,
-                Code::RepairForbidden,
+            self.error_with(path, Code::RepairForbidden, || {
                 format!(
                     "this field must be sent exactly as the schema says; {} would have changed {} into {}",
                     rule,
                     truncate_json(&before),
                     truncate_json(&after)
-                ),
-            );
+                )
+            });
             return false;
         }
         self.repairs.push(Repair {
@@ -92,19 +97,27 @@ impl Cx {
             self.omitted += 1;
             return;
         }
+        let message = match self.omit_messages {
+            true => String::new(),
+            false => message.into(),
+        };
         self.errors.push(ArgumentError {
             path: path.render(),
             code,
-            message: message.into(),
+            message,
         });
     }
 
-    /// Records an error at `path` whose message is written only when it can be read: a
-    /// [quiet](Cx::quiet_scratch) collector records the error with an empty message, without
-    /// calling `message`. For messages that cost more to write than the check that failed.
+    /// Records an error at `path` whose message is written only when it is kept: a collector
+    /// that [omits messages](Cx::set_omit_messages) records the error with an empty message,
+    /// without calling `message`. For messages that cost more to write than the check that
+    /// failed.
     pub fn error_with(&mut self, path: &Path<'_>, code: Code, message: impl FnOnce() -> String) {
-        let message = if self.quiet { String::new() } else { message() };
-        self.error(path, code, message);
+        if self.omit_messages {
+            self.error(path, code, String::new());
+        } else {
+            self.error(path, code, message());
+        }
     }
 
     /// True once any error was recorded.
@@ -122,16 +135,16 @@ impl Cx {
     pub fn scratch(&self) -> Cx {
         Cx {
             null_as_absent: self.null_as_absent,
-            quiet: self.quiet,
+            omit_messages: self.omit_messages,
             ..Cx::new(self.unknown)
         }
     }
 
     /// A [scratch](Cx::scratch) collector for a reading that only asks whether anything
-    /// failed or was repaired: it records as any collector does, but the messages given to
-    /// [`Cx::error_with`] are left unwritten, and so are those of its own scratch collectors.
-    /// Its errors are never shown, so it is dropped, never [absorbed](Cx::absorb) into a
-    /// collector that is not quiet.
+    /// failed or was repaired: it records as any collector does, but [without
+    /// messages](Cx::set_omit_messages), and so do its own scratch collectors. Its errors are
+    /// never shown, so it is dropped, never [absorbed](Cx::absorb) into a collector that keeps
+    /// messages.
     ///
     /// ```
     /// use toolargs_core::cx::Cx;
@@ -150,7 +163,7 @@ impl Cx {
     /// ```
     pub fn quiet_scratch(&self) -> Cx {
         Cx {
-            quiet: true,
+            omit_messages: true,
             ..self.scratch()
         }
     }
@@ -158,7 +171,7 @@ impl Cx {
     /// Takes over what a scratch collector recorded, in order, as if recorded here.
     pub fn absorb(&mut self, other: Cx) {
         debug_assert!(
-            self.quiet || !other.quiet,
+            self.omit_messages || !other.omit_messages,
             "a quiet collector's errors have no message"
         );
         self.repairs.extend(other.repairs);
@@ -189,7 +202,10 @@ impl Cx {
             _ => Err(Rejection::single(ArgumentError {
                 path: Path::ROOT.render(),
                 code: Code::Type,
-                message: "the arguments could not be read".to_owned(),
+                message: match self.omit_messages {
+                    true => String::new(),
+                    false => "the arguments could not be read".to_owned(),
+                },
             })),
         }
     }

@@ -54,13 +54,19 @@ pub struct ParseOptions {
     /// Overrides the tool's own unknown-key policy for this parse (for example to measure in
     /// replay what a switch from strip to reject would do). `None` keeps the tool's policy.
     pub unknown: Option<UnknownPolicy>,
+    /// Leave the message of every error empty: a rejection still lists each error with its
+    /// path and code, and repairs are recorded in full. For callers that count outcomes and
+    /// never show a message (replay does), and would otherwise pay for writing one per error.
+    pub omit_messages: bool,
 }
 
 impl ParseOptions {
-    /// The defaults: [`Limits::DEFAULT`], and `null` recorded as a `null_to_absent` repair.
+    /// The defaults: [`Limits::DEFAULT`], `null` recorded as a `null_to_absent` repair, and
+    /// every error with its message.
     pub const DEFAULT: ParseOptions = ParseOptions {
         limits: Limits::DEFAULT,
         null_as_absent: false,
         unknown: None,
+        omit_messages: false,
     };
 }

@@ -172,7 +172,12 @@ fn envelope<T>(
             with_logged_payload(payload, expect_object, &mut repairs, then)
         }
     };
-    outcome.unwrap_or_else(|error| Err(Rejection::single(error)))
+    outcome.unwrap_or_else(|mut error| {
+        if options.omit_messages {
+            error.message.clear();
+        }
+        Err(Rejection::single(error))
+    })
 }
 
 /// The part of the envelope after decoding: a context set from `options`, holding the
@@ -193,6 +198,7 @@ fn coerce_payload<T>(
         Cx::with_repairs(policy, std::mem::take(repairs))
     };
     cx.set_null_as_absent(options.null_as_absent);
+    cx.set_omit_messages(options.omit_messages);
     let value = coerce(node, &mut cx);
     cx.finish(value)
 }

@@ -298,15 +298,23 @@ impl<'t> Replayer<'t> {
             tools,
             few,
             by,
-            options: ParseOptions::DEFAULT,
+            options: ParseOptions {
+                omit_messages: true,
+                ..ParseOptions::DEFAULT
+            },
             verdicts: None,
             block_bytes: BLOCK_BYTES,
         }
     }
 
-    /// Parses calls with these options instead of the defaults.
+    /// Parses calls with these options instead of the defaults. Replay counts codes, rules
+    /// and paths, never messages: errors are always judged without them
+    /// ([`ParseOptions::omit_messages`]).
     pub fn with_options(mut self, options: ParseOptions) -> Self {
-        self.options = options;
+        self.options = ParseOptions {
+            omit_messages: true,
+            ..options
+        };
         self
     }
 

@@ -37,17 +37,15 @@ pub fn coerce_any(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value
         Node::Number(n) => {
             let value = n.to_exact_value();
             if value.is_none() {
-                cx.error(
-                    path,
-                    Code::LossyNumber,
+                cx.error_with(path, Code::LossyNumber, || {
                     described(
                         &["expected a number that passes through exactly, got "],
                         node,
                         ", which no JSON \
                          reader keeps exactly (integers beyond -2^63..2^64-1, or beyond the \
                          range of a double); send it as a string if its digits matter",
-                    ),
-                );
+                    )
+                });
             }
             value
         }

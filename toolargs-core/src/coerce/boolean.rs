@@ -21,11 +21,9 @@ impl ArgType for bool {
                 } else if s.eq_ignore_ascii_case("false") {
                     false
                 } else {
-                    cx.error(
-                        path,
-                        Code::AmbiguousBoolean,
-                        described(&["expected a boolean (true or false), got "], node, ""),
-                    );
+                    cx.error_with(path, Code::AmbiguousBoolean, || {
+                        described(&["expected a boolean (true or false), got "], node, "")
+                    });
                     return None;
                 };
                 cx.repair(

@@ -77,11 +77,9 @@ pub fn coerce_datetime(
         Shape::WithOffset => match DateTime::parse_from_rfc3339(s) {
             Ok(value) if is_real_second(&value) => Some(value),
             _ => {
-                cx.error(
-                    path,
-                    Code::InvalidDatetime,
-                    described(&["expected a date-time that exists, got "], node, ""),
-                );
+                cx.error_with(path, Code::InvalidDatetime, || {
+                    described(&["expected a date-time that exists, got "], node, "")
+                });
                 None
             }
         },
@@ -94,15 +92,13 @@ pub fn coerce_datetime(
             None
         }
         Shape::Other => {
-            cx.error(
-                path,
-                Code::AmbiguousDatetime,
+            cx.error_with(path, Code::AmbiguousDatetime, || {
                 described(
                     &["expected an RFC 3339 date-time such as 2026-03-04T10:00:00Z, got "],
                     node,
                     "",
-                ),
-            );
+                )
+            });
             None
         }
     }
@@ -153,15 +149,13 @@ impl ArgType for DateTime<Utc> {
         // In UTC, `0000-01-01T00:30:00+01:00` falls in year -1, which RFC 3339 cannot write:
         // the canonical form would not read back.
         if !(0..=9999).contains(&value.year()) {
-            cx.error(
-                path,
-                Code::InvalidDatetime,
+            cx.error_with(path, Code::InvalidDatetime, || {
                 described(
                     &["expected a date-time within the years 0000 to 9999 in UTC, got "],
                     node,
                     "",
-                ),
-            );
+                )
+            });
             return None;
         }
         Some(value)

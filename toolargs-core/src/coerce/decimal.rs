@@ -64,15 +64,13 @@ impl ArgType for Decimal {
         let value = match exact(&text) {
             Some(value) if significant_digits(value) <= MAX_DIGITS => value,
             _ => {
-                cx.error(
-                    path,
-                    Code::LossyNumber,
+                cx.error_with(path, Code::LossyNumber, || {
                     format!(
                         "expected a decimal of at most {MAX_DIGITS} significant digits, which a \
                          JSON number carries exactly, got {}",
                         node.describe()
-                    ),
-                );
+                    )
+                });
                 return None;
             }
         };

@@ -41,11 +41,9 @@ pub fn coerce_enum<S: AsRef<str>>(
             )
             .then_some(index),
         _ => {
-            cx.error(
-                path,
-                Code::Enum,
-                described(&["expected one of ", &list(names), ", got "], node, ""),
-            );
+            cx.error_with(path, Code::Enum, || {
+                described(&["expected one of ", &list(names), ", got "], node, "")
+            });
             None
         }
     }
@@ -68,11 +66,9 @@ pub fn coerce_literal(
         return Some(found.clone());
     }
     let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
-    cx.error(
-        path,
-        Code::Enum,
-        described(&["expected one of ", &shown.join(", "), ", got "], node, ""),
-    );
+    cx.error_with(path, Code::Enum, || {
+        described(&["expected one of ", &shown.join(", "), ", got "], node, "")
+    });
     None
 }
 

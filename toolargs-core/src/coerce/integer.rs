@@ -27,29 +27,25 @@ pub fn coerce_integer(
             IntegerReading::Integral(v) => (Some(v), Some(Rule::IntegralFloatToInt)),
             IntegerReading::TooLarge => (None, None),
             IntegerReading::Fractional => {
-                cx.error(
-                    path,
-                    Code::LossyNumber,
+                cx.error_with(path, Code::LossyNumber, || {
                     described(
                         &["expected an integer, got "],
                         node,
                         ", which has a fractional part",
-                    ),
-                );
+                    )
+                });
                 return None;
             }
         },
         Node::String(s) => {
             if !is_plain_integer(s) {
-                cx.error(
-                    path,
-                    Code::AmbiguousInteger,
+                cx.error_with(path, Code::AmbiguousInteger, || {
                     described(
                         &["expected an integer, got "],
                         node,
                         ", which is not a plain base-10 integer; send a JSON number such as 1999",
-                    ),
-                );
+                    )
+                });
                 return None;
             }
             // Plain digits that overflow i128 are certainly out of any supported range.
@@ -62,9 +58,7 @@ pub fn coerce_integer(
     };
     let (low, high) = effective_range(spec, type_range);
     let Some(value) = value.filter(|v| (low..=high).contains(v)) else {
-        cx.error(
-            path,
-            Code::OutOfRange,
+        cx.error_with(path, Code::OutOfRange, || {
             described(
                 &[
                     "expected ",
@@ -73,8 +67,8 @@ pub fn coerce_integer(
                 ],
                 node,
                 "",
-            ),
-        );
+            )
+        });
         return None;
     };
     match rule {

@@ -60,15 +60,13 @@ pub fn coerce_list<T>(
         Node::Array(items) => items,
         Node::String(s) if scalar_to_list => {
             if !is_single_item(s) {
-                cx.error(
-                    path,
-                    Code::AmbiguousList,
+                cx.error_with(path, Code::AmbiguousList, || {
                     described(
                         &["expected an array, got "],
                         node,
                         ", which cannot safely become a one-item list; send a JSON array",
-                    ),
-                );
+                    )
+                });
                 return None;
             }
             let after = Value::Array(vec![node.to_value()]);
@@ -117,11 +115,9 @@ fn check_items(len: usize, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -
             (None, Some(max)) => format!("at most {max} items"),
             (None, None) => "any number of items".to_owned(),
         };
-        cx.error(
-            path,
-            Code::Length,
-            format!("expected an array of {expected}, got {len} items"),
-        );
+        cx.error_with(path, Code::Length, || {
+            format!("expected an array of {expected}, got {len} items")
+        });
         return false;
     }
     true

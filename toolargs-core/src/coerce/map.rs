@@ -41,15 +41,13 @@ fn coerce_entries<T: ArgType>(
         let at = path.key(key);
         if let Some(pattern) = spec.key_pattern {
             if !pattern.is_match(key) {
-                cx.error(
-                    &at,
-                    Code::Pattern,
+                cx.error_with(&at, Code::Pattern, || {
                     format!(
                         "expected a key matching {}, got {}",
                         pattern.schema_source(),
                         Value::from(key)
-                    ),
-                );
+                    )
+                });
                 ok = false;
                 continue;
             }
@@ -74,11 +72,9 @@ fn check_entries(len: usize, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx)
             (None, Some(max)) => format!("at most {max} entries"),
             (None, None) => "any number of entries".to_owned(),
         };
-        cx.error(
-            path,
-            Code::Length,
-            format!("expected an object of {expected}, got {len} entries"),
-        );
+        cx.error_with(path, Code::Length, || {
+            format!("expected an object of {expected}, got {len} entries")
+        });
         return false;
     }
     true

@@ -31,15 +31,13 @@ pub(crate) fn number_source<'n, 'a>(
         Node::Number(n) => Some(NumberSource::Number(n)),
         Node::String(s) if is_plain_decimal(s) => Some(NumberSource::DecimalString(s)),
         Node::String(_) => {
-            cx.error(
-                path,
-                Code::AmbiguousNumber,
+            cx.error_with(path, Code::AmbiguousNumber, || {
                 described(
                     &["expected a number, got "],
                     node,
                     ", which is not a plain decimal; send a JSON number such as 19.99",
-                ),
-            );
+                )
+            });
             None
         }
         other => {
@@ -64,11 +62,9 @@ pub(crate) fn range_error(
         (None, Some(max)) => format!("a number of at most {max}"),
         (None, None) => format!("a number no larger than {type_max:e} in magnitude"),
     };
-    cx.error(
-        path,
-        Code::OutOfRange,
-        described(&["expected ", &expected, ", got "], node, ""),
-    );
+    cx.error_with(path, Code::OutOfRange, || {
+        described(&["expected ", &expected, ", got "], node, "")
+    });
 }
 
 /// Reads a finite number within the field's bounds and `type_max` in magnitude.

@@ -221,11 +221,9 @@ pub fn field_with<T>(
             }
             None => {
                 let what = if member.is_some() { "null" } else { "absent" };
-                cx.error(
-                    path,
-                    Code::Missing,
-                    format!("this field is required but was {what}; send a value"),
-                );
+                cx.error_with(path, Code::Missing, || {
+                    format!("this field is required but was {what}; send a value")
+                });
                 None
             }
         },

@@ -40,14 +40,12 @@ pub fn tagged<'n, 'a>(
     let members = object_members(node, path, cx)?;
     let at = path.key(tag);
     let Some((_, value)) = members.iter().find(|(key, _)| key.as_ref() == tag) else {
-        cx.error(
-            &at,
-            Code::Missing,
+        cx.error_with(&at, Code::Missing, || {
             format!(
                 "the tag \"{tag}\" is required and names the variant; send one of {}",
                 quoted(names)
-            ),
-        );
+            )
+        });
         return None;
     };
     let index = coerce_enum(value, names, spec, &at, cx)?;
@@ -107,11 +105,9 @@ pub fn untagged<T>(
     match closest {
         Some(scratch) if scratch.has_errors() => cx.absorb(scratch),
         // An attempt that returned nothing without saying why, or a union without variants.
-        _ => cx.error(
-            path,
-            Code::Type,
-            format!("expected one of {}", quoted(names)),
-        ),
+        _ => cx.error_with(path, Code::Type, || {
+            format!("expected one of {}", quoted(names))
+        }),
     }
     None
 }

@@ -40,9 +40,7 @@ impl ArgType for Url {
         match Url::parse(s) {
             Ok(url) if uri_characters(s) => Some(url),
             _ => {
-                cx.error(
-                    path,
-                    Code::InvalidUri,
+                cx.error_with(path, Code::InvalidUri, || {
                     described(
                         &[
                             "expected an absolute URL such as https://example.com/path, with any \
@@ -50,8 +48,8 @@ impl ArgType for Url {
                         ],
                         node,
                         "",
-                    ),
-                );
+                    )
+                });
                 None
             }
         }

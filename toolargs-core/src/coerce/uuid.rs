@@ -39,9 +39,7 @@ impl ArgType for Uuid {
         match Uuid::try_parse(s) {
             Ok(uuid) if is_hyphenated(s) => Some(uuid),
             _ => {
-                cx.error(
-                    path,
-                    Code::InvalidUuid,
+                cx.error_with(path, Code::InvalidUuid, || {
                     described(
                         &[
                             "expected a UUID written 8-4-4-4-12 hexadecimal digits, such as \
@@ -49,8 +47,8 @@ impl ArgType for Uuid {
                         ],
                         node,
                         "",
-                    ),
-                );
+                    )
+                });
                 None
             }
         }

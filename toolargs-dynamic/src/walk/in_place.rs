@@ -130,14 +130,12 @@ impl Walker<'_> {
             Part::OneOf => self.one_of(&rules.one_of, node, path, &mut scratch, depth),
             Part::Not(id) => {
                 if self.strict(id, node, path, &scratch, depth) {
-                    scratch.error(
-                        path,
-                        Code::NotAllowed,
+                    scratch.error_with(path, Code::NotAllowed, || {
                         format!(
                             "{} matches a schema it must not match (`not`)",
                             node.describe()
-                        ),
-                    );
+                        )
+                    });
                     None
                 } else {
                     leaf(node, path, &mut scratch)
@@ -204,16 +202,14 @@ impl Walker<'_> {
             .filter(|i| attempts[*i].clean())
             .collect();
         if clean.len() > 1 {
-            cx.error(
-                path,
-                Code::AmbiguousVariant,
+            cx.error_with(path, Code::AmbiguousVariant, || {
                 format!(
                     "{} matches {} of the schemas in `oneOf` (at {}), and must match exactly one",
                     node.describe(),
                     clean.len(),
                     indices(&clean)
-                ),
-            );
+                )
+            });
             return None;
         }
         if let Some(&only) = clean.first() {
@@ -282,11 +278,9 @@ impl Walker<'_> {
             .filter(|a| a.cx.has_errors());
         match closest {
             Some(attempt) => cx.absorb(attempt.cx),
-            None => cx.error(
-                path,
-                Code::Type,
-                format!("no schema in `{keyword}` accepts this value"),
-            ),
+            None => cx.error_with(path, Code::Type, || {
+                format!("no schema in `{keyword}` accepts this value")
+            }),
         }
         None
     }

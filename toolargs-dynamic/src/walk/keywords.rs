@@ -83,16 +83,14 @@ impl Walker<'_> {
             .map(|v| preview_str(&v.to_string()))
             .collect();
         let more = if allowed.len() > 20 { ", ..." } else { "" };
-        cx.error(
-            path,
-            Code::Enum,
+        cx.error_with(path, Code::Enum, || {
             format!(
                 "expected {}{}{more}, got {}",
                 if allowed.len() == 1 { "" } else { "one of " },
                 shown.join(", "),
                 node.describe()
-            ),
-        );
+            )
+        });
         false
     }
 
@@ -108,14 +106,12 @@ impl Walker<'_> {
         let count = items.len();
         if !rules.items_fit(count) {
             *ok = false;
-            cx.error(
-                path,
-                Code::Length,
+            cx.error_with(path, Code::Length, || {
                 format!(
                     "expected {}, got {count}",
                     between(rules.min_items, rules.max_items, "items")
-                ),
-            );
+                )
+            });
         }
         if !self.build && (rules.contains.is_some() || rules.unique_items) {
             // `contains` and `uniqueItems` look at the items as read.
@@ -158,14 +154,12 @@ impl Walker<'_> {
             let min = rules.min_contains.unwrap_or(1);
             if matched < min || rules.max_contains.is_some_and(|max| matched > max) {
                 *ok = false;
-                cx.error(
-                    path,
-                    Code::Contains,
+                cx.error_with(path, Code::Contains, || {
                     format!(
                         "expected {} matching the schema's `contains`, got {matched}",
                         between(Some(min), rules.max_contains, "items")
-                    ),
-                );
+                    )
+                });
             }
         }
         if rules.unique_items {
@@ -203,14 +197,12 @@ impl Walker<'_> {
         let too_many = rules.max_properties.is_some_and(|max| count > max);
         if too_few || too_many {
             *ok = false;
-            cx.error(
-                path,
-                Code::PropertyCount,
+            cx.error_with(path, Code::PropertyCount, || {
                 format!(
                     "expected {}, got {count}",
                     between(rules.min_properties, rules.max_properties, "keys")
-                ),
-            );
+                )
+            });
         }
         let properties = rules.properties.as_deref().unwrap_or_default();
         let matching = |key: &str| -> Vec<Id> {
@@ -244,14 +236,12 @@ impl Walker<'_> {
                 let name = Node::String(Cow::Borrowed(key.as_ref()));
                 if !self.strict(names, &name, &at, cx, 0) {
                     *ok = false;
-                    cx.error(
-                        &at,
-                        Code::InvalidKey,
+                    cx.error_with(&at, Code::InvalidKey, || {
                         format!(
                             "the key {} is not one the schema allows (`propertyNames`)",
                             preview_str(key)
-                        ),
-                    );
+                        )
+                    });
                 }
             }
             if let Some(i) = properties.iter().position(|p| same_text(&p.name, key)) {
@@ -337,14 +327,12 @@ impl Walker<'_> {
             for need in needed {
                 if !members.iter().any(|(k, _)| k == need) {
                     *ok = false;
-                    cx.error(
-                        &path.key(need),
-                        Code::Missing,
+                    cx.error_with(&path.key(need), Code::Missing, || {
                         format!(
                             "this field is required when {} is present; send a value",
                             preview_str(name)
-                        ),
-                    );
+                        )
+                    });
                 }
             }
         }

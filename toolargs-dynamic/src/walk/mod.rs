@@ -423,11 +423,9 @@ impl Walker<'_> {
                 true => "nothing (the schema allows no type)".to_owned(),
                 false => names.join(" or "),
             };
-            cx.error(
-                path,
-                Code::Type,
-                format!("expected {expected}, got {}", node.describe()),
-            );
+            cx.error_with(path, Code::Type, || {
+                format!("expected {expected}, got {}", node.describe())
+            });
         } else {
             cx.error(
                 path,
@@ -468,11 +466,9 @@ impl Walker<'_> {
                 Some(node.to_value())
             }
             _ => {
-                cx.error(
-                    path,
-                    Code::Type,
-                    format!("expected null, got {}", node.describe()),
-                );
+                cx.error_with(path, Code::Type, || {
+                    format!("expected null, got {}", node.describe())
+                });
                 None
             }
         }
