@@ -53,6 +53,15 @@ impl<'a> Path<'a> {
     /// The path as text, `$.items[2].qty`, built in one allocation (the same text as its
     /// `Display`).
     pub fn render(&self) -> String {
+        // Most paths are a field of the payload: `$.order_id`, written at once.
+        if let (Some(Path { parent: None, .. }), Step::Key(key)) = (self.parent, self.step) {
+            if is_identifier(key) {
+                let mut out = String::with_capacity(key.len() + 2);
+                out.push_str("$.");
+                out.push_str(key);
+                return out;
+            }
+        }
         let mut out = String::with_capacity(self.text_len_bound());
         self.write_to(&mut out);
         out

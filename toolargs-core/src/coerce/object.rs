@@ -43,29 +43,31 @@ pub fn unknown_member(key: &str, value: &Node<'_>, known: &[&str], path: &Path<'
             );
         }
         UnknownPolicy::Reject => {
-            // Written in one allocation of the right size: a rejection with an unknown key is
-            // common in replays.
-            let names: usize = known.iter().map(|name| name.len() + 2).sum();
-            let mut message = String::with_capacity(key.len().min(200) + names + 80);
-            message.push_str("unknown field ");
-            crate::text::push_preview(&mut message, key);
-            if let Some(hint) = did_you_mean(key, known) {
-                message.push_str(" (did you mean \"");
-                message.push_str(hint);
-                message.push_str("\"?)");
-            }
-            if known.is_empty() {
-                message.push_str("; this object accepts no fields");
-            } else {
-                message.push_str("; accepted fields: ");
-                for (i, name) in known.iter().enumerate() {
-                    if i > 0 {
-                        message.push_str(", ");
-                    }
-                    message.push_str(name);
+            cx.error_with(&at, Code::UnknownField, || {
+                // Written in one allocation of the right size: a rejection with an unknown
+                // key is common in replays.
+                let names: usize = known.iter().map(|name| name.len() + 2).sum();
+                let mut message = String::with_capacity(key.len().min(200) + names + 80);
+                message.push_str("unknown field ");
+                crate::text::push_preview(&mut message, key);
+                if let Some(hint) = did_you_mean(key, known) {
+                    message.push_str(" (did you mean \"");
+                    message.push_str(hint);
+                    message.push_str("\"?)");
                 }
-            }
-            cx.error(&at, Code::UnknownField, message);
+                if known.is_empty() {
+                    message.push_str("; this object accepts no fields");
+                } else {
+                    message.push_str("; accepted fields: ");
+                    for (i, name) in known.iter().enumerate() {
+                        if i > 0 {
+                            message.push_str(", ");
+                        }
+                        message.push_str(name);
+                    }
+                }
+                message
+            });
         }
     }
 }
