@@ -225,6 +225,17 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
 }
 
 /// JSON equality between a payload node and a value, without building the node's value.
+/// Whether `node` equals one of the values of an `enum`, by JSON equality. A string, the
+/// usual case, is compared with the strings alone, inline.
+pub(crate) fn listed(node: &Node<'_>, allowed: &[Value]) -> bool {
+    match node {
+        Node::String(text) => allowed
+            .iter()
+            .any(|value| matches!(value, Value::String(listed) if same_text(text, listed))),
+        _ => allowed.iter().any(|value| node_equal(node, value)),
+    }
+}
+
 pub(crate) fn node_equal(node: &Node<'_>, value: &Value) -> bool {
     match (node, value) {
         (Node::Null, Value::Null) => true,

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{
     between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH,
 };
-use crate::exact::{json_equal, node_equal, number_decimal};
+use crate::exact::{json_equal, listed, number_decimal};
 use crate::format::Format;
 use crate::shape::{Additional, Id, Limit, Property, Rules};
 use toolargs_core::coerce::any::coerce_any;
@@ -74,7 +74,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
     ) -> bool {
-        if allowed.iter().any(|a| node_equal(node, a)) {
+        if listed(node, allowed) {
             return true;
         }
         let shown: Vec<String> = allowed

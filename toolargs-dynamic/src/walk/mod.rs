@@ -23,7 +23,7 @@ pub(crate) use plain::{Plain, Reading};
 
 use serde_json::Value;
 
-use crate::exact::{json_equal, node_equal};
+use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
@@ -486,7 +486,7 @@ impl Walker<'_> {
         let (Some(allowed), Node::String(_), true) = (&rules.allowed, node, rules.casefold) else {
             return Some(EnumCase::Unsettled);
         };
-        if allowed.iter().any(|a| node_equal(node, a)) {
+        if listed(node, allowed) {
             return Some(EnumCase::Listed);
         }
         let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();

@@ -21,7 +21,7 @@ use toolargs_core::text::same_text;
 
 use super::is_native;
 use super::keywords::{check_number, check_string};
-use crate::exact::node_equal;
+use crate::exact::{listed, node_equal};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 
 /// What [`Plain::read`] makes of a call.
@@ -210,7 +210,7 @@ fn kind_passes(rules: &Rules, node: &Node<'_>) -> bool {
         && rules
             .allowed
             .as_ref()
-            .is_none_or(|allowed| allowed.iter().any(|a| node_equal(node, a)))
+            .is_none_or(|allowed| listed(node, allowed))
         && rules.constant.as_ref().is_none_or(|c| node_equal(node, c))
 }
 
