@@ -91,7 +91,8 @@ impl Cx {
         true
     }
 
-    /// Records an error at `path`.
+    /// Records an error at `path`; a collector that [omits messages](Cx::set_omit_messages)
+    /// keeps an empty one instead of `message`.
     pub fn error(&mut self, path: &Path<'_>, code: Code, message: impl Into<String>) {
         if self.errors.len() >= Rejection::MAX_ERRORS {
             self.omitted += 1;

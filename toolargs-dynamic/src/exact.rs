@@ -224,7 +224,6 @@ pub(crate) fn json_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// JSON equality between a payload node and a value, without building the node's value.
 /// Whether `node` equals one of the values of an `enum`, by JSON equality. A string, the
 /// usual case, is compared with the strings alone, inline.
 pub(crate) fn listed(node: &Node<'_>, allowed: &[Value]) -> bool {
@@ -236,6 +235,7 @@ pub(crate) fn listed(node: &Node<'_>, allowed: &[Value]) -> bool {
     }
 }
 
+/// JSON equality between a payload node and a value, without building the node's value.
 pub(crate) fn node_equal(node: &Node<'_>, value: &Value) -> bool {
     match (node, value) {
         (Node::Null, Value::Null) => true,
