@@ -10,7 +10,9 @@
 //! The policy is exactly replay's: the function looks the tool up with
 //! [`ToolSet::gate`] and judges the arguments with
 //! [`Gate::outcome`](toolargs_replay::Gate::outcome), with the same
-//! [`ParseOptions`] ([`ParseOptions::DEFAULT`] unless set with [`ToolargsCheck::with_options`]).
+//! [`ParseOptions`] ([`ParseOptions::DEFAULT`] unless set with [`ToolargsCheck::with_options`],
+//! and, as in replay, errors judged without their messages, which the function never returns:
+//! [`ParseOptions::omit_messages`]).
 //! The tool definitions are loaded once, into a [`ToolSet`] that the function holds in an
 //! [`Arc`]; every partition of every query shares it.
 //!
@@ -187,19 +189,27 @@ pub struct ToolargsCheck {
 }
 
 impl ToolargsCheck {
-    /// The function over `tools`, with [`ParseOptions::DEFAULT`] as replay uses.
+    /// The function over `tools`, with [`ParseOptions::DEFAULT`] as replay uses (errors
+    /// without their messages).
     pub fn new(tools: impl Into<Arc<ToolSet>>) -> ToolargsCheck {
         ToolargsCheck {
             tools: tools.into(),
-            options: ParseOptions::DEFAULT,
+            options: ParseOptions {
+                omit_messages: true,
+                ..ParseOptions::DEFAULT
+            },
             signature: Signature::user_defined(Volatility::Immutable),
         }
     }
 
     /// Parses calls with these options instead of the defaults (as
-    /// [`Replayer::with_options`](toolargs_replay::Replayer::with_options) does).
+    /// [`Replayer::with_options`](toolargs_replay::Replayer::with_options) does, messages
+    /// omitted).
     pub fn with_options(mut self, options: ParseOptions) -> ToolargsCheck {
-        self.options = options;
+        self.options = ParseOptions {
+            omit_messages: true,
+            ..options
+        };
         self
     }
 
