@@ -194,12 +194,10 @@ impl ToolargsCheck {
     pub fn new(tools: impl Into<Arc<ToolSet>>) -> ToolargsCheck {
         ToolargsCheck {
             tools: tools.into(),
-            options: ParseOptions {
-                omit_messages: true,
-                ..ParseOptions::DEFAULT
-            },
+            options: ParseOptions::DEFAULT,
             signature: Signature::user_defined(Volatility::Immutable),
         }
+        .with_options(ParseOptions::DEFAULT)
     }
 
     /// Parses calls with these options instead of the defaults (as

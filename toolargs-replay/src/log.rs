@@ -298,13 +298,11 @@ impl<'t> Replayer<'t> {
             tools,
             few,
             by,
-            options: ParseOptions {
-                omit_messages: true,
-                ..ParseOptions::DEFAULT
-            },
+            options: ParseOptions::DEFAULT,
             verdicts: None,
             block_bytes: BLOCK_BYTES,
         }
+        .with_options(ParseOptions::DEFAULT)
     }
 
     /// Parses calls with these options instead of the defaults. Replay counts codes, rules
