@@ -73,10 +73,8 @@ fn calls() -> Vec<(&'static str, Value)> {
 
 /// Parses every call under `policy` and prints one row per call.
 fn table<T: ToolArgs>(title: &str, calls: &[(&str, Value)], policy: Option<UnknownPolicy>) {
-    let options = ParseOptions {
-        unknown: policy,
-        ..ParseOptions::DEFAULT
-    };
+    let mut options = ParseOptions::DEFAULT;
+    options.unknown = policy;
     let policy = policy.unwrap_or(T::UNKNOWN);
     println!(
         "{title}: {} ({:?}), unknown keys: {}",

@@ -83,7 +83,7 @@ pub mod ext;
 #[cfg(feature = "dynamic")]
 pub use toolargs_dynamic as dynamic;
 #[cfg(feature = "dynamic")]
-pub use toolargs_dynamic::{LoadError, Spec};
+pub use toolargs_dynamic::{LoadError, LoadErrorKind, LoadWarning, Spec};
 
 /// The semantic gate: a corrected call must still mean what the original meant.
 #[cfg(feature = "semantic")]

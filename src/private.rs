@@ -4,12 +4,10 @@
 pub use std::sync::LazyLock;
 
 pub use serde_json::{Map, Value};
-pub use toolargs_core::coerce::enumeration::{coerce_enum, enum_schema};
-pub use toolargs_core::coerce::object::{
-    field, object_members, object_schema, unknown_member, Property,
+pub use toolargs_core::__private::{
+    coerce_enum, declared, defined, enum_schema, field, object_members, object_schema, tag_schema,
+    tagged, union_schema, unknown_member, untagged, Property,
 };
-pub use toolargs_core::coerce::recursive::{declared, defined};
-pub use toolargs_core::coerce::union::{tag_schema, tagged, union_schema, untagged};
 pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};
 pub use toolargs_core::{
     ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,

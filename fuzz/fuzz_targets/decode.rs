@@ -8,16 +8,14 @@ use serde_json::Value;
 use toolargs::{Limits, ParseOptions, RawArgs, ToolArgs};
 use toolargs_fuzz::{check_parsed, check_rejection, IssueRefund};
 
-const TIGHT: ParseOptions = ParseOptions {
-    limits: Limits {
-        max_depth: 4,
-        max_payload_bytes: 512,
-        max_string_bytes: 16,
-        max_items: 4,
-        max_keys: 8,
-    },
-    ..ParseOptions::DEFAULT
-};
+const TIGHT: ParseOptions = ParseOptions::DEFAULT.with_limits(
+    Limits::DEFAULT
+        .with_max_depth(4)
+        .with_max_payload_bytes(512)
+        .with_max_string_bytes(16)
+        .with_max_items(4)
+        .with_max_keys(8),
+);
 
 fn check(raw: &RawArgs<'_>, options: &ParseOptions) {
     match toolargs::parse_with::<IssueRefund>(raw, options) {

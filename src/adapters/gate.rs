@@ -26,11 +26,11 @@ where
     let span = telemetry::tool_span(T::NAME, None);
     let parsed = span.in_scope(|| match Box::<RawValue>::deserialize(deserializer) {
         Ok(raw) => parse_with(&raw.get().into(), options),
-        Err(error) => Err(Rejection::single(ArgumentError {
-            path: "$".to_owned(),
-            code: Code::InvalidJson,
-            message: format!("the arguments could not be read as JSON: {error}"),
-        })),
+        Err(error) => Err(Rejection::single(ArgumentError::new(
+            "$",
+            Code::InvalidJson,
+            format!("the arguments could not be read as JSON: {error}"),
+        ))),
     });
     telemetry::record_outcome(&span, telemetry::Outcome::of(&parsed));
     parsed

@@ -528,10 +528,7 @@ fn schema_describes_the_contract() {
 fn nulls_can_be_read_as_absent_without_a_repair() {
     let raw = json!({"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late",
                      "notify_customer": null, "tags": null, "effective_date": null});
-    let options = toolargs::ParseOptions {
-        null_as_absent: true,
-        ..toolargs::ParseOptions::DEFAULT
-    };
+    let options = toolargs::ParseOptions::DEFAULT.with_null_as_absent(true);
     let parsed = toolargs::parse_with::<IssueRefund>(&RawArgs::from(&raw), &options).unwrap();
     assert!(parsed.repairs.is_empty());
     assert_eq!(parsed.args.tags, Vec::<String>::new());
@@ -553,10 +550,7 @@ fn nulls_can_be_read_as_absent_without_a_repair() {
 
 #[test]
 fn errors_can_be_judged_without_their_messages() {
-    let options = toolargs::ParseOptions {
-        omit_messages: true,
-        ..toolargs::ParseOptions::DEFAULT
-    };
+    let options = toolargs::ParseOptions::DEFAULT.with_omit_messages(true);
     let calls = [
         json!({"order_id": "ord_A1b2C3d4", "amount_cents": 0, "reason": "late"}),
         json!({"order_id": "bad", "amount_cents": "19.99", "reason": "broken",

@@ -6,16 +6,14 @@ use serde_json::Value;
 use toolargs::{Limits, ParseOptions, RawArgs, Rejection, Spec, ToolArgs};
 
 /// The tight limits of the `decode` target.
-const TIGHT: ParseOptions = ParseOptions {
-    limits: Limits {
-        max_depth: 4,
-        max_payload_bytes: 512,
-        max_string_bytes: 16,
-        max_items: 4,
-        max_keys: 8,
-    },
-    ..ParseOptions::DEFAULT
-};
+const TIGHT: ParseOptions = ParseOptions::DEFAULT.with_limits(
+    Limits::DEFAULT
+        .with_max_depth(4)
+        .with_max_payload_bytes(512)
+        .with_max_string_bytes(16)
+        .with_max_items(4)
+        .with_max_keys(8),
+);
 
 fn well_formed(rejection: &Rejection) {
     assert!(!rejection.errors().is_empty());

@@ -51,10 +51,7 @@ fn parse(
     raw: &Value,
     policy: UnknownPolicy,
 ) -> Result<toolargs::Parsed<SendEmail>, toolargs::Rejection> {
-    let options = ParseOptions {
-        unknown: Some(policy),
-        ..ParseOptions::DEFAULT
-    };
+    let options = ParseOptions::DEFAULT.with_unknown(policy);
     toolargs::parse_with::<SendEmail>(&RawArgs::from(raw), &options)
 }
 
@@ -193,10 +190,7 @@ fn a_key_known_at_one_level_is_unknown_at_another() {
             inner: Inner { value: 1 }
         }
     );
-    let options = ParseOptions {
-        unknown: Some(UnknownPolicy::Reject),
-        ..ParseOptions::DEFAULT
-    };
+    let options = ParseOptions::DEFAULT.with_unknown(UnknownPolicy::Reject);
     let rejection = toolargs::parse_with::<Lookup>(&RawArgs::from(&raw), &options).unwrap_err();
     let paths: Vec<&str> = rejection.errors().iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["$.value", "$.inner.name"]);
@@ -214,10 +208,7 @@ fn duplicate_keys_inside_nested_objects_are_rejected_under_both_policies() {
     let raw =
         r#"{"to":"a","subject":"b","body":"c","options":{"track_opens":true,"track_opens":false}}"#;
     for policy in [UnknownPolicy::Strip, UnknownPolicy::Reject] {
-        let options = ParseOptions {
-            unknown: Some(policy),
-            ..ParseOptions::DEFAULT
-        };
+        let options = ParseOptions::DEFAULT.with_unknown(policy);
         let rejection =
             toolargs::parse_with::<SendEmail>(&RawArgs::from(raw), &options).unwrap_err();
         assert_eq!(rejection.errors()[0].code, "duplicate_key");

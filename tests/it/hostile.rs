@@ -7,10 +7,7 @@ use toolargs::{Limits, ParseOptions, RawArgs, Rejection, Spec, ToolArgs};
 
 /// Parses `raw` as the refund tool under `limits`.
 fn parse_limited(raw: impl Into<RawArgs<'static>>, limits: Limits) -> Result<(), Rejection> {
-    let options = ParseOptions {
-        limits,
-        ..ParseOptions::DEFAULT
-    };
+    let options = ParseOptions::DEFAULT.with_limits(limits);
     toolargs::parse_with::<IssueRefund>(&raw.into(), &options).map(drop)
 }
 
@@ -31,15 +28,16 @@ fn at(code: &str, path: &str) -> (String, String) {
 
 #[test]
 fn the_defaults_are_documented() {
+    let limits = Limits::DEFAULT;
     assert_eq!(
-        Limits::DEFAULT,
-        Limits {
-            max_depth: 128,
-            max_payload_bytes: 16 << 20,
-            max_string_bytes: 1 << 20,
-            max_items: 100_000,
-            max_keys: 10_000,
-        }
+        (
+            limits.max_depth,
+            limits.max_payload_bytes,
+            limits.max_string_bytes,
+            limits.max_items,
+            limits.max_keys
+        ),
+        (128, 16 << 20, 1 << 20, 100_000, 10_000)
     );
     assert_eq!(Limits::default(), Limits::DEFAULT);
 }
@@ -63,10 +61,7 @@ fn hundred_thousand_nested_brackets() {
 
 #[test]
 fn nesting_is_limited_at_the_configured_depth() {
-    let limits = Limits {
-        max_depth: 3,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_depth(3);
     let nested = |levels: usize| {
         let tags = "[".repeat(levels) + &"]".repeat(levels);
         format!(
@@ -101,11 +96,9 @@ fn ten_megabyte_string() {
     assert_eq!(only_error(&rejection), at("too_long", "$.order_id"));
     assert!(rejection.for_model().len() < 1_000);
     // Under a limit that lets it through, the pattern rejects it and the message stays short.
-    let roomy = Limits {
-        max_string_bytes: 32 << 20,
-        max_payload_bytes: 32 << 20,
-        ..Limits::DEFAULT
-    };
+    let roomy = Limits::DEFAULT
+        .with_max_string_bytes(32 << 20)
+        .with_max_payload_bytes(32 << 20);
     let rejection = parse_limited(payload("order_id", json!(huge)), roomy).unwrap_err();
     assert_eq!(only_error(&rejection), at("pattern", "$.order_id"));
     assert!(rejection.for_model().len() < 1_000);
@@ -117,10 +110,7 @@ fn ten_megabyte_string() {
 
 #[test]
 fn long_strings_are_refused_in_text_and_in_decoded_values() {
-    let limits = Limits {
-        max_string_bytes: 12,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_string_bytes(12);
     // `ord_A1b2C3d4` is exactly 12 bytes: at the limit is fine.
     assert!(parse_limited(base().to_string(), limits).is_ok());
     assert!(parse_limited(base(), limits).is_ok());
@@ -164,20 +154,14 @@ fn long_strings_are_refused_in_text_and_in_decoded_values() {
 
 #[test]
 fn a_double_encoded_payload_is_bounded_by_the_payload_size_only() {
-    let limits = Limits {
-        max_string_bytes: 12,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_string_bytes(12);
     let twice = Value::String(base().to_string()).to_string();
     assert!(parse_limited(twice, limits).is_ok());
 }
 
 #[test]
 fn long_lists_are_refused_in_text_and_in_decoded_values() {
-    let limits = Limits {
-        max_items: 3,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_items(3);
     assert!(parse_limited(payload("tags", json!(["a", "b", "c"])), limits).is_ok());
     let long = payload("tags", json!(["a", "b", "c", "d"]));
     assert_eq!(
@@ -197,10 +181,7 @@ fn long_lists_are_refused_in_text_and_in_decoded_values() {
 
 #[test]
 fn wide_objects_are_refused_in_text_and_in_decoded_values() {
-    let limits = Limits {
-        max_keys: 4,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_keys(4);
     let mut call = base();
     call["notify_customer"] = json!(true);
     assert!(parse_limited(call.to_string(), limits).is_ok());
@@ -217,24 +198,16 @@ fn wide_objects_are_refused_in_text_and_in_decoded_values() {
 
 #[test]
 fn oversized_payloads_are_refused_before_parsing() {
-    let limits = Limits {
-        max_payload_bytes: 64,
-        ..Limits::DEFAULT
-    };
+    let limits = Limits::DEFAULT.with_max_payload_bytes(64);
     let text = base().to_string() + &" ".repeat(100);
     for raw in [
         RawArgs::from(text.clone()),
         RawArgs::from(text.clone().into_bytes()),
         RawArgs::from(Value::String(text.clone())),
     ] {
-        let rejection = toolargs::parse_with::<IssueRefund>(
-            &raw,
-            &ParseOptions {
-                limits,
-                ..ParseOptions::DEFAULT
-            },
-        )
-        .unwrap_err();
+        let rejection =
+            toolargs::parse_with::<IssueRefund>(&raw, &ParseOptions::DEFAULT.with_limits(limits))
+                .unwrap_err();
         assert_eq!(only_error(&rejection), at("too_large", "$"));
         assert!(rejection.errors()[0].message.contains("limit"));
     }
@@ -255,13 +228,7 @@ fn the_dynamic_spec_meets_the_same_limits() {
         only_error(&spec.parse(deep.as_str()).unwrap_err()),
         at("too_deep", "$")
     );
-    let options = ParseOptions {
-        limits: Limits {
-            max_items: 1,
-            ..Limits::DEFAULT
-        },
-        ..ParseOptions::DEFAULT
-    };
+    let options = ParseOptions::DEFAULT.with_limits(Limits::DEFAULT.with_max_items(1));
     let long = RawArgs::from(payload("tags", json!(["a", "b"])));
     let rejection = spec.parse_with(&long, &options).unwrap_err();
     assert_eq!(only_error(&rejection), at("too_many_items", "$.tags"));
@@ -269,10 +236,7 @@ fn the_dynamic_spec_meets_the_same_limits() {
 
 #[test]
 fn a_million_bad_items_make_a_bounded_report() {
-    let roomy = Limits {
-        max_items: 2_000_000,
-        ..Limits::DEFAULT
-    };
+    let roomy = Limits::DEFAULT.with_max_items(2_000_000);
     let items: Vec<Value> = (0..1_000_000).map(|_| json!(1)).collect();
     let rejection = parse_limited(payload("tags", Value::Array(items)), roomy).unwrap_err();
     assert_eq!(rejection.errors().len(), Rejection::MAX_ERRORS);

@@ -11,6 +11,8 @@ mod allocations;
 mod async_openai;
 mod behaviour;
 #[cfg(feature = "dynamic")]
+mod bfcl;
+#[cfg(feature = "dynamic")]
 mod differential_schema;
 #[cfg(feature = "dynamic")]
 mod dynamic;

@@ -182,6 +182,90 @@ fn calls_are_accepted_clean(what: &str, every: bool) {
     );
 }
 
+/// Clean means valid as sent: from the full call of every tool, each optional property sent
+/// as `null` and an undeclared key added. A call the gate accepts with no repair is valid to
+/// `jsonschema` as sent; an undeclared key is stripped or rejected wherever the schema's
+/// properties are all its keys may be.
+#[test]
+fn a_call_accepted_clean_is_valid_as_sent_and_undeclared_keys_never_pass() {
+    let (mut clean, mut nulls_repaired, mut undeclared) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for (server, text) in fixtures() {
+        let definitions: Value = serde_json::from_str(&text).unwrap();
+        let list = load_tool_list_lenient(&text).unwrap();
+        for (index, spec) in list.indexed_specs() {
+            let definition = &definitions["tools"][index];
+            let name = definition["name"].as_str().unwrap_or("?");
+            let schema = &definition["inputSchema"];
+            let (Some(Value::Object(call)), Ok(validator)) =
+                (build(schema, schema, 0, true), try_validator(schema, true))
+            else {
+                continue;
+            };
+            let required: Vec<&str> = schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut variants: Vec<(Value, bool)> = call
+                .keys()
+                .filter(|key| !required.contains(&key.as_str()))
+                .map(|key| {
+                    let mut sent = call.clone();
+                    sent.insert(key.clone(), Value::Null);
+                    (Value::Object(sent), false)
+                })
+                .collect();
+            let closed = schema.get("properties").is_some()
+                && [
+                    "additionalProperties",
+                    "patternProperties",
+                    "unevaluatedProperties",
+                ]
+                .iter()
+                .all(|k| schema.get(*k).is_none());
+            let mut extra = call.clone();
+            extra.insert("zz_undeclared".into(), Value::from(1));
+            variants.push((Value::Object(extra), closed));
+            for (sent, has_undeclared) in variants {
+                let outcome = spec.parse(instance(&sent));
+                if let Ok(parsed) = &outcome {
+                    if parsed.repairs.is_empty() {
+                        clean += 1;
+                        if !validator.is_valid(&sent) {
+                            failures
+                                .push(format!("{server}/{name}: {sent} clean, invalid as sent"));
+                        }
+                    } else if parsed.repairs.iter().any(|r| r.rule == "null_to_absent") {
+                        nulls_repaired += 1;
+                    }
+                }
+                if has_undeclared {
+                    undeclared += 1;
+                    let handled = match &outcome {
+                        Ok(parsed) => parsed.repairs.iter().any(|r| {
+                            r.rule == "strip_unknown_field" && r.path == "$.zz_undeclared"
+                        }),
+                        Err(rejection) => rejection
+                            .errors()
+                            .iter()
+                            .any(|e| e.code == "unknown_field" && e.path == "$.zz_undeclared"),
+                    };
+                    if !handled {
+                        failures.push(format!(
+                            "{server}/{name}: undeclared key not stripped or rejected"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!(
+        "clean calls {clean}, nulls read as absent {nulls_repaired}, undeclared keys {undeclared}"
+    );
+    assert!(clean > 0 && nulls_repaired > 0 && undeclared > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// An instance of `schema`: the required properties (`every`: all that can be built), each
 /// value from `const`, `enum`, `default`, `examples` or the type. `None` where that takes more than guessing (a
 /// pattern, a multiple, a bound the type cannot meet).

@@ -352,13 +352,7 @@ fn a_map_of_a_hundred_thousand_keys_is_read_or_refused_in_linear_time() {
     assert_eq!(rejection.errors().len(), 1);
     assert_eq!(rejection.errors()[0].code.to_string(), "too_many_keys");
     // Raised limits read every key once: duplicates through a hash set, entries into the map.
-    let options = ParseOptions {
-        limits: Limits {
-            max_keys: 200_000,
-            ..Limits::DEFAULT
-        },
-        ..ParseOptions::DEFAULT
-    };
+    let options = ParseOptions::DEFAULT.with_limits(Limits::DEFAULT.with_max_keys(200_000));
     let parsed = toolargs::parse_with::<Tag>(&text.as_str().into(), &options).expect("parses");
     assert!(parsed.is_clean());
     assert_eq!(parsed.args.labels.len(), 100_000);

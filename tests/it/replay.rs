@@ -300,9 +300,11 @@ impl Gate for Noticed {
 #[test]
 fn load_warnings_reach_the_report_counted_with_the_first_few_shown() {
     let warnings: Vec<LoadWarning> = (0..LOAD_WARNINGS_SHOWN + 3)
-        .map(|i| LoadWarning {
-            pointer: format!("/properties/f{i}/format"),
-            message: format!("format `f{i}` is not checked"),
+        .map(|i| {
+            LoadWarning::new(
+                format!("/properties/f{i}/format"),
+                format!("format `f{i}` is not checked"),
+            )
         })
         .collect();
     let mut tools = ToolSet::new();
@@ -390,10 +392,7 @@ fn many_sources_of_several_formats_do_not_depend_on_workers() {
     );
     assert_eq!(
         t.bad_locations.get(&BadRecord::NotJson),
-        Some(&vec![Location {
-            source: 0,
-            line: 30_001
-        }])
+        Some(&vec![Location::new(0, 30_001)])
     );
     assert_eq!(one.sources, ["chat.jsonl", "calls.jsonl"]);
     let drill = &one.drill.tools["issue_refund"];

@@ -129,12 +129,12 @@ fn repair_records_before_and_after() {
     let parsed = IssueRefund::parse(payload("amount_cents", json!("1999"))).unwrap();
     assert_eq!(
         parsed.repairs,
-        vec![Repair {
-            path: "$.amount_cents".into(),
-            rule: toolargs::Rule::NumericStringToInt,
-            before: json!("1999"),
-            after: json!(1999),
-        }]
+        vec![Repair::new(
+            "$.amount_cents",
+            toolargs::Rule::NumericStringToInt,
+            json!("1999"),
+            json!(1999),
+        )]
     );
 }
 

@@ -242,10 +242,7 @@ fn run_tests(
             ));
         }
         // Replay judges without writing messages; that must change nothing but the messages.
-        let quiet = toolargs::ParseOptions {
-            omit_messages: true,
-            ..toolargs::ParseOptions::DEFAULT
-        };
+        let quiet = toolargs::ParseOptions::DEFAULT.with_omit_messages(true);
         if !same_but_messages(&spec.check_with(&instance(data), &quiet), &judged) {
             out.broken.push(format!(
                 "{file} / {description} / {name}: judging without messages disagrees"

@@ -7,7 +7,10 @@
 //! # struct Ping;
 //! # impl ArgType for Ping {
 //! #     fn coerce(n: &Node<'_>, _: &FieldSpec<'_>, p: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-//! #         toolargs_core::coerce::object::object_members(n, p, cx).map(|_| Ping)
+//! #         matches!(n, Node::Object(_)).then_some(Ping).or_else(|| {
+//! #             cx.error(p, toolargs_core::Code::Type, "expected an object");
+//! #             None
+//! #         })
 //! #     }
 //! #     fn canonical(&self) -> serde_json::Value { serde_json::json!({}) }
 //! #     fn schema(_: &FieldSpec<'_>) -> serde_json::Value { serde_json::json!({"type": "object"}) }
@@ -75,8 +78,9 @@ struct Entry {
     handler: Handler,
 }
 
-/// One call from the model.
+/// One call from the model, built with [`ToolCall::new`].
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ToolCall<'a> {
     /// The id of the logical call: a corrected retry must reuse it, so that the budget can
     /// count attempts (a provider's tool-call id changes with every attempt, so callers usually

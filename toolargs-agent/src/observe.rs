@@ -63,6 +63,7 @@ pub fn outcome(tool: &str, outcome: &'static str) {
 /// What happened to one call, for an audit trail. Raw and repaired arguments pass through the
 /// toolbox's redaction hook before a record is handed out.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AuditRecord {
     /// The tool called.
     pub tool: String,

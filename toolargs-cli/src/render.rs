@@ -592,17 +592,17 @@ mod tests {
 
     #[test]
     fn every_format_counts_load_warnings_and_shows_the_first_few() {
-        let warning = |i: usize| ToolWarning {
-            tool: format!("tool_{i}"),
-            warning: LoadWarning {
-                pointer: format!("/{i}/parameters/properties/when/format"),
-                message: format!("format `time` is not checked ({i})"),
-            },
+        let warning = |i: usize| {
+            ToolWarning::new(
+                format!("tool_{i}"),
+                LoadWarning::new(
+                    format!("/{i}/parameters/properties/when/format"),
+                    format!("format `time` is not checked ({i})"),
+                ),
+            )
         };
-        let report = Report {
-            load_warnings: (0..LOAD_WARNINGS_SHOWN + 2).map(warning).collect(),
-            ..Report::default()
-        };
+        let mut report = Report::default();
+        report.load_warnings = (0..LOAD_WARNINGS_SHOWN + 2).map(warning).collect();
         let count = format!("load warnings: {}", LOAD_WARNINGS_SHOWN + 2);
         for out in [table(&report), markdown(&report), html(&report)] {
             assert!(out.contains(&count), "{out}");

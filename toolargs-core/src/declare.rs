@@ -99,6 +99,7 @@ impl Kind {
 
 /// What is declared about one field.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Declaration {
     /// The field's JSON name.
     pub field: String,

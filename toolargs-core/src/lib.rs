@@ -21,6 +21,8 @@
 //! It has no `tracing` or `metrics` dependency: observing calls is the toolbox's job.
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
 pub mod coerce;
 pub mod cx;
 pub mod declare;
@@ -36,9 +38,7 @@ pub mod report;
 pub mod spec;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
-/// JSON text helpers the toolargs crates share (escaping, previews in messages). Not an API.
-#[doc(hidden)]
-pub mod text;
+pub(crate) mod text;
 pub mod tool;
 
 pub use coerce::ArgType;

@@ -12,6 +12,10 @@ use serde_json::{Map, Value};
 use crate::text::{push_preview, PREVIEW_CHARS};
 
 /// A JSON value borrowed from the payload.
+///
+/// One variant for each of JSON's six kinds of value, and there will be no other: a `match`
+/// over them all is exhaustive, as over `serde_json::Value`. What may grow is how a number
+/// is held ([`Number`], which is `#[non_exhaustive]`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node<'a> {
     /// `null`
@@ -30,6 +34,7 @@ pub enum Node<'a> {
 
 /// A JSON number, as literal text (from a payload) or as a decoded `serde_json` number.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Number<'a> {
     /// The literal as written, already checked against the JSON number grammar.
     Literal(&'a str),

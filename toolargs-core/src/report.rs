@@ -185,6 +185,7 @@ stable_names! {
 
 /// One repair applied to the arguments: where, by which rule, and the value before and after.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Repair {
     /// JSON path of the repaired value (`$`, `$.field`, `$.list[3]`).
     pub path: String,
@@ -196,20 +197,57 @@ pub struct Repair {
     pub after: Value,
 }
 
+impl Repair {
+    /// A repair at `path` (a rendered JSON path, `$.field`) by `rule`, from `before` to
+    /// `after`: for a front door or a gate of your own that reports repairs as toolargs does.
+    pub fn new(path: impl Into<String>, rule: Rule, before: Value, after: Value) -> Repair {
+        Repair {
+            path: path.into(),
+            rule,
+            before,
+            after,
+        }
+    }
+}
+
 /// One problem in the arguments: where, its stable code, and a message for the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ArgumentError {
     /// JSON path of the offending value or key.
     pub path: String,
     /// The stable code.
     pub code: Code,
-    /// What was expected and what arrived, written for the model.
+    /// What was expected and what arrived, written for the model; empty when the message was
+    /// not kept ([`ParseOptions::omit_messages`](crate::ParseOptions::omit_messages)). Read
+    /// it with [`ArgumentError::message()`] to tell the two apart.
     pub message: String,
+}
+
+impl ArgumentError {
+    /// An error at `path` (a rendered JSON path, `$.field`) with its code and message.
+    pub fn new(path: impl Into<String>, code: Code, message: impl Into<String>) -> ArgumentError {
+        ArgumentError {
+            path: path.into(),
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The message, or `None` when it was not kept
+    /// ([`ParseOptions::omit_messages`](crate::ParseOptions::omit_messages)): every error
+    /// toolargs reports with a message has a non-empty one.
+    pub fn message(&self) -> Option<&str> {
+        (!self.message.is_empty()).then_some(self.message.as_str())
+    }
 }
 
 impl fmt::Display for ArgumentError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}: {}", self.path, self.code, self.message)
+        match self.message() {
+            Some(message) => write!(f, "{}: {}: {}", self.path, self.code, message),
+            None => write!(f, "{}: {}", self.path, self.code),
+        }
     }
 }
 

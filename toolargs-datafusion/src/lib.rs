@@ -204,10 +204,7 @@ impl ToolargsCheck {
     /// [`Replayer::with_options`](toolargs_replay::Replayer::with_options) does, messages
     /// omitted).
     pub fn with_options(mut self, options: ParseOptions) -> ToolargsCheck {
-        self.options = ParseOptions {
-            omit_messages: true,
-            ..options
-        };
+        self.options = options.with_omit_messages(true);
         self
     }
 

@@ -17,6 +17,7 @@ pub const CONTAINER_KEYS: &[&str] = &[
     "effect",
     "tag",
     "untagged",
+    "crate",
 ];
 pub const FIELD_KEYS: &[&str] = &[
     "strict",
@@ -84,6 +85,8 @@ pub struct ContainerAttrs {
     pub tag: Option<Spanned<String>>,
     /// `untagged`: an enum with data whose variant is found by trying each.
     pub untagged: Option<Span>,
+    /// `crate = "path"`: where the `toolargs` facade is, for crates that re-export it.
+    pub krate: Option<syn::Path>,
 }
 
 pub enum DefaultAttr {
@@ -350,6 +353,15 @@ pub fn number(expr: &Expr) -> Option<Number> {
     }
 }
 
+/// The `crate = "path"` of a container, read without reporting anything: the stubs emitted
+/// beside compile errors name the same facade as the expansion would.
+pub fn crate_path(attrs: &[Attribute]) -> Option<syn::Path> {
+    let cx = Ctxt::new();
+    let path = container_attrs(&cx, attrs).krate;
+    let _ = cx.check();
+    path
+}
+
 pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     for attr in attrs.iter().filter(|a| a.path().is_ident("arg")) {
         cx.error_spanned_by(
@@ -388,6 +400,19 @@ pub fn container_attrs(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             "untagged" => {
                 flag(cx, meta, key)?;
                 set(cx, &mut out.untagged, Some(span), key, span);
+            }
+            "crate" => {
+                let v = lit_str(cx, meta, key)?.and_then(|s| match s.parse::<syn::Path>() {
+                    Ok(path) => Some(path),
+                    Err(_) => {
+                        cx.error_spanned_by(
+                            &s,
+                            "`crate` expects the path of the toolargs facade, e.g. `crate = \"my_crate::toolargs\"`",
+                        );
+                        None
+                    }
+                });
+                set(cx, &mut out.krate, v, key, span);
             }
             _ => unknown_key(cx, meta, key, CONTAINER_KEYS, "container")?,
         }

@@ -79,6 +79,7 @@ pub fn check<'a>(cx: &Ctxt, c: &ast::Container<'a>) -> Option<Tool<'a>> {
         description: c.description.clone(),
         effect: effect?,
         unknown: unknown?,
+        krate: c.attrs.krate.clone(),
         body: body?,
     })
 }

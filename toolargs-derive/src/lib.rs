@@ -42,12 +42,17 @@ fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     let model = ast::Container::from_ast(&cx, input).and_then(|c| check::check(&cx, &c));
     match (cx.check(), model) {
         (Ok(()), Some(model)) => expand::expand(&model),
-        (Err(errors), _) => {
-            let compile_errors = errors.iter().map(syn::Error::to_compile_error);
-            let fallback = fallback::fallback(input);
-            quote::quote! { #(#compile_errors)* #fallback }
-        }
-        (Ok(()), None) => fallback::fallback(input),
+        (Err(errors), _) => fallback::with_errors(input, errors),
+        // Checking gave up without saying why: a bug here, reported at the item rather than
+        // hidden behind stubs that would compile.
+        (Ok(()), None) => fallback::with_errors(
+            input,
+            vec![syn::Error::new_spanned(
+                &input.ident,
+                "toolargs-derive could not expand this item and found no error to report; \
+                 this is a bug in toolargs-derive",
+            )],
+        ),
     }
 }
 
@@ -84,5 +89,27 @@ mod tests {
         assert!(output.contains(":: toolargs :: __private_0_1"), "{output}");
         assert!(output.contains("__ta :: Effect :: ReadOnly"), "{output}");
         assert_eq!(output.matches("automatically_derived").count(), 2);
+    }
+
+    #[test]
+    fn stubs_never_come_without_an_error() {
+        let input: syn::DeriveInput = syn::parse_str("struct T { a: i64 }").unwrap();
+        let one =
+            crate::fallback::with_errors(&input, vec![syn::Error::new_spanned(&input.ident, "x")]);
+        assert!(one.to_string().contains("compile_error"), "{one}");
+        let none = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::fallback::with_errors(&input, Vec::new())
+        }));
+        assert!(none.is_err(), "stub impls were emitted without an error");
+    }
+
+    #[test]
+    fn an_unchecked_collector_is_a_bug() {
+        let dropped = std::panic::catch_unwind(|| drop(crate::ctxt::Ctxt::new()));
+        assert!(
+            dropped.is_err(),
+            "a Ctxt dropped without check went unnoticed"
+        );
+        assert!(crate::ctxt::Ctxt::new().check().is_ok());
     }
 }

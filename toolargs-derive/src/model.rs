@@ -15,6 +15,8 @@ pub struct Tool<'a> {
     pub effect: EffectAttr,
     /// `None` when undeclared: the effect's default policy applies.
     pub unknown: Option<UnknownAttr>,
+    /// `crate = "path"`: the facade's path when it is not `::toolargs`.
+    pub krate: Option<syn::Path>,
     pub body: Body<'a>,
 }
 

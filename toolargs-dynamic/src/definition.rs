@@ -4,7 +4,7 @@
 use toolargs_core::effect::Effect;
 use toolargs_core::node::Node;
 
-use crate::load::{member, LoadError};
+use crate::load::{member, LoadError, LoadErrorKind};
 
 /// What a tool definition holds besides its schema.
 pub(crate) struct ToolParts<'n, 'a> {
@@ -36,6 +36,7 @@ pub(crate) fn string_member(node: &Node<'_>, key: &str) -> Option<String> {
 pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n, 'a>, LoadError> {
     if !matches!(def, Node::Object(_)) {
         return Err(LoadError::new(
+            LoadErrorKind::NotADefinition,
             "",
             "a tool definition must be a JSON object",
         ));

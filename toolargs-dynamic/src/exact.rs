@@ -6,8 +6,8 @@
 use std::cmp::Ordering;
 
 use serde_json::Value;
+use toolargs_core::__private::text::same_text;
 use toolargs_core::node::{IntegerReading, Node, Number};
-use toolargs_core::text::same_text;
 
 /// A number as sign, significant digits and a power of ten: `digits × 10^exponent`. Zero has
 /// no digits. Built from JSON number text, which every number in a schema or payload is.

@@ -19,7 +19,7 @@ mod walk;
 use serde_json::Value;
 
 pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
-pub use load::{LoadError, LoadWarning};
+pub use load::{LoadError, LoadErrorKind, LoadWarning};
 use shape::{Graph, Schema, Types};
 
 use toolargs_core::cx::Cx;
@@ -52,23 +52,39 @@ impl Spec {
     /// alphabetical unless `serde_json`'s `preserve_order` feature is on; use
     /// [`Spec::from_json`] to keep the order of the text (it decides the order of errors).
     pub fn from_schema(schema: &Value) -> Result<Spec, LoadError> {
-        let node = Node::from_value(schema, load::MAX_SCHEMA_DEPTH)
-            .map_err(|_| LoadError::new("", "the schema is nested too deeply"))?;
+        let node = Node::from_value(schema, load::MAX_SCHEMA_DEPTH).map_err(|_| {
+            LoadError::new(
+                LoadErrorKind::TooDeep,
+                "",
+                "the schema is nested too deeply",
+            )
+        })?;
         Self::from_schema_node(&node)
     }
 
     /// Loads a JSON Schema or a tool definition from JSON text, keeping the order of properties.
     pub fn from_json(text: &str) -> Result<Spec, LoadError> {
-        let node = toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH)
-            .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
+        let node =
+            toolargs_core::decode::parse_document(text, load::MAX_SCHEMA_DEPTH).map_err(|e| {
+                LoadError::new(
+                    LoadErrorKind::InvalidJson,
+                    "",
+                    format!("not valid JSON: {}", e.message),
+                )
+            })?;
         Self::from_definition_node(&node)
     }
 
     /// Loads a tool definition in any supported shape (OpenAI chat or responses, Anthropic,
     /// Gemini, MCP), or a bare JSON Schema.
     pub fn from_tool_definition(definition: &Value) -> Result<Spec, LoadError> {
-        let node = Node::from_value(definition, load::MAX_SCHEMA_DEPTH)
-            .map_err(|_| LoadError::new("", "the definition is nested too deeply"))?;
+        let node = Node::from_value(definition, load::MAX_SCHEMA_DEPTH).map_err(|_| {
+            LoadError::new(
+                LoadErrorKind::TooDeep,
+                "",
+                "the definition is nested too deeply",
+            )
+        })?;
         Self::from_definition_node(&node)
     }
 

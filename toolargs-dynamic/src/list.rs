@@ -4,7 +4,7 @@
 use toolargs_core::decode::parse_document;
 use toolargs_core::node::Node;
 
-use crate::load::{LoadError, MAX_SCHEMA_DEPTH};
+use crate::load::{LoadError, LoadErrorKind, MAX_SCHEMA_DEPTH};
 use crate::Spec;
 
 const NOT_A_LIST: &str = "expected an array of tool definitions or an object with a `tools` array";
@@ -16,16 +16,18 @@ const NOT_A_LIST: &str = "expected an array of tool definitions or an object wit
 /// One definition that does not load fails the whole list; [`load_tool_list_lenient`] loads
 /// the others and lists what it refused.
 pub fn load_tool_list(text: &str) -> Result<Vec<Spec>, LoadError> {
-    let node = parse_document(text, MAX_SCHEMA_DEPTH)
-        .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
+    let node = parse_document(text, MAX_SCHEMA_DEPTH).map_err(|e| {
+        LoadError::new(
+            LoadErrorKind::InvalidJson,
+            "",
+            format!("not valid JSON: {}", e.message),
+        )
+    })?;
     let (list, prefix) = definitions(&node)?;
     list.iter()
         .enumerate()
         .map(|(i, definition)| {
-            Spec::from_definition_node(definition).map_err(|e| LoadError {
-                pointer: format!("{prefix}/{i}{}", e.pointer),
-                message: e.message,
-            })
+            Spec::from_definition_node(definition).map_err(|e| e.under(&format!("{prefix}/{i}")))
         })
         .collect()
 }
@@ -66,8 +68,13 @@ pub fn load_tool_list_lenient(text: &str) -> Result<ToolList, LoadError> {
     // Read deeper than `load_tool_list` does, so that one definition nested too deeply is
     // refused on its own instead of failing the text; the limit it would have met is applied
     // to each definition below.
-    let node = parse_document(text, 2 * MAX_SCHEMA_DEPTH)
-        .map_err(|e| LoadError::new("", format!("not valid JSON: {}", e.message)))?;
+    let node = parse_document(text, 2 * MAX_SCHEMA_DEPTH).map_err(|e| {
+        LoadError::new(
+            LoadErrorKind::InvalidJson,
+            "",
+            format!("not valid JSON: {}", e.message),
+        )
+    })?;
     let (list, prefix) = definitions(&node)?;
     // Levels above a definition: the array, and the object holding `tools`.
     let above = if prefix.is_empty() { 1 } else { 2 };
@@ -78,7 +85,11 @@ pub fn load_tool_list_lenient(text: &str) -> Result<ToolList, LoadError> {
     };
     for (index, definition) in list.iter().enumerate() {
         let result = if exceeds_depth(definition, MAX_SCHEMA_DEPTH - above) {
-            Err(LoadError::new("", "the definition is nested too deeply"))
+            Err(LoadError::new(
+                LoadErrorKind::TooDeep,
+                "",
+                "the definition is nested too deeply",
+            ))
         } else {
             Spec::from_definition_node(definition)
         };
@@ -87,10 +98,7 @@ pub fn load_tool_list_lenient(text: &str) -> Result<ToolList, LoadError> {
             Err(e) => loaded.refused.push(RefusedDefinition {
                 index,
                 name: definition_name(definition),
-                error: LoadError {
-                    pointer: format!("{prefix}/{index}{}", e.pointer),
-                    message: e.message,
-                },
+                error: e.under(&format!("{prefix}/{index}")),
             }),
         }
     }
@@ -142,6 +150,7 @@ impl ToolList {
 
 /// A definition of a list that did not load.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RefusedDefinition {
     /// Its position in the list, from 0.
     pub index: usize,
@@ -152,15 +161,30 @@ pub struct RefusedDefinition {
     pub error: LoadError,
 }
 
+impl RefusedDefinition {
+    /// The definition at `index` of a list, named `name` when it says, refused for `error`.
+    pub fn new(index: usize, name: Option<String>, error: LoadError) -> RefusedDefinition {
+        RefusedDefinition { index, name, error }
+    }
+}
+
 /// The definitions of a list, and the pointer of the list in the text.
 fn definitions<'n, 'a>(node: &'n Node<'a>) -> Result<(&'n [Node<'a>], &'static str), LoadError> {
     match node {
         Node::Array(items) => Ok((items, "")),
         Node::Object(members) => match members.iter().find(|(k, _)| k == "tools") {
             Some((_, Node::Array(items))) => Ok((items, "/tools")),
-            _ => Err(LoadError::new("", NOT_A_LIST)),
+            _ => Err(LoadError::new(
+                LoadErrorKind::NotADefinition,
+                "",
+                NOT_A_LIST,
+            )),
         },
-        _ => Err(LoadError::new("", NOT_A_LIST)),
+        _ => Err(LoadError::new(
+            LoadErrorKind::NotADefinition,
+            "",
+            NOT_A_LIST,
+        )),
     }
 }
 

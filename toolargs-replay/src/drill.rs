@@ -17,6 +17,7 @@ pub const TOP_FIELDS_SHOWN: usize = 10;
 /// The counters of one field of one tool. A call counts once per distinct rule or code at
 /// the field.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct FieldDrill {
     /// Accepted calls with a repair at this field.
     pub repaired_calls: u64,
@@ -30,6 +31,7 @@ pub struct FieldDrill {
 
 /// The counters of one tool.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolDrill {
     /// Calls judged (accepted or rejected); the rates of its fields are per such call.
     pub calls: u64,
@@ -46,6 +48,7 @@ pub struct ToolDrill {
 
 /// Drill-down counters of a replay: per tool, per field, with example locations.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Drill {
     /// Per tool, by name.
     pub tools: BTreeMap<String, ToolDrill>,
@@ -58,6 +61,7 @@ pub struct Drill {
 /// A field that fails: tool, path, rejected calls with an error there, and their rate among
 /// the tool's calls.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct FailingField<'d> {
     /// The tool.
     pub tool: &'d str,

@@ -22,6 +22,7 @@ const HEAD_BUFFER: usize = 64 << 10;
 
 /// One input of a replay.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Input {
     /// Standard input (`-`).
     Stdin,

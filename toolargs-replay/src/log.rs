@@ -15,10 +15,10 @@ use crate::gate::Gate;
 use crate::outcome::Location;
 use crate::outcome::{BadRecord, Judgement, Outcome};
 use crate::tally::{Report, Tally, ToolWarning};
+use toolargs_core::__private::text::same_text;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::options::ParseOptions;
-use toolargs_core::text::same_text;
-use toolargs_dynamic::{LoadError, LoadWarning, RefusedDefinition};
+use toolargs_dynamic::{LoadError, LoadErrorKind, LoadWarning, RefusedDefinition};
 
 /// The tools a log is replayed against, by name, and the definitions that did not load.
 #[derive(Default)]
@@ -77,28 +77,28 @@ impl ToolSet {
                 (Some(name), _) => name.to_owned(),
                 (None, true) => String::new(),
                 (None, false) => {
-                    set.refused.push(RefusedDefinition {
+                    set.refused.push(RefusedDefinition::new(
                         index,
-                        name: None,
-                        error: LoadError::new(
+                        None,
+                        LoadError::new(
+                            LoadErrorKind::UnnamedTool,
                             &pointer,
                             "a tool definition without a name; every tool in a set needs one",
                         ),
-                    });
+                    ));
                     continue;
                 }
             };
             if set.tools.contains_key(&name) {
-                set.refused.push(RefusedDefinition {
-                    index,
-                    error: LoadError::new(
-                        &pointer,
-                        format!(
-                            "a second tool named `{name}`; its calls are checked against the first"
-                        ),
+                let error = LoadError::new(
+                    LoadErrorKind::DuplicateTool,
+                    &pointer,
+                    format!(
+                        "a second tool named `{name}`; its calls are checked against the first"
                     ),
-                    name: Some(name),
-                });
+                );
+                set.refused
+                    .push(RefusedDefinition::new(index, Some(name), error));
                 continue;
             }
             set.insert(name.clone(), spec);
@@ -176,10 +176,7 @@ impl ToolSet {
                 let at = self.pointers.get(name).map_or("", String::as_str);
                 gate.load_warnings().iter().map(move |w| ToolWarning {
                     tool: name.clone(),
-                    warning: LoadWarning {
-                        pointer: format!("{at}{}", w.pointer),
-                        message: w.message.clone(),
-                    },
+                    warning: LoadWarning::new(format!("{at}{}", w.pointer), w.message.clone()),
                 })
             })
             .collect()
@@ -309,10 +306,7 @@ impl<'t> Replayer<'t> {
     /// and paths, never messages: errors are always judged without them
     /// ([`ParseOptions::omit_messages`]).
     pub fn with_options(mut self, options: ParseOptions) -> Self {
-        self.options = ParseOptions {
-            omit_messages: true,
-            ..options
-        };
+        self.options = options.with_omit_messages(true);
         self
     }
 

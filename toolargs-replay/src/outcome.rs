@@ -4,6 +4,7 @@ use toolargs_core::report::{Code, Rejection, Repair, Rule};
 
 /// What the gate did with one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Accepted without any repair.
     Clean,
@@ -22,6 +23,7 @@ impl Outcome {
 /// One call's [`Outcome`] with where it happened: the JSON path of every repair of an
 /// accepted call, or of every error of a rejected one.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Judgement {
     /// The outcome.
     pub outcome: Outcome,
@@ -70,6 +72,7 @@ impl Judgement {
 
 /// Why a log line was not a call. Bad records are counted, never fatal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum BadRecord {
     /// The line is not JSON.
     NotJson,
@@ -103,11 +106,19 @@ impl BadRecord {
 /// Where a record is: the input (an index into [`Report::sources`](crate::Report::sources))
 /// and the line (1-based). Locations order by input, then line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub struct Location {
     /// The input's index in [`Report::sources`](crate::Report::sources) (0 for a single input).
     pub source: u32,
     /// The line number, 1-based.
     pub line: u64,
+}
+
+impl Location {
+    /// Line `line` (1-based) of input `source`.
+    pub fn new(source: u32, line: u64) -> Location {
+        Location { source, line }
+    }
 }
 
 /// Keeps the smallest `keep` locations of `mine` and `other`, in order.

@@ -17,6 +17,7 @@ pub const LOAD_WARNINGS_SHOWN: usize = 5;
 
 /// The counters of a set of calls.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Tally {
     /// Every record counted here: calls, unchecked calls and bad records.
     pub total: u64,
@@ -171,6 +172,7 @@ impl Tally {
 
 /// A load warning of one tool of a [`ToolSet`](crate::ToolSet).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ToolWarning {
     /// The tool's name.
     pub tool: String,
@@ -179,11 +181,22 @@ pub struct ToolWarning {
     pub warning: LoadWarning,
 }
 
+impl ToolWarning {
+    /// The warning `warning` of the tool named `tool`.
+    pub fn new(tool: impl Into<String>, warning: LoadWarning) -> ToolWarning {
+        ToolWarning {
+            tool: tool.into(),
+            warning,
+        }
+    }
+}
+
 /// The values of the `--by` fields for one record (`null` when a record lacks a field).
 pub type GroupKey = Vec<Value>;
 
 /// The result of a replay: overall counters and, when grouping, counters per group.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Report {
     /// The grouping fields, in order.
     pub by: Vec<String>,

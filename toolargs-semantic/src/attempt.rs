@@ -12,6 +12,7 @@ use toolargs_core::tool::ToolArgs;
 
 /// What the parser made of one attempt.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Parsed: the canonical arguments (`to_json()`) and the repairs it took.
     Accepted {
@@ -29,6 +30,7 @@ pub enum Outcome {
 
 /// One attempt at a call: the arguments as received, and the outcome.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Attempt {
     raw: RawArgs<'static>,
     outcome: Outcome,
@@ -184,6 +186,7 @@ fn decode_text(text: &str) -> Option<Value> {
 /// Every attempt at one logical call, in order: the original first, the corrected call last.
 /// This is what the semantic gate compares, and what an audit log keeps.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Correction {
     attempts: Vec<Attempt>,
 }

@@ -12,9 +12,9 @@ use super::entity::{EntityId, Resolver};
 use super::numbers::number_readings;
 use super::profile::{FieldProfile, Meaning};
 use super::units::{quantity_readings, UnitFamily};
+use toolargs_core::__private::text::preview_str;
 use toolargs_core::declare::{Kind, Source};
 use toolargs_core::path::Path;
-use toolargs_core::text::preview_str;
 
 /// Readings listed in a reason before the rest are only counted.
 const SHOWN_READINGS: usize = 4;

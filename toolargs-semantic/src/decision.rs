@@ -90,6 +90,7 @@ impl fmt::Display for Decision {
 
 /// What the comparison found for one value.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Finding {
     /// JSON path of the value (`$.amount_cents`, `$.lines[2].qty`).
     pub path: String,
@@ -153,6 +154,7 @@ pub fn decide(effect: Effect, findings: &[Finding]) -> Decision {
 
 /// The semantic gate's answer for one corrected call.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Review {
     /// The tool's name.
     pub tool: String,

@@ -69,6 +69,7 @@ impl Meaning {
 
 /// One field of an object.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct FieldProfile {
     /// The JSON name.
     pub name: String,
@@ -85,6 +86,7 @@ pub struct FieldProfile {
 /// Everything the semantic gate needs to know about a tool: its name, its effect and the
 /// meaning of every argument.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Profile {
     name: String,
     effect: Effect,

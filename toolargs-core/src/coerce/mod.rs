@@ -15,12 +15,12 @@ pub mod integer;
 pub mod list;
 pub mod map;
 pub mod number;
-pub mod object;
+pub(crate) mod object;
 pub mod optional;
-pub mod recursive;
+pub(crate) mod recursive;
 pub mod set;
 pub mod string;
-pub mod union;
+pub(crate) mod union;
 #[cfg(feature = "url")]
 pub mod url;
 #[cfg(feature = "uuid")]

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{LoadError, Loader};
+use super::{LoadError, LoadErrorKind, Loader};
 use crate::shape::{Closure, Graph, Id, Rules, Schema};
 
 impl Loader<'_, '_> {
@@ -28,7 +28,7 @@ impl Loader<'_, '_> {
                             .find(|(_, &i)| i == next)
                             .map(|(p, _)| p.clone())
                             .unwrap_or_default();
-                        return Err(self.error(&pointer, "this schema applies itself to the same value without end (through `$ref`, `allOf` or the like), so no value could ever be judged"));
+                        return Err(self.error(LoadErrorKind::EndlessRecursion, &pointer, "this schema applies itself to the same value without end (through `$ref`, `allOf` or the like), so no value could ever be judged"));
                     }
                     Some(next) if state[next] == 0 => {
                         state[next] = 1;

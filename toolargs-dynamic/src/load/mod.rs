@@ -57,22 +57,94 @@ const UNENFORCED: &[&str] = &[
     "discriminator",
 ];
 
-/// A schema could not be loaded: where (a JSON pointer into the schema) and why.
+/// A schema could not be loaded: where (a JSON pointer into the schema), what kind of
+/// problem ([`LoadError::kind`], for programs) and why (the message, for people).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadError {
     /// JSON pointer of the offending keyword or schema (`""` is the root).
     pub pointer: String,
     /// What is wrong.
     pub message: String,
+    kind: LoadErrorKind,
 }
 
 impl LoadError {
-    /// An error at `pointer` (a JSON pointer; `""` is the root).
-    pub fn new(pointer: &str, message: impl Into<String>) -> LoadError {
+    /// An error of `kind` at `pointer` (a JSON pointer; `""` is the root).
+    pub fn new(kind: LoadErrorKind, pointer: &str, message: impl Into<String>) -> LoadError {
         LoadError {
             pointer: pointer.to_owned(),
             message: message.into(),
+            kind,
         }
+    }
+
+    /// What kind of problem it is.
+    pub fn kind(&self) -> LoadErrorKind {
+        self.kind
+    }
+
+    /// The same error, its pointer read from a document that holds this one at `prefix`.
+    pub(crate) fn under(mut self, prefix: &str) -> LoadError {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+/// The kinds of [`LoadError`], for a program that treats them differently (a gateway that
+/// passes a tool with a remote reference through unchecked, but refuses one whose schema is
+/// malformed). Each has a stable snake_case name ([`LoadErrorKind::as_str`]); new kinds may
+/// be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LoadErrorKind {
+    /// The text is not JSON: `invalid_json`.
+    InvalidJson,
+    /// Nested deeper than the loader reads: `too_deep`.
+    TooDeep,
+    /// Not a tool definition, or not a list of them, in any shape the loader reads:
+    /// `not_a_definition`.
+    NotADefinition,
+    /// A keyword the gate cannot enforce as the specification defines it (`$dynamicRef`, a
+    /// `multipleOf` too precise to check exactly): `unsupported_keyword`.
+    UnsupportedKeyword,
+    /// A keyword whose value the specification does not allow (a `type` that names no type,
+    /// a `pattern` that is not a regular expression, `required` that is not a list of
+    /// strings): `malformed_keyword`.
+    MalformedKeyword,
+    /// A `$ref` to another document, which the loader does not fetch: `remote_reference`.
+    RemoteReference,
+    /// A `$ref` that points at nothing in its document: `unresolved_reference`.
+    UnresolvedReference,
+    /// A schema that applies itself to the same value without end: `endless_recursion`.
+    EndlessRecursion,
+    /// A tool in a set without a name: `unnamed_tool`.
+    UnnamedTool,
+    /// A second tool of the same name in a set: `duplicate_tool`.
+    DuplicateTool,
+}
+
+impl LoadErrorKind {
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadErrorKind::InvalidJson => "invalid_json",
+            LoadErrorKind::TooDeep => "too_deep",
+            LoadErrorKind::NotADefinition => "not_a_definition",
+            LoadErrorKind::UnsupportedKeyword => "unsupported_keyword",
+            LoadErrorKind::MalformedKeyword => "malformed_keyword",
+            LoadErrorKind::RemoteReference => "remote_reference",
+            LoadErrorKind::UnresolvedReference => "unresolved_reference",
+            LoadErrorKind::EndlessRecursion => "endless_recursion",
+            LoadErrorKind::UnnamedTool => "unnamed_tool",
+            LoadErrorKind::DuplicateTool => "duplicate_tool",
+        }
+    }
+}
+
+impl fmt::Display for LoadErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -87,11 +159,22 @@ impl std::error::Error for LoadError {}
 /// Something a schema says that the gate reads differently from, or not at all, though it
 /// loaded: an annotation it does not act on, a `default` it dropped, a repair it turned off.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LoadWarning {
     /// JSON pointer of the keyword the warning is about (`""` is the root).
     pub pointer: String,
     /// What the gate does with it.
     pub message: String,
+}
+
+impl LoadWarning {
+    /// A warning about the keyword at `pointer` (a JSON pointer; `""` is the root).
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> LoadWarning {
+        LoadWarning {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for LoadWarning {
@@ -200,15 +283,17 @@ impl Loader<'_, '_> {
         format!("{}{pointer}", self.prefix)
     }
 
-    fn error(&self, pointer: &str, message: impl Into<String>) -> LoadError {
-        LoadError::new(&self.at(pointer), message)
+    fn error(&self, kind: LoadErrorKind, pointer: &str, message: impl Into<String>) -> LoadError {
+        LoadError::new(kind, &self.at(pointer), message)
+    }
+
+    /// A keyword whose value the specification does not allow.
+    fn malformed(&self, pointer: &str, message: impl Into<String>) -> LoadError {
+        self.error(LoadErrorKind::MalformedKeyword, pointer, message)
     }
 
     fn warn(&mut self, pointer: &str, message: impl Into<String>) {
-        let warning = LoadWarning {
-            pointer: self.at(pointer),
-            message: message.into(),
-        };
+        let warning = LoadWarning::new(self.at(pointer), message);
         self.warnings.push(warning);
     }
 
@@ -230,7 +315,11 @@ impl Loader<'_, '_> {
             return Ok(id);
         }
         if pointer.matches('/').count() > 2 * MAX_SCHEMA_DEPTH {
-            return Err(self.error(pointer, "the schema is nested too deeply"));
+            return Err(self.error(
+                LoadErrorKind::TooDeep,
+                pointer,
+                "the schema is nested too deeply",
+            ));
         }
         let id = self.schemas.len();
         self.schemas.push(Schema::True);
@@ -245,7 +334,7 @@ impl Loader<'_, '_> {
             Node::Bool(false) => Schema::False,
             Node::Object(members) if members.is_empty() => Schema::True,
             Node::Object(_) => Schema::Rules(Box::new(self.rules(node, pointer, &base, id)?)),
-            _ => return Err(self.error(pointer, "a schema must be a JSON object or a boolean")),
+            _ => return Err(self.malformed(pointer, "a schema must be a JSON object or a boolean")),
         };
         self.schemas[id] = schema;
         Ok(id)
@@ -259,10 +348,10 @@ impl Loader<'_, '_> {
         keyword: &str,
     ) -> Result<Vec<Id>, LoadError> {
         let Node::Array(items) = node else {
-            return Err(self.error(pointer, format!("`{keyword}` must be an array of schemas")));
+            return Err(self.malformed(pointer, format!("`{keyword}` must be an array of schemas")));
         };
         if items.is_empty() && keyword != "prefixItems" {
-            return Err(self.error(pointer, format!("`{keyword}` must not be empty")));
+            return Err(self.malformed(pointer, format!("`{keyword}` must not be empty")));
         }
         items
             .iter()
@@ -279,7 +368,7 @@ impl Loader<'_, '_> {
         keyword: &str,
     ) -> Result<Vec<(String, Id)>, LoadError> {
         let Node::Object(entries) = node else {
-            return Err(self.error(pointer, format!("`{keyword}` must be an object")));
+            return Err(self.malformed(pointer, format!("`{keyword}` must be an object")));
         };
         entries
             .iter()
@@ -296,12 +385,12 @@ impl Loader<'_, '_> {
                 IntegerReading::Exact(v) | IntegerReading::Integral(v) if v >= 0 => {
                     Ok(usize::try_from(v).unwrap_or(usize::MAX))
                 }
-                _ => Err(self.error(
+                _ => Err(self.malformed(
                     pointer,
                     format!("`{keyword}` must be a non-negative integer"),
                 )),
             },
-            _ => Err(self.error(
+            _ => Err(self.malformed(
                 pointer,
                 format!("`{keyword}` must be a non-negative integer"),
             )),
@@ -320,15 +409,15 @@ impl Loader<'_, '_> {
         literal
             .and_then(Decimal::parse)
             .or_else(|| Decimal::parse(&text))
-            .ok_or_else(|| self.error(pointer, format!("`{keyword}` must be a number")))
+            .ok_or_else(|| self.malformed(pointer, format!("`{keyword}` must be a number")))
     }
 
     fn pattern(&self, node: &Node<'_>, pointer: &str) -> Result<Pattern, LoadError> {
         let Node::String(source) = node else {
-            return Err(self.error(pointer, "a pattern must be a string"));
+            return Err(self.malformed(pointer, "a pattern must be a string"));
         };
         compile_pattern(source).map_err(|e| {
-            self.error(
+            self.malformed(
                 pointer,
                 format!("the regular expression is not valid ECMA-262: {e}"),
             )
@@ -343,7 +432,7 @@ impl Loader<'_, '_> {
         id: Id,
     ) -> Result<Rules, LoadError> {
         let Node::Object(members) = node else {
-            return Err(self.error(pointer, "a schema must be a JSON object or a boolean"));
+            return Err(self.malformed(pointer, "a schema must be a JSON object or a boolean"));
         };
         let mut rules = Rules {
             casefold: true,
@@ -358,12 +447,21 @@ impl Loader<'_, '_> {
             let here = format!("{pointer}/{}", escape(key));
             match key.as_ref() {
                 "type" => rules.types = Some(self.types(value, &here)?),
-                "nullable" => nullable = matches!(value, Node::Bool(true)),
+                "nullable" => {
+                    nullable = matches!(value, Node::Bool(true));
+                    if nullable {
+                        // Not a JSON Schema keyword: say that it was honoured, and how.
+                        self.warn(
+                            &here,
+                            "`nullable` is not JSON Schema; it is read as OpenAPI 3.0 defines it: null is allowed besides the `type`",
+                        );
+                    }
+                }
                 "enum" => match value {
                     Node::Array(values) => {
                         rules.allowed = Some(values.iter().map(Node::to_value).collect());
                     }
-                    _ => return Err(self.error(&here, "`enum` must be an array")),
+                    _ => return Err(self.malformed(&here, "`enum` must be an array")),
                 },
                 "const" => rules.constant = Some(value.to_value()),
                 "minimum" | "exclusiveMinimum" | "maximum" | "exclusiveMaximum" => {
@@ -371,7 +469,7 @@ impl Loader<'_, '_> {
                     let upper = key.ends_with("aximum");
                     if let Node::Bool(flag) = value {
                         if !exclusive {
-                            return Err(self.error(&here, format!("`{key}` must be a number")));
+                            return Err(self.malformed(&here, format!("`{key}` must be a number")));
                         }
                         *(if upper {
                             &mut exclusive_max_flag
@@ -397,10 +495,10 @@ impl Loader<'_, '_> {
                 "multipleOf" => {
                     let divisor = self.number(value, &here, key)?;
                     if divisor <= Decimal::parse("0").unwrap_or(divisor.clone()) {
-                        return Err(self.error(&here, "`multipleOf` must be greater than 0"));
+                        return Err(self.malformed(&here, "`multipleOf` must be greater than 0"));
                     }
                     if divisor.is_multiple_of(&divisor).is_none() {
-                        return Err(self.error(&here, "`multipleOf` with more than 18 significant digits cannot be checked exactly"));
+                        return Err(self.error(LoadErrorKind::UnsupportedKeyword, &here, "`multipleOf` with more than 18 significant digits cannot be checked exactly"));
                     }
                     rules.multiple_of = Some(divisor);
                 }
@@ -424,7 +522,7 @@ impl Loader<'_, '_> {
                             ),
                         ),
                     },
-                    _ => return Err(self.error(&here, "`format` must be a string")),
+                    _ => return Err(self.malformed(&here, "`format` must be a string")),
                 },
                 "items" => match value {
                     // Draft-07's tuple form: the items by position.
@@ -438,7 +536,7 @@ impl Loader<'_, '_> {
                 "contains" => rules.contains = Some(self.compile(value, &here, base)?),
                 "uniqueItems" => match value {
                     Node::Bool(b) => rules.unique_items = *b,
-                    _ => return Err(self.error(&here, "`uniqueItems` must be a boolean")),
+                    _ => return Err(self.malformed(&here, "`uniqueItems` must be a boolean")),
                 },
                 "properties" => rules.properties = Some(self.properties(value, &here, base, id)?),
                 // Every name for now: those `properties` declares are set apart below.
@@ -451,7 +549,7 @@ impl Loader<'_, '_> {
                 }
                 "patternProperties" => {
                     let Node::Object(entries) = value else {
-                        return Err(self.error(&here, "`patternProperties` must be an object"));
+                        return Err(self.malformed(&here, "`patternProperties` must be an object"));
                     };
                     for (source, item) in entries {
                         let at = format!("{here}/{}", escape(source));
@@ -469,7 +567,7 @@ impl Loader<'_, '_> {
                 }
                 "dependencies" => {
                     let Node::Object(entries) = value else {
-                        return Err(self.error(&here, "`dependencies` must be an object"));
+                        return Err(self.malformed(&here, "`dependencies` must be an object"));
                     };
                     for (name, item) in entries {
                         let at = format!("{here}/{}", escape(name));
@@ -484,7 +582,7 @@ impl Loader<'_, '_> {
                 }
                 "$ref" => rules.reference = Some(self.reference(value, &here, base)?),
                 "$dynamicRef" | "$recursiveRef" => {
-                    return Err(self.error(&here, format!("`{key}` (dynamic scope) is not supported; use `$ref`")))
+                    return Err(self.error(LoadErrorKind::UnsupportedKeyword, &here, format!("`{key}` (dynamic scope) is not supported; use `$ref`")))
                 }
                 "allOf" => rules.all_of = self.schema_list(value, &here, base, key)?,
                 "anyOf" => rules.any_of = self.schema_list(value, &here, base, key)?,
@@ -547,15 +645,16 @@ impl Loader<'_, '_> {
 
     fn types(&self, node: &Node<'_>, pointer: &str) -> Result<Types, LoadError> {
         let one = |name: &str| {
-            Types::named(name).ok_or_else(|| self.error(pointer, format!("unknown type `{name}`")))
+            Types::named(name)
+                .ok_or_else(|| self.malformed(pointer, format!("unknown type `{name}`")))
         };
         match node {
             Node::String(name) => one(name),
             Node::Array(names) => names.iter().try_fold(Types::NONE, |set, name| match name {
                 Node::String(name) => Ok(set.with(one(name)?)),
-                _ => Err(self.error(pointer, "`type` entries must be strings")),
+                _ => Err(self.malformed(pointer, "`type` entries must be strings")),
             }),
-            _ => Err(self.error(pointer, "`type` must be a string or an array of strings")),
+            _ => Err(self.malformed(pointer, "`type` must be a string or an array of strings")),
         }
     }
 
@@ -566,13 +665,13 @@ impl Loader<'_, '_> {
         keyword: &str,
     ) -> Result<Vec<String>, LoadError> {
         let Node::Array(names) = node else {
-            return Err(self.error(pointer, format!("`{keyword}` must be an array of strings")));
+            return Err(self.malformed(pointer, format!("`{keyword}` must be an array of strings")));
         };
         names
             .iter()
             .map(|name| match name {
                 Node::String(name) => Ok(name.as_ref().to_owned()),
-                _ => Err(self.error(pointer, format!("`{keyword}` entries must be strings"))),
+                _ => Err(self.malformed(pointer, format!("`{keyword}` entries must be strings"))),
             })
             .collect()
     }
@@ -583,7 +682,7 @@ impl Loader<'_, '_> {
         pointer: &str,
     ) -> Result<Vec<(String, Vec<String>)>, LoadError> {
         let Node::Object(entries) = node else {
-            return Err(self.error(pointer, "`dependentRequired` must be an object"));
+            return Err(self.malformed(pointer, "`dependentRequired` must be an object"));
         };
         entries
             .iter()
@@ -605,7 +704,7 @@ impl Loader<'_, '_> {
         owner: Id,
     ) -> Result<Vec<Property>, LoadError> {
         let Node::Object(entries) = node else {
-            return Err(self.error(pointer, "`properties` must be an object"));
+            return Err(self.malformed(pointer, "`properties` must be an object"));
         };
         let mut properties = Vec::with_capacity(entries.len());
         for (name, item) in entries {

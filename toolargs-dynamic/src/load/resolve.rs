@@ -1,7 +1,7 @@
 //! References: where each `$id` and `$anchor` is, and what a `$ref` points to, within one
 //! document. A reference to another document is a load error that names it.
 
-use super::{escape, member, without_fragment, LoadError, Loader, MAX_SCHEMA_DEPTH};
+use super::{escape, member, without_fragment, LoadError, LoadErrorKind, Loader, MAX_SCHEMA_DEPTH};
 use crate::shape::Id;
 use toolargs_core::node::Node;
 
@@ -83,7 +83,7 @@ impl Loader<'_, '_> {
         base: &str,
     ) -> Result<Id, LoadError> {
         let Node::String(reference) = node else {
-            return Err(self.error(pointer, "`$ref` must be a string"));
+            return Err(self.malformed(pointer, "`$ref` must be a string"));
         };
         let target = resolve(base, reference);
         let (uri, fragment) = target.split_once('#').unwrap_or((&target, ""));
@@ -94,6 +94,7 @@ impl Loader<'_, '_> {
         };
         let Some(resource) = resource else {
             return Err(self.error(
+                LoadErrorKind::RemoteReference,
                 pointer,
                 format!("`{reference}` refers to another document ({uri}); remote references are not loaded"),
             ));
@@ -109,6 +110,7 @@ impl Loader<'_, '_> {
                 .cloned()
                 .ok_or_else(|| {
                     self.error(
+                        LoadErrorKind::UnresolvedReference,
                         pointer,
                         format!("`{reference}` does not resolve: no anchor `{fragment}`"),
                     )
@@ -122,7 +124,13 @@ impl Loader<'_, '_> {
                 Node::Array(items) => part.parse::<usize>().ok().and_then(|i| items.get(i)),
                 _ => None,
             }
-            .ok_or_else(|| self.error(pointer, format!("`{reference}` does not resolve")))?;
+            .ok_or_else(|| {
+                self.error(
+                    LoadErrorKind::UnresolvedReference,
+                    pointer,
+                    format!("`{reference}` does not resolve"),
+                )
+            })?;
         }
         let base = self
             .bases

@@ -11,8 +11,9 @@ use super::{
 use crate::exact::{json_equal, listed, number_decimal};
 use crate::format::Format;
 use crate::shape::{Additional, Id, Limit, Property, Rules};
+use toolargs_core::__private::text::{preview_str, same_text};
+use toolargs_core::__private::{field_with, unknown_member};
 use toolargs_core::coerce::any::coerce_any;
-use toolargs_core::coerce::object::{field_with, unknown_member};
 use toolargs_core::coerce::string::check_string as check_length;
 use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
@@ -20,7 +21,6 @@ use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
 use toolargs_core::report::Code;
 use toolargs_core::spec::FieldSpec;
-use toolargs_core::text::{preview_str, same_text};
 
 impl Walker<'_> {
     /// Every assertion keyword, on a value whose representation is settled; `listed` when
@@ -368,8 +368,9 @@ impl Walker<'_> {
     }
 
     /// A declared property, present or absent. `null` where the schema does not allow it is
-    /// read as absent (or `missing` when required), as for a derived type's fields, except
-    /// under a `"default": null`, which says null is the value the tool expects when left out.
+    /// read as absent (or `missing` when required), as for a derived type's fields: a
+    /// `null_to_absent` repair, also under a `"default": null` (which makes the field
+    /// optional, but does not make null a value its schema accepts as sent).
     pub(super) fn property(
         &self,
         property: &Property,
@@ -383,10 +384,9 @@ impl Walker<'_> {
             return self.value_of(schemas, node, at, cx).map(Some);
         }
         let takes_null = matches!(member, Some(Node::Null))
-            && (property.default == Some(Value::Null)
-                || schemas
-                    .iter()
-                    .all(|id| is_valid(self.graph, *id, &Value::Null)));
+            && schemas
+                .iter()
+                .all(|id| is_valid(self.graph, *id, &Value::Null));
         if takes_null {
             return Some(Some(Value::Null));
         }

@@ -25,6 +25,7 @@ use serde_json::Value;
 
 use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
+use toolargs_core::__private::text::int_value;
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
 use toolargs_core::coerce::integer::coerce_integer;
@@ -36,7 +37,6 @@ use toolargs_core::node::{IntegerReading, Node};
 use toolargs_core::path::Path;
 use toolargs_core::report::{Code, Rule};
 use toolargs_core::spec::{FieldSpec, UnknownPolicy};
-use toolargs_core::text::int_value;
 
 /// JSON Schema integers have no width; the widest range a JSON value holds exactly.
 const INTEGER_RANGE: (i128, i128) = (i64::MIN as i128, u64::MAX as i128);
@@ -124,7 +124,7 @@ pub(crate) fn walk_properties(
         }
         let member = members
             .iter()
-            .find(|(key, _)| toolargs_core::text::same_text(key, &property.name))
+            .find(|(key, _)| toolargs_core::__private::text::same_text(key, &property.name))
             .map(|(_, value)| value);
         let at = Path::ROOT.key(&property.name);
         let schemas = std::slice::from_ref(&property.schema);
@@ -462,7 +462,7 @@ impl Walker<'_> {
                 .map(Value::Array)
             }
             Types::OBJECT => {
-                let _ = toolargs_core::coerce::object::object_members(node, path, cx)?;
+                let _ = toolargs_core::__private::object_members(node, path, cx)?;
                 Some(node.to_value())
             }
             _ => {

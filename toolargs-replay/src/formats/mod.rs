@@ -33,6 +33,7 @@ use crate::outcome::BadRecord;
 /// The format of a log. Every line of one file is read in the same format; [`InputFormat::Auto`]
 /// detects it from the file's first records ([`InputFormat::detect`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum InputFormat {
     /// Detect the format of each file from its first records.
     #[default]
