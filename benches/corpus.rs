@@ -3,9 +3,10 @@
 //!
 //! Corpora:
 //!
-//! - `refund_written`: the refund calls of `scripts/corpus.sh` (`gen_corpus.py` at its default
-//!   seed, 50 000 calls, about 30% needing a repair or a rejection), with the spacing Python's
-//!   `json.dumps` writes (`", "`, `": "`); decoded objects are written back the same way;
+//! - `refund_written`: the refund calls of `scripts/corpus.sh` (`scripts/gen_corpus.py` at its
+//!   default seed, 50 000 calls, about a third needing a repair or a rejection), with the
+//!   spacing Python's `json.dumps` writes (`", "`, `": "`); decoded objects are written back the
+//!   same way;
 //! - `refund_compact`: the same calls re-serialised without spaces (fenced and double-encoded
 //!   payloads keep their wrapping around the compacted JSON);
 //! - `shipment`: a nested tool with lists of 1 to 12 line items, generated here from a fixed seed,

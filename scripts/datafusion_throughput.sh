@@ -21,9 +21,9 @@ runs=${RUNS:-5}
 if [ -z "${TOOLARGS:-}" ]; then
     cargo build --release --quiet -p toolargs-cli
 fi
-cli=${TOOLARGS:-target/release/toolargs}
+cli=${TOOLARGS:-${CARGO_TARGET_DIR:-target}/release/toolargs}
 cargo build --release --quiet --manifest-path toolargs-datafusion/Cargo.toml --example throughput
-df=toolargs-datafusion/target/release/examples/throughput
+df=${CARGO_TARGET_DIR:-toolargs-datafusion/target}/release/examples/throughput
 lines=$(wc -l < "$corpus")
 parquet=toolargs-datafusion/target/throughput/$(basename "$corpus" .jsonl)
 rm -rf "$parquet"

@@ -17,7 +17,7 @@ shift 2
 runs=${RUNS:-5}
 
 cargo build --release --quiet -p toolargs-cli
-bin=target/release/toolargs
+bin=${CARGO_TARGET_DIR:-target}/release/toolargs
 lines=$(wc -l < "$corpus")
 
 # Wall seconds of one run of the given command. The clock is bash's own (5.0 and later):
