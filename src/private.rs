@@ -45,7 +45,10 @@ where
             &crate::ParseOptions::DEFAULT,
         )
     });
-    toolargs_core::telemetry::record_outcome(&span, toolargs_core::telemetry::Outcome::of(&parsed));
+    toolargs_core::telemetry::record_outcome(
+        &span,
+        toolargs_core::telemetry::SpanOutcome::of(&parsed),
+    );
     match parsed {
         Ok(parsed) => {
             for repair in &parsed.repairs {

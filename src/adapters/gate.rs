@@ -32,6 +32,6 @@ where
             format!("the arguments could not be read as JSON: {error}"),
         ))),
     });
-    telemetry::record_outcome(&span, telemetry::Outcome::of(&parsed));
+    telemetry::record_outcome(&span, telemetry::SpanOutcome::of(&parsed));
     parsed
 }

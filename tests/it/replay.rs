@@ -341,7 +341,7 @@ fn chat_record(arguments: &str) -> String {
 
 #[test]
 fn many_sources_of_several_formats_do_not_depend_on_workers() {
-    use toolargs::replay::{InputFormat, Location, Source};
+    use toolargs::replay::{InputFormat, Location, LogSource};
 
     let clean = r#"{"order_id":"ord_A1b2C3d4","amount_cents":5,"reason":"late"}"#;
     let quoted = r#"{"order_id":"ord_A1b2C3d4","amount_cents":"5","reason":"late"}"#;
@@ -368,7 +368,7 @@ fn many_sources_of_several_formats_do_not_depend_on_workers() {
             ("calls.jsonl", lines.as_str()),
         ]
         .map(|(name, text)| {
-            Ok(Source {
+            Ok(LogSource {
                 name: name.to_owned(),
                 format: InputFormat::Auto,
                 reader: Box::new(text.as_bytes()),
@@ -490,7 +490,7 @@ fn arguments_read_where_the_log_holds_them_count_as_when_unescaped() {
     );
     let replayer = Replayer::new(&tools, vec![]).with_verdicts(false);
     let run = |text: &str| {
-        let source = toolargs::replay::Source {
+        let source = toolargs::replay::LogSource {
             name: "calls.jsonl".to_owned(),
             format: toolargs::replay::InputFormat::Auto,
             reader: Box::new(text.as_bytes()),

@@ -8,7 +8,7 @@ mod golden;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 use toolargs::semantic::{
-    Attempt, Correction, Decision, Fingerprint, Kind, Meaning, Outcome, Profile, Rate,
+    Attempt, AttemptOutcome, Correction, Decision, Fingerprint, Kind, Meaning, Profile, Rate,
     SemanticGate, Semantics, Source, UnitFamily, Verdict,
 };
 use toolargs::{Effect, Spec, ToolArgs};
@@ -349,8 +349,10 @@ fn the_original_is_preserved() {
     );
     let last = correction.latest().unwrap();
     assert_eq!(last.repairs()[0].rule, "numeric_string_to_int");
-    assert!(matches!(last.outcome(), Outcome::Accepted { canonical, .. }
-        if canonical["amount_cents"] == json!(1500)));
+    assert!(
+        matches!(last.outcome(), AttemptOutcome::Accepted { canonical, .. }
+        if canonical["amount_cents"] == json!(1500))
+    );
     assert_eq!(correction.errors().count(), 1);
     let audit = correction.to_json();
     assert_eq!(audit[0]["raw"], json!(original));

@@ -169,15 +169,15 @@ pub enum Dispatch {
 
 impl Dispatch {
     /// How the call ended, for its span and duration histogram.
-    fn outcome(&self) -> toolargs_core::telemetry::Outcome<'_> {
-        use toolargs_core::telemetry::Outcome;
-        let stopped = |error_type, outcome| Outcome::Stopped {
+    fn outcome(&self) -> toolargs_core::telemetry::SpanOutcome<'_> {
+        use toolargs_core::telemetry::SpanOutcome;
+        let stopped = |error_type, outcome| SpanOutcome::Stopped {
             error_type,
             outcome,
         };
         match self {
-            Dispatch::Ran { repairs, .. } => Outcome::Accepted(repairs),
-            Dispatch::Rejected { rejection, .. } => Outcome::Rejected(rejection),
+            Dispatch::Ran { repairs, .. } => SpanOutcome::Accepted(repairs),
+            Dispatch::Rejected { rejection, .. } => SpanOutcome::Rejected(rejection),
             Dispatch::Exhausted { .. } => stopped("retry_budget_exhausted", "exhausted"),
             Dispatch::Failed { .. } => stopped("tool_error", "failed"),
             Dispatch::UnknownTool { .. } => stopped("unknown_tool", "unknown_tool"),

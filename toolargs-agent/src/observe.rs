@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use toolargs_core::report::{ArgumentError, Rejection, Repair};
-use toolargs_core::telemetry::{self, Outcome};
+use toolargs_core::telemetry::{self, SpanOutcome};
 
 /// Name of the counter of repairs, labelled `tool` and `rule`.
 pub const REPAIRS_TOTAL: &str = "toolargs_repairs_total";
@@ -43,13 +43,13 @@ pub fn rejected(tool: &str, rejection: &Rejection) {
 pub const CALL_DURATION_SECONDS: &str = "toolargs_call_duration_seconds";
 
 /// Records how a call ended on its span ([`toolargs_core::telemetry`]) and its duration.
-pub fn finished(span: &tracing::Span, tool: &str, outcome: Outcome<'_>, elapsed: Duration) {
+pub fn finished(span: &tracing::Span, tool: &str, outcome: SpanOutcome<'_>, elapsed: Duration) {
     telemetry::record_outcome(span, outcome);
     let name = match outcome {
-        Outcome::Accepted([]) => "clean",
-        Outcome::Accepted(_) => "repaired",
-        Outcome::Rejected(_) => "rejected",
-        Outcome::Stopped { outcome, .. } => outcome,
+        SpanOutcome::Accepted([]) => "clean",
+        SpanOutcome::Accepted(_) => "repaired",
+        SpanOutcome::Rejected(_) => "rejected",
+        SpanOutcome::Stopped { outcome, .. } => outcome,
     };
     metrics::histogram!(CALL_DURATION_SECONDS, "tool" => tool.to_owned(), "outcome" => name)
         .record(elapsed.as_secs_f64());

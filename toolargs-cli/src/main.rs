@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{json, Value};
 use toolargs_core::{ParseOptions, RawArgs};
 use toolargs_replay::inputs::{self, Input, Spool};
-use toolargs_replay::{InputFormat, LogTools, RefusedDefinition, Replayer, Source, ToolSet};
+use toolargs_replay::{InputFormat, LogSource, LogTools, RefusedDefinition, Replayer, ToolSet};
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
 #[cfg(feature = "mimalloc")]
@@ -237,7 +237,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 *current.borrow_mut() = input.name();
                 input
                     .open(read.clone())
-                    .map(|reader| Source {
+                    .map(|reader| LogSource {
                         name: input.name(),
                         format: input_format,
                         reader,

@@ -33,7 +33,7 @@ pub fn tool_span(tool: &str, call_id: Option<&str>) -> Span {
 
 /// How a call ended, for [`record_outcome`].
 #[derive(Clone, Copy, Debug)]
-pub enum Outcome<'a> {
+pub enum SpanOutcome<'a> {
     /// Accepted, with these repairs (none: clean).
     Accepted(&'a [Repair]),
     /// Rejected with these errors.
@@ -48,12 +48,12 @@ pub enum Outcome<'a> {
     },
 }
 
-impl<'a> Outcome<'a> {
+impl<'a> SpanOutcome<'a> {
     /// The outcome of a parse: accepted with its repairs, or rejected.
-    pub fn of<T>(parsed: &'a Result<Parsed<T>, Rejection>) -> Outcome<'a> {
+    pub fn of<T>(parsed: &'a Result<Parsed<T>, Rejection>) -> SpanOutcome<'a> {
         match parsed {
-            Ok(parsed) => Outcome::Accepted(&parsed.repairs),
-            Err(rejection) => Outcome::Rejected(rejection),
+            Ok(parsed) => SpanOutcome::Accepted(&parsed.repairs),
+            Err(rejection) => SpanOutcome::Rejected(rejection),
         }
     }
 }
@@ -61,9 +61,9 @@ impl<'a> Outcome<'a> {
 /// Records how the call ended on its span: `toolargs.outcome` (`clean`, `repaired`,
 /// `rejected`, or the given one), the codes or rules, and `error.type` when the call did not
 /// run.
-pub fn record_outcome(span: &Span, outcome: Outcome<'_>) {
+pub fn record_outcome(span: &Span, outcome: SpanOutcome<'_>) {
     match outcome {
-        Outcome::Accepted(repairs) => {
+        SpanOutcome::Accepted(repairs) => {
             let name = if repairs.is_empty() {
                 "clean"
             } else {
@@ -75,13 +75,13 @@ pub fn record_outcome(span: &Span, outcome: Outcome<'_>) {
                 span.record("toolargs.rules", rules.join(",").as_str());
             }
         }
-        Outcome::Rejected(rejection) => {
+        SpanOutcome::Rejected(rejection) => {
             span.record("toolargs.outcome", "rejected");
             span.record("error.type", "invalid_arguments");
             let codes: Vec<&str> = rejection.errors().iter().map(|e| e.code.as_str()).collect();
             span.record("toolargs.codes", codes.join(",").as_str());
         }
-        Outcome::Stopped {
+        SpanOutcome::Stopped {
             error_type,
             outcome,
         } => {

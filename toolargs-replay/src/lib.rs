@@ -32,7 +32,7 @@ pub use drill::{
 pub use formats::{definitions, InputFormat};
 pub use gate::{Gate, Typed};
 pub use inputs::decompressed;
-pub use log::{Replayer, Source, ToolSet};
+pub use log::{LogSource, Replayer, ToolSet};
 pub use outcome::{BadRecord, Judgement, Location, Outcome};
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_dynamic::RefusedDefinition;

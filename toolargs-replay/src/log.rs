@@ -242,7 +242,7 @@ const BLOCK_BYTES: usize = crate::inputs::READ_BUFFER;
 const FEW_TOOLS: usize = 8;
 
 /// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
-pub struct Source<'a> {
+pub struct LogSource<'a> {
     /// The name locations use (`FILE` in `FILE:LINE`).
     pub name: String,
     /// The format of its records; [`InputFormat::Auto`] detects it from the first records.
@@ -576,7 +576,7 @@ impl<'t> Replayer<'t> {
         workers: usize,
         progress: impl FnMut(u64),
     ) -> io::Result<Report> {
-        let source = Source {
+        let source = LogSource {
             name: String::new(),
             format: InputFormat::Lines,
             reader: Box::new(input),
@@ -594,7 +594,7 @@ impl<'t> Replayer<'t> {
     /// The report, and the verdicts, do not depend on the number of workers.
     pub fn run_sources<'a>(
         &self,
-        sources: impl IntoIterator<Item = io::Result<Source<'a>>>,
+        sources: impl IntoIterator<Item = io::Result<LogSource<'a>>>,
         workers: usize,
         mut progress: impl FnMut(u64),
         mut verdicts: Option<&mut dyn Write>,
@@ -677,7 +677,7 @@ impl<'t> Replayer<'t> {
                 let mut seq = 0u64;
                 let mut done = 0u64;
                 for (index, source) in sources.into_iter().enumerate() {
-                    let Source {
+                    let LogSource {
                         name,
                         format,
                         mut reader,
@@ -988,7 +988,7 @@ mod tests {
                 replayer.block_bytes = block_bytes;
                 let mut verdicts = Vec::new();
                 let sources = [log.clone(), log.clone()].map(|log| {
-                    Ok(Source {
+                    Ok(LogSource {
                         name: "log".to_owned(),
                         format: InputFormat::Auto,
                         reader: Box::new(io::Cursor::new(log)),

@@ -13,7 +13,7 @@ use toolargs_core::tool::ToolArgs;
 /// What the parser made of one attempt.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum Outcome {
+pub enum AttemptOutcome {
     /// Parsed: the canonical arguments (`to_json()`) and the repairs it took.
     Accepted {
         /// The canonical arguments.
@@ -33,7 +33,7 @@ pub enum Outcome {
 #[non_exhaustive]
 pub struct Attempt {
     raw: RawArgs<'static>,
-    outcome: Outcome,
+    outcome: AttemptOutcome,
 }
 
 fn owned(raw: RawArgs<'_>) -> RawArgs<'static> {
@@ -60,11 +60,11 @@ impl Attempt {
         result: &Result<Parsed<T>, Rejection>,
     ) -> Attempt {
         let outcome = match result {
-            Ok(parsed) => Outcome::Accepted {
+            Ok(parsed) => AttemptOutcome::Accepted {
                 canonical: parsed.args.to_json(),
                 repairs: parsed.repairs.clone(),
             },
-            Err(rejection) => Outcome::Rejected {
+            Err(rejection) => AttemptOutcome::Rejected {
                 errors: rejection.errors().to_vec(),
             },
         };
@@ -81,11 +81,11 @@ impl Attempt {
         result: &Result<Parsed<Value>, Rejection>,
     ) -> Attempt {
         let outcome = match result {
-            Ok(parsed) => Outcome::Accepted {
+            Ok(parsed) => AttemptOutcome::Accepted {
                 canonical: parsed.args.clone(),
                 repairs: parsed.repairs.clone(),
             },
-            Err(rejection) => Outcome::Rejected {
+            Err(rejection) => AttemptOutcome::Rejected {
                 errors: rejection.errors().to_vec(),
             },
         };
@@ -101,31 +101,31 @@ impl Attempt {
     }
 
     /// What the parser made of them.
-    pub fn outcome(&self) -> &Outcome {
+    pub fn outcome(&self) -> &AttemptOutcome {
         &self.outcome
     }
 
     /// The canonical arguments, when the attempt parsed.
     pub fn canonical(&self) -> Option<&Value> {
         match &self.outcome {
-            Outcome::Accepted { canonical, .. } => Some(canonical),
-            Outcome::Rejected { .. } => None,
+            AttemptOutcome::Accepted { canonical, .. } => Some(canonical),
+            AttemptOutcome::Rejected { .. } => None,
         }
     }
 
     /// The repairs, when the attempt parsed.
     pub fn repairs(&self) -> &[Repair] {
         match &self.outcome {
-            Outcome::Accepted { repairs, .. } => repairs,
-            Outcome::Rejected { .. } => &[],
+            AttemptOutcome::Accepted { repairs, .. } => repairs,
+            AttemptOutcome::Rejected { .. } => &[],
         }
     }
 
     /// The errors, when the attempt was rejected.
     pub fn errors(&self) -> &[ArgumentError] {
         match &self.outcome {
-            Outcome::Accepted { .. } => &[],
-            Outcome::Rejected { errors } => errors,
+            AttemptOutcome::Accepted { .. } => &[],
+            AttemptOutcome::Rejected { errors } => errors,
         }
     }
 
@@ -151,14 +151,14 @@ impl Attempt {
             RawArgs::Value(v) => v.as_ref().clone(),
         };
         match &self.outcome {
-            Outcome::Accepted { canonical, repairs } => json!({
+            AttemptOutcome::Accepted { canonical, repairs } => json!({
                 "raw": raw,
                 "accepted": canonical,
                 "repairs": repairs.iter().map(|r| json!({
                     "path": r.path, "rule": r.rule.as_str(), "before": r.before, "after": r.after,
                 })).collect::<Vec<_>>(),
             }),
-            Outcome::Rejected { errors } => json!({
+            AttemptOutcome::Rejected { errors } => json!({
                 "raw": raw,
                 "errors": errors.iter().map(|e| json!({
                     "path": e.path, "code": e.code.as_str(), "message": e.message,

@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, SecondsFormat, Utc
 use serde_json::{json, Value};
 
 use super::currency::{Currency, Rate};
-use super::decimal::{with_places, Decimal};
+use super::decimal::{with_places, CanonicalDecimal};
 use super::entity::EntityId;
 use super::fingerprint::canonical_json;
 
@@ -17,7 +17,7 @@ use super::fingerprint::canonical_json;
 #[non_exhaustive]
 pub enum Canonical {
     /// A number, exactly.
-    Number(Decimal),
+    Number(CanonicalDecimal),
     /// A boolean.
     Boolean(bool),
     /// A string.
@@ -40,7 +40,7 @@ pub enum Canonical {
     /// A quantity in the base unit of its family.
     Quantity {
         /// The amount in base units.
-        base: Decimal,
+        base: CanonicalDecimal,
         /// The base unit's name (`s`, `m`, `kg`, `B`).
         unit: String,
         /// How it was written (`1.5 h`), for messages; not compared.
@@ -201,9 +201,9 @@ impl fmt::Display for Canonical {
                 write!(f, "{} in an unstated zone", w.format("%Y-%m-%dT%H:%M:%S"))
             }
             Canonical::Money { minor, currency } => {
-                let major = Decimal::from_int(*minor)
+                let major = CanonicalDecimal::from_int(*minor)
                     .shift(-i64::from(currency.minor_units()))
-                    .unwrap_or(Decimal::ZERO);
+                    .unwrap_or(CanonicalDecimal::ZERO);
                 write!(
                     f,
                     "{} {currency}",

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::canonical::{json_form, Canonical, Match};
 use super::currency::{currencies_named, markers, symbol_currencies, Currency, Rate};
 use super::dates::{date_readings, moment_readings, timestamp_readings, Moment};
-use super::decimal::Decimal;
+use super::decimal::CanonicalDecimal;
 use super::decision::{Finding, Verdict};
 use super::entity::{EntityId, Resolver};
 use super::numbers::number_readings;
@@ -456,7 +456,12 @@ fn changed_reason(
 
 /// When two quantities differ by exactly the ratio of two units of the family, the correction
 /// probably read one unit as the other.
-fn unit_flip(a: Decimal, b: Decimal, family: &str, env: &Env<'_>) -> Option<String> {
+fn unit_flip(
+    a: CanonicalDecimal,
+    b: CanonicalDecimal,
+    family: &str,
+    env: &Env<'_>,
+) -> Option<String> {
     let family = env.families.iter().find(|f| f.name() == family)?;
     let (a, b) = (a.to_f64(), b.to_f64());
     if a == 0.0 || b == 0.0 {
@@ -609,13 +614,14 @@ fn original_readings(
     }
 }
 
-fn number_values(value: &Value) -> Result<Vec<Decimal>, String> {
+fn number_values(value: &Value) -> Result<Vec<CanonicalDecimal>, String> {
     match value {
-        Value::Number(n) => Decimal::from_number(n)
+        Value::Number(n) => CanonicalDecimal::from_number(n)
             .map(|d| vec![d])
             .ok_or_else(|| format!("{n} is too large to compare exactly")),
         Value::String(s) => {
-            let values: Vec<Decimal> = number_readings(s).into_iter().map(|r| r.value).collect();
+            let values: Vec<CanonicalDecimal> =
+                number_readings(s).into_iter().map(|r| r.value).collect();
             if values.is_empty() {
                 Err(format!("{} is not a number", shown(value)))
             } else {
@@ -757,11 +763,11 @@ fn money_readings(
     let declared = currency_readings(currency, parent)?;
     // Each number with the fraction digits written (`None` when unknown), and the currencies
     // a marker in the text names.
-    let numbers: Vec<(Decimal, Option<u32>)>;
+    let numbers: Vec<(CanonicalDecimal, Option<u32>)>;
     let marker: Option<Vec<Currency>>;
     (numbers, marker) = match value {
         Value::Number(n) => {
-            let d = Decimal::from_number(n)
+            let d = CanonicalDecimal::from_number(n)
                 .ok_or_else(|| format!("{n} is too large to compare exactly"))?;
             let digits = if n.is_f64() { None } else { Some(0) };
             (vec![(d, digits)], None)
@@ -799,7 +805,9 @@ fn money_readings(
     for currency in currencies {
         let e = currency.minor_units();
         for &(number, digits) in &numbers {
-            let major = number.shift(i64::from(e)).and_then(Decimal::to_integer);
+            let major = number
+                .shift(i64::from(e))
+                .and_then(CanonicalDecimal::to_integer);
             let minor = number.to_integer();
             let candidates: Vec<Option<i128>> = if !minor_units {
                 vec![major]
@@ -842,7 +850,7 @@ fn quantity(
     parent: Option<&Map<String, Value>>,
 ) -> Result<Vec<Canonical>, String> {
     let base = family.base().name().to_owned();
-    let in_base = |amounts: Vec<(Decimal, String)>| -> Vec<Canonical> {
+    let in_base = |amounts: Vec<(CanonicalDecimal, String)>| -> Vec<Canonical> {
         let mut out = Vec::new();
         for (amount, written) in amounts {
             let c = Canonical::Quantity {

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::decimal::Decimal;
+use super::decimal::CanonicalDecimal;
 use super::SemanticError;
 
 /// An ISO 4217 currency with its number of minor units (decimal places).
@@ -301,7 +301,7 @@ pub(crate) fn markers() -> impl Iterator<Item = &'static str> {
 pub struct Rate {
     from: Currency,
     to: Currency,
-    rate: Decimal,
+    rate: CanonicalDecimal,
 }
 
 impl Rate {
@@ -313,8 +313,8 @@ impl Rate {
                 SemanticError::new(format!("unknown ISO 4217 currency code {code:?}"))
             })
         };
-        let value = Decimal::parse(rate)
-            .filter(|r| !r.is_negative() && *r != Decimal::ZERO)
+        let value = CanonicalDecimal::parse(rate)
+            .filter(|r| !r.is_negative() && *r != CanonicalDecimal::ZERO)
             .ok_or_else(|| {
                 SemanticError::new(format!("rate {rate:?} is not a positive decimal"))
             })?;
@@ -336,14 +336,14 @@ impl Rate {
     }
 
     /// Units of `to` for one unit of `from`.
-    pub fn rate(&self) -> Decimal {
+    pub fn rate(&self) -> CanonicalDecimal {
         self.rate
     }
 
     /// Converts an amount in minor units of `from` into minor units of `to`, rounded half to
     /// even.
     pub fn convert_minor(&self, minor: i128) -> Option<i128> {
-        let major = Decimal::from_int(minor).shift(-i64::from(self.from.minor_units))?;
+        let major = CanonicalDecimal::from_int(minor).shift(-i64::from(self.from.minor_units))?;
         let converted = major.checked_mul(self.rate)?;
         converted
             .shift(i64::from(self.to.minor_units))?

@@ -13,41 +13,41 @@ const MAX_SCALE: u32 = 36;
 /// An exact decimal: `mantissa × 10^-scale`, always normalized (no trailing zeros in the
 /// mantissa of a fraction, and zero is `0`), so equal values are equal structurally.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Decimal {
+pub struct CanonicalDecimal {
     mantissa: i128,
     scale: u32,
 }
 
-impl Decimal {
+impl CanonicalDecimal {
     /// Zero.
-    pub const ZERO: Decimal = Decimal {
+    pub const ZERO: CanonicalDecimal = CanonicalDecimal {
         mantissa: 0,
         scale: 0,
     };
 
     /// An integer.
-    pub const fn from_int(value: i128) -> Decimal {
-        Decimal {
+    pub const fn from_int(value: i128) -> CanonicalDecimal {
+        CanonicalDecimal {
             mantissa: value,
             scale: 0,
         }
     }
 
-    fn new(mut mantissa: i128, mut scale: u32) -> Decimal {
+    fn new(mut mantissa: i128, mut scale: u32) -> CanonicalDecimal {
         if mantissa == 0 {
-            return Decimal::ZERO;
+            return CanonicalDecimal::ZERO;
         }
         while scale > 0 && mantissa % 10 == 0 {
             mantissa /= 10;
             scale -= 1;
         }
-        Decimal { mantissa, scale }
+        CanonicalDecimal { mantissa, scale }
     }
 
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]` in ASCII, as JSON numbers and plain
     /// decimal strings are written. `None` for anything else, or beyond what can be held
     /// exactly.
-    pub fn parse(text: &str) -> Option<Decimal> {
+    pub fn parse(text: &str) -> Option<CanonicalDecimal> {
         let (negative, body) = match text.as_bytes().first()? {
             b'-' => (true, &text[1..]),
             b'+' => (false, &text[1..]),
@@ -84,7 +84,7 @@ impl Decimal {
         let significant = all.trim_end_matches('0');
         let trailing = (all.len() - significant.len()) as i64;
         if significant.is_empty() {
-            return Some(Decimal::ZERO);
+            return Some(CanonicalDecimal::ZERO);
         }
         if significant.len() > 38 {
             return None;
@@ -95,58 +95,58 @@ impl Decimal {
         }
         // value = significant × 10^(trailing - frac_len + exponent)
         let power = trailing - frac_part.len() as i64 + exponent;
-        Decimal::from_int(mantissa).shift(power)
+        CanonicalDecimal::from_int(mantissa).shift(power)
     }
 
     /// The decimal a JSON number was written as. Integers are exact; a float is read from
     /// its shortest round-trip text, which is what was written unless it had superfluous
     /// digits (`15.00` reads as `15`).
-    pub fn from_number(number: &Number) -> Option<Decimal> {
+    pub fn from_number(number: &Number) -> Option<CanonicalDecimal> {
         if let Some(i) = number.as_i64() {
-            return Some(Decimal::from_int(i.into()));
+            return Some(CanonicalDecimal::from_int(i.into()));
         }
         if let Some(u) = number.as_u64() {
-            return Some(Decimal::from_int(u.into()));
+            return Some(CanonicalDecimal::from_int(u.into()));
         }
         let f = number.as_f64()?;
         if !f.is_finite() {
             return None;
         }
-        Decimal::parse(&format!("{f:e}"))
+        CanonicalDecimal::parse(&format!("{f:e}"))
     }
 
     /// The decimal of a JSON value that is a number.
-    pub fn from_value(value: &Value) -> Option<Decimal> {
+    pub fn from_value(value: &Value) -> Option<CanonicalDecimal> {
         match value {
-            Value::Number(n) => Decimal::from_number(n),
+            Value::Number(n) => CanonicalDecimal::from_number(n),
             _ => None,
         }
     }
 
     /// `self × 10^power`, or `None` when it cannot be held exactly.
-    pub fn shift(self, power: i64) -> Option<Decimal> {
+    pub fn shift(self, power: i64) -> Option<CanonicalDecimal> {
         if self.mantissa == 0 {
-            return Some(Decimal::ZERO);
+            return Some(CanonicalDecimal::ZERO);
         }
         let scale = i64::from(self.scale) - power;
         if scale >= 0 {
             let scale = u32::try_from(scale).ok().filter(|s| *s <= MAX_SCALE)?;
-            Some(Decimal::new(self.mantissa, scale))
+            Some(CanonicalDecimal::new(self.mantissa, scale))
         } else {
             let up = u32::try_from(-scale).ok()?;
             let factor = 10i128.checked_pow(up)?;
-            Some(Decimal::new(self.mantissa.checked_mul(factor)?, 0))
+            Some(CanonicalDecimal::new(self.mantissa.checked_mul(factor)?, 0))
         }
     }
 
     /// `self × other`, exactly, or `None` on overflow.
-    pub fn checked_mul(self, other: Decimal) -> Option<Decimal> {
+    pub fn checked_mul(self, other: CanonicalDecimal) -> Option<CanonicalDecimal> {
         let mantissa = self.mantissa.checked_mul(other.mantissa)?;
         let scale = self.scale.checked_add(other.scale)?;
         if scale > 2 * MAX_SCALE {
             return None;
         }
-        Some(Decimal::new(mantissa, scale))
+        Some(CanonicalDecimal::new(mantissa, scale))
     }
 
     /// True for a whole number.
@@ -171,13 +171,13 @@ impl Decimal {
 
     /// Rounds to `scale` fractional digits, half to even (banker's rounding, as money is
     /// rounded at conversion).
-    pub fn round_half_even(self, scale: u32) -> Decimal {
+    pub fn round_half_even(self, scale: u32) -> CanonicalDecimal {
         if self.scale <= scale {
             return self;
         }
         let drop = self.scale - scale;
         let Some(divisor) = 10i128.checked_pow(drop) else {
-            return Decimal::ZERO;
+            return CanonicalDecimal::ZERO;
         };
         let quotient = self.mantissa / divisor;
         let remainder = (self.mantissa % divisor).abs();
@@ -192,7 +192,7 @@ impl Decimal {
         } else {
             quotient
         };
-        Decimal::new(rounded, scale)
+        CanonicalDecimal::new(rounded, scale)
     }
 
     /// An approximation, for ratios in messages only; comparisons stay exact.
@@ -201,7 +201,7 @@ impl Decimal {
     }
 }
 
-impl fmt::Display for Decimal {
+impl fmt::Display for CanonicalDecimal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let digits = self.mantissa.unsigned_abs().to_string();
         let sign = if self.mantissa < 0 { "-" } else { "" };
@@ -219,7 +219,7 @@ impl fmt::Display for Decimal {
 }
 
 /// Writes `value` with exactly `places` fractional digits (`15` with 2 places is `15.00`).
-pub(crate) fn with_places(value: Decimal, places: u32) -> String {
+pub(crate) fn with_places(value: CanonicalDecimal, places: u32) -> String {
     let text = value.to_string();
     if places == 0 {
         return text;
@@ -236,8 +236,8 @@ pub(crate) fn with_places(value: Decimal, places: u32) -> String {
 mod tests {
     use super::*;
 
-    fn d(s: &str) -> Decimal {
-        Decimal::parse(s).unwrap_or_else(|| panic!("{s}"))
+    fn d(s: &str) -> CanonicalDecimal {
+        CanonicalDecimal::parse(s).unwrap_or_else(|| panic!("{s}"))
     }
 
     #[test]
@@ -245,8 +245,8 @@ mod tests {
         assert_eq!(d("15.00"), d("15"));
         assert_eq!(d("1500.0"), d("1500"));
         assert_eq!(d("1.5e3"), d("1500"));
-        assert_eq!(d("-0.0"), Decimal::ZERO);
-        assert_eq!(d("0.000"), Decimal::ZERO);
+        assert_eq!(d("-0.0"), CanonicalDecimal::ZERO);
+        assert_eq!(d("0.000"), CanonicalDecimal::ZERO);
         assert_eq!(d("1e-3").to_string(), "0.001");
         assert_eq!(d("+7").to_string(), "7");
         assert_eq!(d("-12.340").to_string(), "-12.34");
@@ -254,9 +254,9 @@ mod tests {
         for bad in [
             "", ".5", "5.", "1,5", "1 5", "e3", "1e", "--1", "0x10", "١٢",
         ] {
-            assert_eq!(Decimal::parse(bad), None, "{bad}");
+            assert_eq!(CanonicalDecimal::parse(bad), None, "{bad}");
         }
-        assert_eq!(Decimal::parse("1e300"), None);
+        assert_eq!(CanonicalDecimal::parse("1e300"), None);
     }
 
     #[test]
@@ -266,7 +266,7 @@ mod tests {
             .as_array()
             .unwrap()
             .iter()
-            .map(|n| Decimal::from_value(n).unwrap().to_string())
+            .map(|n| CanonicalDecimal::from_value(n).unwrap().to_string())
             .collect();
         assert_eq!(
             got,

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::decimal::Decimal;
+use super::decimal::CanonicalDecimal;
 use super::sha256::sha256;
 
 /// A SHA-256 over `{"arguments": ARGS, "tool": NAME}` written as canonical JSON: keys sorted
@@ -61,7 +61,7 @@ fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => match Decimal::from_number(n) {
+        Value::Number(n) => match CanonicalDecimal::from_number(n) {
             Some(d) => out.push_str(&d.to_string()),
             // Beyond exact decimals (1e300): the float's shortest exponent form, which is
             // still one text per value.

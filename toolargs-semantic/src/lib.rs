@@ -59,10 +59,10 @@ pub mod units;
 
 use std::fmt;
 
-pub use attempt::{Attempt, Correction, Outcome};
+pub use attempt::{Attempt, AttemptOutcome, Correction};
 pub use canonical::Canonical;
 pub use currency::{Currency, Rate};
-pub use decimal::Decimal;
+pub use decimal::CanonicalDecimal;
 pub use decision::{decide, Decision, Finding, Review, Verdict};
 pub use entity::{EntityId, ResolveError, Resolver};
 pub use fingerprint::{canonical_json, Fingerprint};

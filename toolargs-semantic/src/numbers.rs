@@ -2,12 +2,12 @@
 //! `"19.99"` to 19.99 on the same ground); a lone comma followed by three digits can be a
 //! thousands separator or a decimal comma, so `"1,500"` reads as both 1500 and 1.5.
 
-use super::decimal::Decimal;
+use super::decimal::CanonicalDecimal;
 
 /// One way to read a number: its value and how many fractional digits were written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct NumberReading {
-    pub value: Decimal,
+    pub value: CanonicalDecimal,
     /// Digits written after the decimal mark (`15.00` has 2), which money reads as a sign of
     /// an amount written in major units.
     pub fraction_digits: u32,
@@ -25,7 +25,7 @@ pub(crate) fn number_readings(text: &str) -> Vec<NumberReading> {
         return Vec::new();
     }
     // Plain JSON-style numbers, exponents included, have one reading.
-    if let Some(value) = Decimal::parse(&format!("{sign}{body}")) {
+    if let Some(value) = CanonicalDecimal::parse(&format!("{sign}{body}")) {
         let mantissa = body.split(['e', 'E']).next().unwrap_or(body);
         let fraction_digits = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as u32);
         return vec![NumberReading {
@@ -54,7 +54,7 @@ pub(crate) fn number_readings(text: &str) -> Vec<NumberReading> {
         } else {
             format!("{sign}{int}.{frac}")
         };
-        if let Some(value) = Decimal::parse(&joined) {
+        if let Some(value) = CanonicalDecimal::parse(&joined) {
             let reading = NumberReading {
                 value,
                 fraction_digits: frac.len() as u32,

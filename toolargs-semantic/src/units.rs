@@ -6,14 +6,14 @@
 //! A unit name may stand for several units (`GB` is 10^9 bytes or 2^30; `ton` is short, long
 //! or metric): such a name has one reading per unit.
 
-use super::decimal::Decimal;
+use super::decimal::CanonicalDecimal;
 use super::numbers::number_readings;
 
 /// One unit of a family: its name and how many base units it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unit {
     name: String,
-    factor: Decimal,
+    factor: CanonicalDecimal,
 }
 
 impl Unit {
@@ -23,7 +23,7 @@ impl Unit {
     }
 
     /// Base units in one of this unit.
-    pub fn factor(&self) -> Decimal {
+    pub fn factor(&self) -> CanonicalDecimal {
         self.factor
     }
 }
@@ -54,8 +54,8 @@ impl UnitFamily {
     /// When `factor` is not a plain positive decimal: factors are written in code, like
     /// format strings, and a wrong one is a bug to fix, not input to handle.
     pub fn unit(mut self, name: &str, factor: &str) -> UnitFamily {
-        let factor = Decimal::parse(factor)
-            .filter(|f| !f.is_negative() && *f != Decimal::ZERO)
+        let factor = CanonicalDecimal::parse(factor)
+            .filter(|f| !f.is_negative() && *f != CanonicalDecimal::ZERO)
             .unwrap_or_else(|| {
                 panic!("unit {name:?}: factor {factor:?} is not a positive decimal")
             });
@@ -246,7 +246,7 @@ fn data_size() -> UnitFamily {
 /// (`1:30:00`; `1:30` is an hour and a half or a minute and a half). `None` when the text holds
 /// no unit (a bare number), so the caller applies the declared unit; an empty list when it
 /// cannot be read.
-pub(crate) fn quantity_readings(text: &str, family: &UnitFamily) -> Option<Vec<Decimal>> {
+pub(crate) fn quantity_readings(text: &str, family: &UnitFamily) -> Option<Vec<CanonicalDecimal>> {
     let text = text.trim();
     if !number_readings(text).is_empty() {
         return None;
@@ -260,8 +260,8 @@ pub(crate) fn quantity_readings(text: &str, family: &UnitFamily) -> Option<Vec<D
 }
 
 /// `2 days 3 hours`, `1h30m`, `1.5 hours`: numbers each followed by a unit.
-fn compound(text: &str, family: &UnitFamily) -> Option<Vec<Decimal>> {
-    let mut totals = vec![Decimal::ZERO];
+fn compound(text: &str, family: &UnitFamily) -> Option<Vec<CanonicalDecimal>> {
+    let mut totals = vec![CanonicalDecimal::ZERO];
     let mut rest = text.trim();
     let mut previous: Option<&str> = None;
     while !rest.is_empty() {
@@ -310,21 +310,21 @@ fn compound(text: &str, family: &UnitFamily) -> Option<Vec<Decimal>> {
 }
 
 /// Exact addition, through a common scale.
-pub(crate) fn add(a: Decimal, b: Decimal) -> Option<Decimal> {
+pub(crate) fn add(a: CanonicalDecimal, b: CanonicalDecimal) -> Option<CanonicalDecimal> {
     let scale = a.scale().max(b.scale());
     let x = a.shift(i64::from(scale))?.to_integer()?;
     let y = b.shift(i64::from(scale))?.to_integer()?;
-    Decimal::from_int(x.checked_add(y)?).shift(-i64::from(scale))
+    CanonicalDecimal::from_int(x.checked_add(y)?).shift(-i64::from(scale))
 }
 
 /// ISO 8601 durations with fixed-length parts: `P1W`, `P2D`, `PT1H30M`, `P1DT2H`, `PT0.5S`.
 /// Years and months have no fixed length, so a duration holding them has no reading.
-fn iso_duration(text: &str) -> Option<Vec<Decimal>> {
+fn iso_duration(text: &str) -> Option<Vec<CanonicalDecimal>> {
     let body = text.strip_prefix(['P', 'p'])?;
     if body.is_empty() {
         return Some(Vec::new());
     }
-    let mut total = Decimal::ZERO;
+    let mut total = CanonicalDecimal::ZERO;
     let mut in_time = false;
     let mut number = String::new();
     for c in body.chars() {
@@ -342,8 +342,8 @@ fn iso_duration(text: &str) -> Option<Vec<Decimal>> {
                     ('S', true) => "1",
                     _ => return Some(Vec::new()),
                 };
-                let value = Decimal::parse(&number)?;
-                total = add(total, value.checked_mul(Decimal::parse(factor)?)?)?;
+                let value = CanonicalDecimal::parse(&number)?;
+                total = add(total, value.checked_mul(CanonicalDecimal::parse(factor)?)?)?;
                 number.clear();
             }
         }
@@ -356,7 +356,7 @@ fn iso_duration(text: &str) -> Option<Vec<Decimal>> {
 }
 
 /// `H:MM:SS` has one reading; `A:BB` is hours and minutes or minutes and seconds.
-fn clock(text: &str) -> Option<Vec<Decimal>> {
+fn clock(text: &str) -> Option<Vec<CanonicalDecimal>> {
     let parts: Vec<&str> = text.split(':').collect();
     let number = |s: &str| -> Option<i128> {
         (!s.is_empty() && s.len() <= 6 && s.bytes().all(|b| b.is_ascii_digit()))
@@ -364,14 +364,14 @@ fn clock(text: &str) -> Option<Vec<Decimal>> {
     };
     let sixty = |s: &str| s.len() == 2 && number(s).is_some_and(|v| v < 60);
     match parts.as_slice() {
-        [h, m, s] if sixty(m) && sixty(s) => Some(vec![Decimal::from_int(
+        [h, m, s] if sixty(m) && sixty(s) => Some(vec![CanonicalDecimal::from_int(
             number(h)? * 3600 + number(m)? * 60 + number(s)?,
         )]),
         [a, b] if sixty(b) => {
             let (a, b) = (number(a)?, number(b)?);
             Some(vec![
-                Decimal::from_int(a * 3600 + b * 60),
-                Decimal::from_int(a * 60 + b),
+                CanonicalDecimal::from_int(a * 3600 + b * 60),
+                CanonicalDecimal::from_int(a * 60 + b),
             ])
         }
         _ => None,
@@ -430,6 +430,6 @@ mod tests {
             .unit("l", "1000")
             .aliases(&["liter", "litre"], "l");
         let got = quantity_readings("1.5 litre", &volume).unwrap();
-        assert_eq!(got, vec![Decimal::from_int(1500)]);
+        assert_eq!(got, vec![CanonicalDecimal::from_int(1500)]);
     }
 }

@@ -1,20 +1,8 @@
-//! A small JSON reader that builds a borrowed [`Node`] tree.
-//!
-//! It exists, instead of `serde_json::Value`, for what the policy needs and `serde_json` hides:
-//! duplicate keys are an error at any depth (compared after unescaping, so `"a"` and `"\u0061"`
-//! collide), `NaN`/`Infinity` get their own code, number literals keep their text, and the
-//! [`Limits`] on hostile input (nesting, string length, items per array, keys per object) are
-//! enforced while scanning, so an oversized document is refused before it is built.
-//!
-//! The tree's arrays and objects are vectors taken from a small per-thread pool and given back
-//! when the [`Document`] is dropped, so a steady stream of calls reuses the same buffers: a clean
-//! call allocates only what its typed output holds.
+//! The reader: JSON text into a [`Node`] tree, with duplicate keys, non-finite numbers and the
+//! [`Limits`] checked while scanning.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
 use std::collections::HashSet;
-
-use serde_json::Value;
 
 use crate::node::{Node, Number};
 use crate::options::Limits;
@@ -22,280 +10,17 @@ use crate::path::Path;
 use crate::report::{ArgumentError, Code};
 use crate::text::{scan_plain, scan_to_special};
 
+use super::in_string;
+use super::limit::{too_deep, too_long, too_many_items, too_many_keys};
+use super::pool::{pooled_items, pooled_members};
+
 /// Objects with more members than this switch from a linear scan to a hash set for duplicates.
 const LINEAR_DUPLICATE_SCAN: usize = 16;
-
-/// The members of an object node.
-type Members<'a> = Vec<(Cow<'a, str>, Node<'a>)>;
 
 /// Placeholders pushed before an item or a member is read into place. As constants they are
 /// copied from static data in whole words, which keeps the push cheap.
 const EMPTY_ITEM: Node<'static> = Node::Null;
 const EMPTY_MEMBER: (Cow<'static, str>, Node<'static>) = (Cow::Borrowed(""), Node::Null);
-
-/// Parses one JSON document (with optional surrounding whitespace) into a node, with the
-/// default limits except for the nesting depth.
-pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
-    let limits = Limits {
-        max_depth,
-        ..Limits::DEFAULT
-    };
-    read_text(text, &limits).map(Document::into_root)
-}
-
-/// Parses one JSON document (with optional surrounding whitespace) under `limits`.
-///
-/// The size of the text is not checked here (the caller decides what the payload is). A string
-/// at the root is not held to `max_string_bytes`: it is the payload itself, bounded by its size.
-pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'a>, ArgumentError> {
-    let mut reader = Reader::<false>::new(text, limits);
-    reader.skip_whitespace();
-    let mut root = Node::Null;
-    if let Err(Fail) = reader.value(&Path::ROOT, &mut root) {
-        return Err(reader.into_error());
-    }
-    reader.skip_whitespace();
-    if reader.pos != reader.text.len() {
-        let _ = reader.syntax("unexpected text after the JSON value");
-        return Err(reader.into_error());
-    }
-    Ok(Document { root })
-}
-
-/// Reads JSON text as written inside a JSON string (a log's `"arguments": "{\"a\": 1}"`),
-/// from the log's own text, without unescaping it first: `text` goes on right after the
-/// string's opening quote, and each quote of the document is `\"` there. Everything else stands
-/// as the document means it, and is read under the same grammar and [`Limits`] as
-/// [`read_text`]. Returns the document and the bytes read, up to and with the string's closing
-/// quote; the text may go on past it.
-///
-/// `None` when the string holds any other escape (one of the document's own strings, or
-/// whitespace written as `\n`), or anything [`read_text`] would refuse: the caller unescapes
-/// the string and reads it as text, which says what is wrong.
-pub(crate) fn read_logged<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
-    let (document, mut reader) = read_one::<true>(text, limits)?;
-    reader.skip_whitespace();
-    (reader.peek() == Some(b'"')).then_some((document, reader.pos + 1))
-}
-
-/// Reads the JSON value at the start of `text`, which may go on past it (a log's
-/// `"arguments": {"a": 1}, "id": 7`), under the same grammar and [`Limits`] as [`read_text`].
-/// Returns the document and the bytes of the value's text; `None` when [`read_text`] would
-/// refuse the value.
-pub(crate) fn read_leading<'a>(text: &'a str, limits: &Limits) -> Option<(Document<'a>, usize)> {
-    read_one::<false>(text, limits).map(|(document, reader)| (document, reader.pos))
-}
-
-/// Reads one value from the start of `text` (after any whitespace), and the reader just past it.
-fn read_one<'a, const ESCAPED: bool>(
-    text: &'a str,
-    limits: &Limits,
-) -> Option<(Document<'a>, Reader<'a, ESCAPED>)> {
-    let mut reader = Reader::<ESCAPED>::new(text, limits);
-    reader.skip_whitespace();
-    // A document from the start, so that what a failed reading built goes back to the pool.
-    let mut document = Document { root: Node::Null };
-    reader.value(&Path::ROOT, &mut document.root).ok()?;
-    Some((document, reader))
-}
-
-/// Borrows a decoded `serde_json` value as a document, under the same `limits` as text (except
-/// the payload size, which a decoded value no longer has).
-pub(crate) fn read_value<'a>(
-    value: &'a Value,
-    limits: &Limits,
-) -> Result<Document<'a>, ArgumentError> {
-    from_value(value, &Path::ROOT, limits.max_depth, limits).map(|root| Document { root })
-}
-
-fn from_value<'a>(
-    value: &'a Value,
-    path: &Path<'_>,
-    depth_left: usize,
-    limits: &Limits,
-) -> Result<Node<'a>, ArgumentError> {
-    Ok(match value {
-        Value::Null => Node::Null,
-        Value::Bool(b) => Node::Bool(*b),
-        Value::Number(n) => Node::Number(if let Some(v) = n.as_u64() {
-            Number::U64(v)
-        } else if let Some(v) = n.as_i64() {
-            Number::I64(v)
-        } else {
-            Number::F64(n.as_f64().unwrap_or(f64::NAN))
-        }),
-        Value::String(s) => {
-            if s.len() > limits.max_string_bytes && depth_left < limits.max_depth {
-                return Err(too_long(path, false, limits));
-            }
-            Node::String(Cow::Borrowed(s))
-        }
-        Value::Array(items) => {
-            let depth = depth_left.checked_sub(1).ok_or_else(|| too_deep(limits))?;
-            if items.len() > limits.max_items {
-                return Err(too_many_items(path, limits));
-            }
-            let mut out = pooled_items();
-            out.reserve(items.len());
-            for (index, item) in items.iter().enumerate() {
-                out.push(from_value(item, &path.index(index), depth, limits)?);
-            }
-            Node::Array(out)
-        }
-        Value::Object(map) => {
-            let depth = depth_left.checked_sub(1).ok_or_else(|| too_deep(limits))?;
-            if map.len() > limits.max_keys {
-                return Err(too_many_keys(path, limits));
-            }
-            let mut out = pooled_members();
-            out.reserve(map.len());
-            for (key, item) in map {
-                if key.len() > limits.max_string_bytes {
-                    return Err(too_long(path, true, limits));
-                }
-                let node = from_value(item, &path.key(key), depth, limits)?;
-                out.push((Cow::Borrowed(key.as_str()), node));
-            }
-            Node::Object(out)
-        }
-    })
-}
-
-/// A decoded payload. Its containers go back to this thread's pool when it is dropped.
-pub(crate) struct Document<'a> {
-    root: Node<'a>,
-}
-
-impl<'a> Document<'a> {
-    /// The root value.
-    pub(crate) fn root(&self) -> &Node<'a> {
-        &self.root
-    }
-
-    /// Takes the root out; its containers are then freed normally instead of reused.
-    pub(crate) fn into_root(mut self) -> Node<'a> {
-        std::mem::replace(&mut self.root, Node::Null)
-    }
-}
-
-impl Drop for Document<'_> {
-    fn drop(&mut self) {
-        let root = &mut self.root;
-        with_pool(|pool| pool.recycle(root));
-    }
-}
-
-/// At most this many empty vectors of each kind are kept per thread…
-const POOLED_VECTORS: usize = 32;
-/// …each with room for at most this many elements, so a hostile payload leaves nothing large.
-const POOLED_CAPACITY: usize = 256;
-
-/// Empty vectors kept for the next document on this thread. Their element types are the node
-/// types with the lifetime erased; a vector is only stored empty and only its lifetime changes
-/// on the way in and out ([`relabel_items`], [`relabel_members`]).
-struct Pool {
-    arrays: Vec<Vec<Node<'static>>>,
-    objects: Vec<Members<'static>>,
-}
-
-thread_local! {
-    static POOL: RefCell<Pool> = const {
-        RefCell::new(Pool {
-            arrays: Vec::new(),
-            objects: Vec::new(),
-        })
-    };
-}
-
-/// Runs `f` on this thread's pool; `None` while the thread is shutting down.
-fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> Option<R> {
-    POOL.try_with(|pool| pool.try_borrow_mut().ok().map(|mut pool| f(&mut pool)))
-        .ok()
-        .flatten()
-}
-
-/// An empty vector for an array's items, from the pool when it has one.
-fn pooled_items<'a>() -> Vec<Node<'a>> {
-    with_pool(|pool| pool.arrays.pop())
-        .flatten()
-        .map(relabel_items)
-        .unwrap_or_default()
-}
-
-/// An empty vector for an object's members, from the pool when it has one.
-fn pooled_members<'a>() -> Members<'a> {
-    with_pool(|pool| pool.objects.pop())
-        .flatten()
-        .map(relabel_members)
-        .unwrap_or_default()
-}
-
-impl Pool {
-    /// Takes the containers of `node` apart and keeps their vectors. They are stored so that
-    /// the next document, opening containers in the same order, gets the same vectors back:
-    /// children right to left, then the container itself.
-    fn recycle(&mut self, node: &mut Node<'_>) {
-        match node {
-            Node::Array(items) => self.recycle_items(std::mem::take(items)),
-            Node::Object(members) => self.recycle_members(std::mem::take(members)),
-            _ => {}
-        }
-    }
-
-    /// Frees what `node` owns: its containers go to the pool, an unescaped string is dropped.
-    /// What is left owns nothing, so the vector holding it can forget it.
-    fn release(&mut self, node: &mut Node<'_>) {
-        match node {
-            Node::Array(_) | Node::Object(_) => self.recycle(node),
-            Node::String(Cow::Owned(_)) => *node = Node::Null,
-            _ => {}
-        }
-    }
-
-    fn recycle_items(&mut self, mut items: Vec<Node<'_>>) {
-        for item in items.iter_mut().rev() {
-            self.release(item);
-        }
-        // An empty array's vector has no room: pooled, it would make the next array allocate.
-        if self.arrays.len() < POOLED_VECTORS && (1..=POOLED_CAPACITY).contains(&items.capacity()) {
-            self.arrays.push(relabel_items(items));
-        }
-    }
-
-    fn recycle_members(&mut self, mut members: Members<'_>) {
-        for (key, value) in members.iter_mut().rev() {
-            self.release(value);
-            if let Cow::Owned(_) = key {
-                *key = Cow::Borrowed("");
-            }
-        }
-        if self.objects.len() < POOLED_VECTORS
-            && (1..=POOLED_CAPACITY).contains(&members.capacity())
-        {
-            self.objects.push(relabel_members(members));
-        }
-    }
-}
-
-/// Gives a vector of items another lifetime, emptied. Items still in it are forgotten, not
-/// dropped: callers pass an empty vector, or one whose items own nothing.
-fn relabel_items<'b>(items: Vec<Node<'_>>) -> Vec<Node<'b>> {
-    let mut items = std::mem::ManuallyDrop::new(items);
-    let (ptr, capacity) = (items.as_mut_ptr(), items.capacity());
-    // SAFETY: `ptr` and `capacity` come from a vector of `Node<'_>`, which has the same size and
-    // alignment as `Node<'b>` (the types differ only in a lifetime), and that vector is not used
-    // again. The new vector has length 0, so no value is ever read as the other type.
-    unsafe { Vec::from_raw_parts(ptr.cast::<Node<'b>>(), 0, capacity) }
-}
-
-/// Gives a vector of members another lifetime, emptied, as [`relabel_items`] does.
-fn relabel_members<'b>(members: Members<'_>) -> Members<'b> {
-    let mut members = std::mem::ManuallyDrop::new(members);
-    let (ptr, capacity) = (members.as_mut_ptr(), members.capacity());
-    // SAFETY: as in `relabel_items`: one type up to a lifetime, an allocation not used again,
-    // and length 0.
-    unsafe { Vec::from_raw_parts(ptr.cast::<(Cow<'b, str>, Node<'b>)>(), 0, capacity) }
-}
 
 /// Writes `node` over a placeholder (`Node::Null` or an empty string): there is nothing to drop,
 /// and skipping the drop keeps the recursive drop code of `Node` off the hot path.
@@ -330,9 +55,9 @@ impl Place<'_> {
 
 /// A failure inside the reader; the error itself is kept in [`Reader::error`], so results stay
 /// the size of a node.
-struct Fail;
+pub(super) struct Fail;
 
-type Step<T> = Result<T, Fail>;
+pub(super) type Step<T> = Result<T, Fail>;
 
 /// How [`Reader::string_slow`] failed: with its error kept, or too long, which the caller
 /// reports since it knows where the string is.
@@ -348,10 +73,11 @@ impl From<Fail> for Slow {
 }
 
 /// Reads JSON text; with `ESCAPED`, JSON text as written inside a JSON string, read from the
-/// text that holds that string, where each quote of the document is `\"` ([`read_logged`]).
-struct Reader<'a, const ESCAPED: bool> {
-    text: &'a str,
-    pos: usize,
+/// text that holds that string, where each quote of the document is `\"`
+/// ([`read_logged`](super::read_logged)).
+pub(super) struct Reader<'a, const ESCAPED: bool> {
+    pub(super) text: &'a str,
+    pub(super) pos: usize,
     depth_left: usize,
     limits: Limits,
     error: Option<ArgumentError>,
@@ -359,10 +85,10 @@ struct Reader<'a, const ESCAPED: bool> {
 
 impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
     /// The bytes of a quote: `"`, or `\"` inside a JSON string.
-    const QUOTE: usize = if ESCAPED { 2 } else { 1 };
+    const QUOTE: usize = in_string::quote_len(ESCAPED);
 
     /// A reader at the start of `text`.
-    fn new(text: &'a str, limits: &Limits) -> Self {
+    pub(super) fn new(text: &'a str, limits: &Limits) -> Self {
         Reader {
             text,
             pos: 0,
@@ -372,21 +98,17 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.text.as_bytes().get(self.pos).copied()
     }
 
     /// Whether a quote starts at `pos`.
     #[inline(always)]
     fn quote_at(&self, pos: usize) -> bool {
-        let bytes = self.text.as_bytes();
-        match ESCAPED {
-            false => bytes.get(pos) == Some(&b'"'),
-            true => bytes.get(pos..pos + 2) == Some(b"\\\""),
-        }
+        in_string::quote_at(self.text.as_bytes(), pos, ESCAPED)
     }
 
-    fn skip_whitespace(&mut self) {
+    pub(super) fn skip_whitespace(&mut self) {
         // Counted in a local: the position is stored once, not once per byte.
         let bytes = self.text.as_bytes();
         let mut pos = self.pos;
@@ -401,7 +123,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         Fail
     }
 
-    fn into_error(self) -> ArgumentError {
+    pub(super) fn into_error(self) -> ArgumentError {
         self.error.unwrap_or_else(|| ArgumentError {
             path: "$".to_owned(),
             code: Code::InvalidJson,
@@ -410,7 +132,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
     }
 
     /// An `invalid_json` error at the current position, with line and column for the model.
-    fn syntax(&mut self, what: &str) -> Fail {
+    pub(super) fn syntax(&mut self, what: &str) -> Fail {
         let consumed = &self.text[..floor_char_boundary(self.text, self.pos)];
         let line = consumed.matches('\n').count() + 1;
         let column = consumed
@@ -427,7 +149,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
 
     /// Reads one value into `out` (written in place: moving nodes through return values is
     /// what a tree reader spends most of its time on otherwise).
-    fn value(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
+    pub(super) fn value(&mut self, path: &Path<'_>, out: &mut Node<'a>) -> Step<()> {
         if self.quote_at(self.pos) {
             let max = if self.depth_left == self.limits.max_depth {
                 usize::MAX
@@ -852,51 +574,6 @@ fn raw_string_len(bytes: &[u8], start: usize, cap: usize) -> usize {
     }
 }
 
-fn too_deep(limits: &Limits) -> ArgumentError {
-    ArgumentError {
-        path: "$".to_owned(),
-        code: Code::TooDeep,
-        message: format!(
-            "arrays and objects are nested more than {} levels deep; send a flatter payload",
-            limits.max_depth
-        ),
-    }
-}
-
-fn too_long(path: &Path<'_>, key: bool, limits: &Limits) -> ArgumentError {
-    let what = if key { "an object key" } else { "this string" };
-    ArgumentError {
-        path: path.render(),
-        code: Code::TooLong,
-        message: format!(
-            "{what} is longer than the limit of {} bytes; send a shorter value",
-            limits.max_string_bytes
-        ),
-    }
-}
-
-fn too_many_items(path: &Path<'_>, limits: &Limits) -> ArgumentError {
-    ArgumentError {
-        path: path.render(),
-        code: Code::TooManyItems,
-        message: format!(
-            "this array has more than {} items, the limit; send fewer items",
-            limits.max_items
-        ),
-    }
-}
-
-fn too_many_keys(path: &Path<'_>, limits: &Limits) -> ArgumentError {
-    ArgumentError {
-        path: path.render(),
-        code: Code::TooManyKeys,
-        message: format!(
-            "this object has more than {} keys, the limit; send fewer keys",
-            limits.max_keys
-        ),
-    }
-}
-
 fn floor_char_boundary(text: &str, mut at: usize) -> usize {
     at = at.min(text.len());
     while !text.is_char_boundary(at) {
@@ -907,7 +584,10 @@ fn floor_char_boundary(text: &str, mut at: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
+    use crate::json::{parse_document, read_text, Document};
 
     fn code(text: &str) -> Code {
         parse_document(text, 128).unwrap_err().code
@@ -917,134 +597,6 @@ mod tests {
         read_text(text, &limits)
             .map(Document::into_root)
             .map_err(|e| (e.code, e.path))
-    }
-
-    /// `text` as a log holds it in a JSON string, from after the opening quote on, with
-    /// more of the record after the closing quote.
-    fn escape(text: &str) -> String {
-        let quoted = serde_json::to_string(text).unwrap();
-        format!("{}, \"more\": 1}}", &quoted[1..])
-    }
-
-    /// [`read_logged`], checking that it read up to the closing quote.
-    fn read_escaped<'a>(escaped: &'a str, limits: &Limits) -> Option<Document<'a>> {
-        let (document, read) = read_logged(escaped, limits)?;
-        assert_eq!(&escaped[read..], ", \"more\": 1}");
-        Some(document)
-    }
-
-    #[test]
-    fn reads_text_inside_a_string_as_the_text_itself() {
-        let limits = Limits::DEFAULT;
-        for doc in [
-            r#"{"a": 1}"#,
-            r#"{"a": [1, -2.5e3, true, null], "b": {"c": "plain"}, "d": [], "e": {}}"#,
-            "{}",
-            r#" { "k" : "v" } "#,
-            r#"{"a": "é ✓", "b": [["x"], "y"]}"#,
-        ] {
-            let escaped = escape(doc);
-            let read = read_escaped(&escaped, &limits).expect(doc);
-            assert_eq!(read.root(), read_text(doc, &limits).unwrap().root());
-        }
-        // Left to the reading of the unescaped text, which says what is wrong if anything is.
-        for doc in [
-            r#"{"a": "say \"hi\""}"#,
-            r#"{"a": "\u00e9"}"#,
-            "{\n\"a\": 1}",
-            r#"{"a": 1"#,
-            r#"{"a": 1} x"#,
-            r#"{"a": 1, "a": 2}"#,
-            r#"{"a": NaN}"#,
-            r#"{"a": "tab\there"}"#,
-        ] {
-            assert!(read_escaped(&escape(doc), &limits).is_none(), "{doc}");
-        }
-        let shallow = Limits {
-            max_depth: 1,
-            ..Limits::DEFAULT
-        };
-        assert!(read_escaped(&escape(r#"{"a": [1]}"#), &shallow).is_none());
-        let short = Limits {
-            max_string_bytes: 3,
-            ..Limits::DEFAULT
-        };
-        assert!(read_escaped(&escape(r#"{"a": "four"}"#), &short).is_none());
-        // Not a JSON string's content: a raw quote.
-        assert!(read_logged(r#"{"a": 1}""#, &limits).is_none());
-    }
-
-    #[test]
-    fn text_inside_a_string_or_before_more_text_reads_as_the_text_alone() {
-        // Documents from a seed: strings with quotes, backslashes, non-ASCII and control
-        // characters; whitespace of every kind; nesting.
-        fn document(seed: &mut u64, depth: usize, out: &mut String) {
-            let mut next = |n: u64| {
-                *seed = seed
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (*seed >> 33) % n
-            };
-            const SPACE: [&str; 5] = ["", " ", "  ", "\n", "\t"];
-            const PIECES: [&str; 8] = ["a", "ord_1", "é", "\"", "\\", "\n", "✓", "x y"];
-            let space = SPACE[next(5) as usize];
-            out.push_str(space);
-            match next(if depth > 3 { 4 } else { 6 }) {
-                0 => out.push_str(["1", "-2.5e3", "0", "19.99"][next(4) as usize]),
-                1 => out.push_str(["true", "false", "null"][next(3) as usize]),
-                2 | 3 => {
-                    let text: String = (0..next(4)).map(|_| PIECES[next(8) as usize]).collect();
-                    out.push_str(&serde_json::to_string(&text).unwrap());
-                }
-                4 => {
-                    out.push('[');
-                    for i in 0..next(4) {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        document(seed, depth + 1, out);
-                    }
-                    out.push(']');
-                }
-                _ => {
-                    out.push('{');
-                    for i in 0..next(4) {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(&format!("\"k{i}\":"));
-                        document(seed, depth + 1, out);
-                    }
-                    out.push('}');
-                }
-            }
-            out.push_str(space);
-        }
-        let limits = Limits::DEFAULT;
-        let (mut plain, mut read) = (0, 0);
-        for mut seed in 0..20_000u64 {
-            let mut doc = String::from("{\"root\":");
-            document(&mut seed, 0, &mut doc);
-            doc.push('}');
-            let whole = read_text(&doc, &limits).expect("a generated document is JSON");
-            let escaped = escape(&doc);
-            if let Some(as_logged) = read_escaped(&escaped, &limits) {
-                assert_eq!(as_logged.root(), whole.root(), "{doc}");
-                read += 1;
-            }
-            // Without a backslash or a control character, nothing but quotes is escaped.
-            if !doc.contains(['\\', '\n', '\t']) {
-                plain += 1;
-                assert!(read_escaped(&escaped, &limits).is_some(), "{doc}");
-            }
-            // The same document as a record's value, with the record going on after it: read
-            // where it stands, up to its end, as the text alone.
-            let record = format!("{doc}, \"id\": 7}}");
-            let (leading, len) = read_leading(&record, &limits).expect("{record}");
-            assert_eq!(leading.root(), whole.root(), "{record}");
-            assert_eq!(len, doc.len(), "{record}");
-        }
-        assert!(plain > 2_000 && read >= plain, "{plain} plain, {read} read");
     }
 
     #[test]
@@ -1164,51 +716,6 @@ mod tests {
         );
         // The payload itself may be a long string (a double-encoded object).
         assert!(limited(r#""a long payload""#, limits).is_ok());
-    }
-
-    #[test]
-    fn decoded_values_meet_the_same_limits() {
-        let limits = Limits {
-            max_depth: 3,
-            max_string_bytes: 4,
-            max_items: 3,
-            max_keys: 2,
-            ..Limits::DEFAULT
-        };
-        let read = |value: Value| {
-            read_value(&value, &limits)
-                .map(|doc| doc.root().to_value())
-                .map_err(|e| (e.code, e.path))
-        };
-        let fine = serde_json::json!({"abcd": [["wxyz"], 1, 2], "b": {}});
-        assert_eq!(read(fine.clone()), Ok(fine));
-        for (value, code, path) in [
-            (serde_json::json!({"a": "vwxyz"}), Code::TooLong, "$.a"),
-            (serde_json::json!({"abcde": 1}), Code::TooLong, "$"),
-            (
-                serde_json::json!({"a": [1, 2, 3, 4]}),
-                Code::TooManyItems,
-                "$.a",
-            ),
-            (
-                serde_json::json!({"a": 1, "b": 2, "c": 3}),
-                Code::TooManyKeys,
-                "$",
-            ),
-            (serde_json::json!({"a": [[[1]]]}), Code::TooDeep, "$"),
-        ] {
-            assert_eq!(read(value.clone()), Err((code, path.to_owned())), "{value}");
-        }
-    }
-
-    #[test]
-    fn containers_are_reused_across_documents() {
-        let text = r#"{"a":[1,2,{"b":[3]}],"c":{"d":[]}}"#;
-        let first = read_text(text, &Limits::DEFAULT).unwrap().root().to_value();
-        for _ in 0..3 {
-            let doc = read_text(text, &Limits::DEFAULT).unwrap();
-            assert_eq!(doc.root().to_value(), first);
-        }
     }
 
     #[test]
