@@ -10,6 +10,7 @@ pub use toolargs_core::coerce::object::{
 };
 pub use toolargs_core::coerce::recursive::{declared, defined};
 pub use toolargs_core::coerce::union::{tag_schema, tagged, union_schema, untagged};
+pub use toolargs_core::coerce::Capabilities;
 pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};
 pub use toolargs_core::{
     ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,
