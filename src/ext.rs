@@ -21,13 +21,14 @@
 //! # A field type of your own
 //!
 //! A newtype delegates to the impl of its inner type and adds its own check; the policy
-//! (what is repaired, what is rejected) stays in the coercers. The constants `PATTERN`,
-//! `BOUNDS`, `LENGTH` and `ITEMS` say which field attributes the type honours: the derive
-//! refuses the others at compile time, at the attribute.
+//! (what is repaired, what is rejected) stays in the coercers. The constant
+//! [`ArgType::HONOURS`], a [`Capabilities`], says which field attributes the type honours: the
+//! derive refuses the others at compile time, at the attribute. A wrapper type forwards its
+//! inner type's answer whole (`const HONOURS: Capabilities = T::HONOURS;`).
 //!
 //! ```
 //! use serde_json::Value;
-//! use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
+//! use toolargs::ext::{ArgType, Capabilities, Cx, FieldSpec, Node, Path};
 //! use toolargs::{Code, ToolArgs};
 //!
 //! /// A ticket number: a positive integer.
@@ -36,7 +37,7 @@
 //!
 //! impl ArgType for Ticket {
 //!     // `min` and `max` reach the inner integer through the spec.
-//!     const BOUNDS: bool = true;
+//!     const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
 //!
 //!     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
 //!         let n = u32::coerce(node, spec, path, cx)?;
@@ -75,7 +76,7 @@
 //! assert_eq!(Close::json_schema()["properties"]["ticket"]["minimum"], 1);
 //! ```
 
-pub use toolargs_core::coerce::{self, ArgType};
+pub use toolargs_core::coerce::{self, ArgType, Capabilities};
 pub use toolargs_core::cx::Cx;
 pub use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};
 pub use toolargs_core::node::{IntegerReading, Node, Number};

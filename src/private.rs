@@ -8,6 +8,7 @@ pub use toolargs_core::__private::{
     coerce_enum, declared, defined, enum_schema, field, object_members, object_schema, tag_schema,
     tagged, union_schema, unknown_member, untagged, Property,
 };
+pub use toolargs_core::coerce::Capabilities;
 pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};
 pub use toolargs_core::{
     ArgType, Bound, Cx, Effect, FieldSpec, Node, Path, Pattern, ToolArgs, UnknownPolicy,

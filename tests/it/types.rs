@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use jsonschema::Validator;
 use serde_json::{json, Value};
-use toolargs::ext::{ArgType, Cx, FieldSpec, Node, Path};
+use toolargs::ext::{ArgType, Capabilities, Cx, FieldSpec, Node, Path};
 use toolargs::{Code, Dialect, ToolArgs};
 
 fn validator<T: ToolArgs>() -> Validator {
@@ -63,7 +63,7 @@ type OrderId = String;
 struct Ticket(u32);
 
 impl ArgType for Ticket {
-    const BOUNDS: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         let n = u32::coerce(node, spec, path, cx)?;
@@ -166,11 +166,13 @@ fn a_hand_written_newtype_keeps_the_inner_policy_and_adds_its_own() {
 #[test]
 fn trait_constants_say_which_attributes_apply() {
     const {
-        assert!(<OrderId as ArgType>::PATTERN && <OrderId as ArgType>::LENGTH);
-        assert!(<Ticket as ArgType>::BOUNDS && !<Ticket as ArgType>::PATTERN);
-        assert!(<Vec<Ticket> as ArgType>::ITEMS && <Vec<Ticket> as ArgType>::BOUNDS);
-        assert!(<Option<String> as ArgType>::PATTERN);
-        assert!(!<LookUp as ArgType>::PATTERN && !<LookUp as ArgType>::ITEMS);
+        assert!(<OrderId as ArgType>::HONOURS.pattern && <OrderId as ArgType>::HONOURS.length);
+        assert!(<Ticket as ArgType>::HONOURS.bounds && !<Ticket as ArgType>::HONOURS.pattern);
+        assert!(
+            <Vec<Ticket> as ArgType>::HONOURS.items && <Vec<Ticket> as ArgType>::HONOURS.bounds
+        );
+        assert!(<Option<String> as ArgType>::HONOURS.pattern);
+        assert!(!<LookUp as ArgType>::HONOURS.pattern && !<LookUp as ArgType>::HONOURS.items);
     }
 }
 

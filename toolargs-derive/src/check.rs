@@ -302,7 +302,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
             span,
             constant,
             message: format!(
-                "`{key}` does not apply to `{field}`: the ArgType impl of `{ty}` does not honour it (ArgType::{constant} is false); remove it",
+                "`{key}` does not apply to `{field}`: the ArgType impl of `{ty}` does not honour it (ArgType::HONOURS.{constant} is false); remove it",
             )
             .replace('{', "{{")
             .replace('}', "}}"),
@@ -314,7 +314,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     if other {
         for (key, b) in [("min", &a.min), ("max", &a.max)] {
             if let Some(b) = b {
-                honoured(b.span, key, "BOUNDS");
+                honoured(b.span, key, "bounds");
             }
         }
     }
@@ -333,11 +333,11 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     let string = matches!(leaf, Kind::String);
     if other {
         if let Some(p) = &a.pattern {
-            honoured(p.span(), "pattern", "PATTERN");
+            honoured(p.span(), "pattern", "pattern");
         }
         for (key, v) in [("min_len", &a.min_len), ("max_len", &a.max_len)] {
             if let Some(v) = v {
-                honoured(v.span, key, "LENGTH");
+                honoured(v.span, key, "length");
             }
         }
     } else if !string {
@@ -390,7 +390,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     }
     if let Some(lit) = &a.key_pattern {
         if other && !kind.has_map() {
-            honoured(lit.span(), "key_pattern", "KEY_PATTERN");
+            honoured(lit.span(), "key_pattern", "key_pattern");
         } else if !kind.has_map() {
             cx.error_at(
                 lit.span(),
@@ -404,7 +404,7 @@ fn check_field<'a>(cx: &Ctxt, f: &ast::Field<'a>) -> Option<Field<'a>> {
     if other && !list {
         for (key, v) in [("min_items", &a.min_items), ("max_items", &a.max_items)] {
             if let Some(v) = v {
-                honoured(v.span, key, "ITEMS");
+                honoured(v.span, key, "items");
             }
         }
     } else if !list {

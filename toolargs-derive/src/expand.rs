@@ -162,7 +162,7 @@ fn field_helpers(
         let constant = format_ident!("{}", check.constant);
         let message = &check.message;
         quote_spanned! {check.span=>
-            const _: () = ::core::assert!(<#ty as __ta::ArgType>::#constant, #message);
+            const _: () = ::core::assert!(<#ty as __ta::ArgType>::HONOURS.#constant, #message);
         }
     });
     let default_fn = default_fn.map(|default_fn| {
@@ -283,7 +283,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
 
 /// A one-field tuple struct: the inner type's impl under the field's constraints, and the
 /// inner schema with them (plus the type's description). Constraints written where the
-/// newtype is used are not honoured (its `ArgType` constants stay false), since the newtype
+/// newtype is used are not honoured (only `scalar_to_list` is forwarded), since the newtype
 /// states its own.
 fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
     let ident = tool.ident;
@@ -303,7 +303,8 @@ fn expand_newtype(tool: &Tool, f: &Field) -> TokenStream {
 
         #[automatically_derived]
         impl __ta::ArgType for #ident {
-            const SCALAR_TO_LIST: bool = <#ty as __ta::ArgType>::SCALAR_TO_LIST;
+            const HONOURS: __ta::Capabilities = __ta::Capabilities::NONE
+                .with_scalar_to_list(<#ty as __ta::ArgType>::HONOURS.scalar_to_list);
 
             fn coerce(
                 node: &__ta::Node<'_>,
@@ -358,7 +359,7 @@ fn expand_enum(tool: &Tool, variants: &[Variant]) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl __ta::ArgType for #ident {
-            const SCALAR_TO_LIST: bool = true;
+            const HONOURS: __ta::Capabilities = __ta::Capabilities::NONE.with_scalar_to_list(true);
 
             fn coerce(
                 node: &__ta::Node<'_>,

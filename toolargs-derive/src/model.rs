@@ -94,10 +94,10 @@ pub struct Field<'a> {
     pub trait_checks: Vec<TraitCheck>,
 }
 
-/// `const _: () = assert!(<Type as ArgType>::CONSTANT, "message")`, spanned at the attribute.
+/// `const _: () = assert!(<Type as ArgType>::HONOURS.field, "message")`, spanned at the attribute.
 pub struct TraitCheck {
     pub span: Span,
-    /// `PATTERN`, `BOUNDS`, `LENGTH` or `ITEMS`.
+    /// The field of `Capabilities`: `pattern`, `bounds`, `length`, `items` or `key_pattern`.
     pub constant: &'static str,
     pub message: String,
 }

@@ -4,7 +4,7 @@
 use chrono::{Datelike, NaiveDate};
 use serde_json::{json, Value};
 
-use super::{type_error, ArgType};
+use super::{type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -27,7 +27,7 @@ pub(crate) fn split_date(s: &str) -> Option<(i32, u32, u32)> {
 }
 
 impl ArgType for NaiveDate {
-    const SCALAR_TO_LIST: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
     fn coerce(
         node: &Node<'_>,

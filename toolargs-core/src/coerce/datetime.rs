@@ -6,7 +6,7 @@ use chrono::{DateTime, Datelike, FixedOffset, SecondsFormat, Timelike, Utc};
 use serde_json::{json, Value};
 
 use super::date::split_date;
-use super::{type_error, ArgType};
+use super::{type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -116,7 +116,7 @@ fn datetime_schema() -> Value {
 }
 
 impl ArgType for DateTime<FixedOffset> {
-    const SCALAR_TO_LIST: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
     fn coerce(
         node: &Node<'_>,
@@ -137,7 +137,7 @@ impl ArgType for DateTime<FixedOffset> {
 }
 
 impl ArgType for DateTime<Utc> {
-    const SCALAR_TO_LIST: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
     fn coerce(
         node: &Node<'_>,

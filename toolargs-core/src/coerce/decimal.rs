@@ -14,7 +14,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::number::{number_schema, number_source, range_error, NumberSource};
-use super::ArgType;
+use super::{ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::{Node, Number};
 use crate::path::Path;
@@ -53,7 +53,7 @@ fn bound(b: Bound) -> Option<Decimal> {
 }
 
 impl ArgType for Decimal {
-    const BOUNDS: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         let (text, repaired): (Cow<'_, str>, bool) = match number_source(node, path, cx)? {

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{put, type_error, ArgType};
+use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::{IntegerReading, Node};
@@ -139,7 +139,7 @@ pub fn integer_schema(spec: &FieldSpec<'_>, type_range: (i128, i128)) -> Value {
 macro_rules! integer_types {
     ($($t:ty),*) => {$(
         impl ArgType for $t {
-            const BOUNDS: bool = true;
+            const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
             fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
                 let value = coerce_integer(node, spec, path, cx, (<$t>::MIN as i128, <$t>::MAX as i128))?;
                 // In range by construction; the fallback keeps this panic-free regardless.

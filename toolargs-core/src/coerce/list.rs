@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
-use super::{put, type_error, ArgType};
+use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -15,17 +15,19 @@ use crate::report::{Code, Rule};
 use crate::spec::FieldSpec;
 
 impl<T: ArgType> ArgType for Vec<T> {
-    // Constraints other than the item count pass through to the items.
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = T::KEY_PATTERN;
+    // Constraints other than the item count pass through to the items; a list is not read
+    // from a lone string itself.
+    const HONOURS: Capabilities = T::HONOURS.with_scalar_to_list(false).with_items(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {
-            T::coerce(item, spec, at, cx)
-        })
+        coerce_list(
+            node,
+            spec,
+            path,
+            cx,
+            T::HONOURS.scalar_to_list,
+            |item, at, cx| T::coerce(item, spec, at, cx),
+        )
     }
 
     fn canonical(&self) -> Value {

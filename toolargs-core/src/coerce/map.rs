@@ -10,7 +10,7 @@ use std::hash::BuildHasher;
 use serde_json::{json, Value};
 
 use super::object::object_members;
-use super::{put, ArgType};
+use super::{put, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::Node;
 use crate::path::Path;
@@ -121,11 +121,12 @@ fn sorted_object<'m, T: ArgType + 'm>(entries: impl Iterator<Item = (&'m String,
 macro_rules! map_arg_type {
     ([$($generics:tt)*] $map:ty, $canonical:ident) => {
         impl<$($generics)*> ArgType for $map {
-            const PATTERN: bool = T::PATTERN;
-            const BOUNDS: bool = T::BOUNDS;
-            const LENGTH: bool = T::LENGTH;
-            const ITEMS: bool = true;
-            const KEY_PATTERN: bool = true;
+            // Constraints other than the entry count and the key pattern pass through to
+            // the values.
+            const HONOURS: Capabilities = T::HONOURS
+                .with_scalar_to_list(false)
+                .with_items(true)
+                .with_key_pattern(true);
 
             fn coerce(
                 node: &Node<'_>,

@@ -44,9 +44,9 @@ use crate::spec::FieldSpec;
 /// # Implementing it
 ///
 /// Delegate to an existing impl: the policy stays in the coercers, and the newtype only adds
-/// its own check. Record an error in `cx` before returning `None`. The `PATTERN`, `BOUNDS`,
-/// `LENGTH` and `ITEMS` constants say which field attributes the type honours; the derive
-/// refuses the others at compile time, at the attribute.
+/// its own check. Record an error in `cx` before returning `None`. The [`ArgType::HONOURS`]
+/// constant says which field attributes the type honours; the derive refuses the others at
+/// compile time, at the attribute.
 ///
 /// The `toolargs::ext` module documentation shows a newtype implemented this way.
 #[diagnostic::on_unimplemented(
@@ -55,25 +55,10 @@ use crate::spec::FieldSpec;
     note = "derive `ToolArgs` for `{Self}`, or implement `toolargs::ext::ArgType` for it (a newtype can delegate to the inner type's impl)"
 )]
 pub trait ArgType: Sized {
-    /// Whether a lone string may stand for a one-item list of this type (`scalar_to_list`):
-    /// true for types that are read from strings.
-    const SCALAR_TO_LIST: bool = false;
-
-    /// Whether the type honours `pattern` (and, for strings, `min_len`/`max_len` through
-    /// [`ArgType::LENGTH`]). Lists and options pass the answer of their items.
-    const PATTERN: bool = false;
-
-    /// Whether the type honours the numeric bounds `min` and `max`.
-    const BOUNDS: bool = false;
-
-    /// Whether the type honours `min_len` and `max_len`, a length in characters.
-    const LENGTH: bool = false;
-
-    /// Whether the type honours `min_items` and `max_items`, a number of items.
-    const ITEMS: bool = false;
-
-    /// Whether the type honours `key_pattern`, a pattern for the keys of a map.
-    const KEY_PATTERN: bool = false;
+    /// Which field attributes and options the type honours. A wrapper forwards its inner
+    /// type's answer in one line (`const HONOURS: Capabilities = T::HONOURS;`), so a
+    /// capability added later reaches every wrapper without touching it.
+    const HONOURS: Capabilities = Capabilities::NONE;
 
     /// Reads a present, non-null value. Records repairs and errors in `cx`; returns `None` only
     /// after recording at least one error.
@@ -103,6 +88,100 @@ pub trait ArgType: Sized {
     /// declarations.
     fn declared_semantics() -> crate::declare::Semantics {
         crate::declare::Semantics::new()
+    }
+}
+
+/// What a type honours: the field attributes and options that mean something for it. Read at
+/// compile time by the derive, which refuses an attribute the field's type does not honour.
+///
+/// Built from [`Capabilities::NONE`] with the `with_*` methods, all `const`, or from the
+/// answer of an inner type:
+///
+/// ```
+/// use toolargs_core::coerce::{ArgType, Capabilities};
+///
+/// // What a string honours.
+/// const TEXT: Capabilities = Capabilities::NONE
+///     .with_scalar_to_list(true)
+///     .with_pattern(true)
+///     .with_length(true);
+/// assert_eq!(<String as ArgType>::HONOURS, TEXT);
+/// // A list passes on what its items honour, and counts its items.
+/// assert!(<Vec<String> as ArgType>::HONOURS.pattern && <Vec<String> as ArgType>::HONOURS.items);
+/// ```
+///
+/// Marked `#[non_exhaustive]`: a capability may be added, false in [`Capabilities::NONE`], with
+/// no change to the impls that exist.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// Whether a lone string may stand for a one-item list of this type (`scalar_to_list`):
+    /// true for types that are read from strings. Lists, sets and maps are not.
+    pub scalar_to_list: bool,
+    /// Whether the type honours `pattern`. Lists and options pass the answer of their items.
+    pub pattern: bool,
+    /// Whether the type honours the numeric bounds `min` and `max`.
+    pub bounds: bool,
+    /// Whether the type honours `min_len` and `max_len`, a length in characters.
+    pub length: bool,
+    /// Whether the type honours `min_items` and `max_items`, a number of items (or of a map's
+    /// entries).
+    pub items: bool,
+    /// Whether the type honours `key_pattern`, a pattern for the keys of a map.
+    pub key_pattern: bool,
+}
+
+impl Capabilities {
+    /// Nothing honoured: the answer of a type that says nothing.
+    pub const NONE: Self = Capabilities {
+        scalar_to_list: false,
+        pattern: false,
+        bounds: false,
+        length: false,
+        items: false,
+        key_pattern: false,
+    };
+
+    /// With [`Capabilities::scalar_to_list`] set to `yes`.
+    #[must_use]
+    pub const fn with_scalar_to_list(mut self, yes: bool) -> Self {
+        self.scalar_to_list = yes;
+        self
+    }
+
+    /// With [`Capabilities::pattern`] set to `yes`.
+    #[must_use]
+    pub const fn with_pattern(mut self, yes: bool) -> Self {
+        self.pattern = yes;
+        self
+    }
+
+    /// With [`Capabilities::bounds`] set to `yes`.
+    #[must_use]
+    pub const fn with_bounds(mut self, yes: bool) -> Self {
+        self.bounds = yes;
+        self
+    }
+
+    /// With [`Capabilities::length`] set to `yes`.
+    #[must_use]
+    pub const fn with_length(mut self, yes: bool) -> Self {
+        self.length = yes;
+        self
+    }
+
+    /// With [`Capabilities::items`] set to `yes`.
+    #[must_use]
+    pub const fn with_items(mut self, yes: bool) -> Self {
+        self.items = yes;
+        self
+    }
+
+    /// With [`Capabilities::key_pattern`] set to `yes`.
+    #[must_use]
+    pub const fn with_key_pattern(mut self, yes: bool) -> Self {
+        self.key_pattern = yes;
+        self
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{put, type_error, ArgType};
+use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::{Node, Number};
@@ -135,7 +135,7 @@ pub(crate) fn number_schema(spec: &FieldSpec<'_>, type_max: f64) -> Value {
 }
 
 impl ArgType for f64 {
-    const BOUNDS: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_number(node, spec, path, cx, f64::MAX)
     }
@@ -150,7 +150,7 @@ impl ArgType for f64 {
 }
 
 impl ArgType for f32 {
-    const BOUNDS: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_bounds(true);
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         coerce_number(node, spec, path, cx, f64::from(f32::MAX)).map(|v| v as f32)
     }

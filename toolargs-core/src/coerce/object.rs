@@ -81,13 +81,13 @@ pub(crate) fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> 
     known
         .iter()
         .filter(|name| may_be_close(&key, name))
-        .map(|name| (jaro_winkler(&key, name), *name))
+        .map(|name| (strsim::jaro_winkler(&key, name), *name))
         .filter(|(score, _)| *score >= 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, name)| name)
 }
 
-/// False only when `a` and `b` cannot score 0.8. Jaro matches each character at most once on
+/// False only when `a` and `b` cannot score 0.8 in `strsim::jaro_winkler`. Jaro matches each character at most once on
 /// each side, so it matches no more than the shorter length, nor more than the characters the
 /// two strings share counted with their multiplicity (the window only lowers that), and its
 /// transposition term is at most 1; Winkler's bonus lifts a score `j` by `0.1 p (1 - j)` for
@@ -122,59 +122,6 @@ fn may_be_close(a: &str, b: &str) -> bool {
         }
     }
     reaches(shared)
-}
-
-/// Jaro-Winkler similarity, the same number as `strsim::jaro_winkler`. Field names are short
-/// ASCII, so those are compared byte by byte with bit sets on the stack (a rejection with an
-/// unknown key is on the hot path of a replay); anything else goes to strsim.
-fn jaro_winkler(a: &str, b: &str) -> f64 {
-    if !(a.is_ascii() && b.is_ascii() && a.len() <= 64 && b.len() <= 64) {
-        return strsim::jaro_winkler(a, b);
-    }
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.is_empty() || b.is_empty() {
-        return if a.len() == b.len() { 1.0 } else { 0.0 };
-    }
-    let window = (a.len().max(b.len()) / 2).saturating_sub(1);
-    let (mut a_matched, mut b_matched) = (0u64, 0u64);
-    for (i, &x) in a.iter().enumerate() {
-        let low = i.saturating_sub(window);
-        let high = b.len().min(i + window + 1);
-        // The free positions of `x` in the window, as bits; the first one is the match.
-        let mut free = 0u64;
-        for (j, &y) in b.iter().enumerate().take(high).skip(low) {
-            free |= u64::from(y == x) << j;
-        }
-        free &= !b_matched;
-        if free != 0 {
-            a_matched |= 1 << i;
-            b_matched |= 1 << free.trailing_zeros();
-        }
-    }
-    let matches = a_matched.count_ones() as usize;
-    if matches == 0 {
-        return 0.0;
-    }
-    // Matched characters taken in order on both sides; each pair that differs is half a
-    // transposition.
-    let (mut in_a, mut in_b, mut differ) = (a_matched, b_matched, 0usize);
-    while in_a != 0 {
-        let (i, j) = (
-            in_a.trailing_zeros() as usize,
-            in_b.trailing_zeros() as usize,
-        );
-        differ += usize::from(a[i] != b[j]);
-        in_a &= in_a - 1;
-        in_b &= in_b - 1;
-    }
-    let transpositions = differ / 2;
-    let m = matches as f64;
-    let jaro = (m / a.len() as f64 + m / b.len() as f64 + (m - transpositions as f64) / m) / 3.0;
-    if jaro <= 0.7 {
-        return jaro;
-    }
-    let prefix = a.iter().zip(b).take(4).take_while(|(x, y)| x == y).count();
-    jaro + 0.1 * prefix as f64 * (1.0 - jaro)
 }
 
 /// Reads one field: absent or null gives the default (or `None` for an `Option`), or a
@@ -313,12 +260,12 @@ pub fn object_schema(description: Option<&str>, properties: Vec<Property>) -> Va
 
 #[cfg(test)]
 mod tests {
-    use super::{did_you_mean, jaro_winkler};
+    use super::did_you_mean;
 
     #[test]
-    fn jaro_winkler_is_strsims() {
+    fn the_bound_never_drops_a_close_pair() {
         // Every pair of four hundred short strings over a small alphabet (many matches and
-        // transpositions), plus non-ASCII and long ones, which take strsim's own path.
+        // transpositions), plus non-ASCII and long ones.
         let mut words: Vec<String> = Vec::new();
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         for _ in 0..400 {
@@ -332,16 +279,17 @@ mod tests {
             words.push(word);
         }
         words.extend(["", "ä", "amöunt", &"x".repeat(70), &"xy".repeat(40)].map(String::from));
+        let mut close = 0;
         for a in &words {
             for b in &words {
-                let (ours, theirs) = (jaro_winkler(a, b), strsim::jaro_winkler(a, b));
-                assert!(theirs < 0.8 || super::may_be_close(a, b), "{a:?} {b:?}");
-                assert!(
-                    (ours - theirs).abs() < 1e-12,
-                    "{a:?} {b:?}: {ours} vs {theirs}"
-                );
+                if strsim::jaro_winkler(a, b) >= 0.8 {
+                    close += 1;
+                    assert!(super::may_be_close(a, b), "{a:?} {b:?}");
+                }
             }
         }
+        // The words are close often enough for the bound to be tested.
+        assert!(close > words.len(), "{close}");
     }
 
     #[test]

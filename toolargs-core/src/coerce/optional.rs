@@ -3,19 +3,14 @@
 
 use serde_json::Value;
 
-use super::ArgType;
+use super::{ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::Node;
 use crate::path::Path;
 use crate::spec::FieldSpec;
 
 impl<T: ArgType> ArgType for Option<T> {
-    const SCALAR_TO_LIST: bool = T::SCALAR_TO_LIST;
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = T::ITEMS;
-    const KEY_PATTERN: bool = T::KEY_PATTERN;
+    const HONOURS: Capabilities = T::HONOURS;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         match node {

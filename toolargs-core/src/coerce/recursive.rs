@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use serde_json::{Map, Value};
 
-use super::ArgType;
+use super::{ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::Node;
 use crate::path::Path;
@@ -19,12 +19,7 @@ use crate::spec::FieldSpec;
 
 /// A box is its content: the same payload, schema and canonical form.
 impl<T: ArgType> ArgType for Box<T> {
-    const SCALAR_TO_LIST: bool = T::SCALAR_TO_LIST;
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = T::ITEMS;
-    const KEY_PATTERN: bool = T::KEY_PATTERN;
+    const HONOURS: Capabilities = T::HONOURS;
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         T::coerce(node, spec, path, cx).map(Box::new)

@@ -9,7 +9,7 @@ use std::hash::{BuildHasher, Hash};
 use serde_json::{json, Value};
 
 use super::list::coerce_list;
-use super::{put, ArgType};
+use super::{put, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::Node;
 use crate::path::Path;
@@ -46,16 +46,17 @@ fn set_schema<T: ArgType>(spec: &FieldSpec<'_>) -> Value {
 }
 
 impl<T: ArgType + Ord> ArgType for BTreeSet<T> {
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = T::KEY_PATTERN;
+    const HONOURS: Capabilities = T::HONOURS.with_scalar_to_list(false).with_items(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let items = coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {
-            T::coerce(item, spec, at, cx)
-        })?;
+        let items = coerce_list(
+            node,
+            spec,
+            path,
+            cx,
+            T::HONOURS.scalar_to_list,
+            |item, at, cx| T::coerce(item, spec, at, cx),
+        )?;
         let mut out = BTreeSet::new();
         collect_unique(items, path, cx, |item| out.insert(item)).then_some(out)
     }
@@ -75,16 +76,17 @@ impl<T: ArgType + Ord> ArgType for BTreeSet<T> {
 }
 
 impl<T: ArgType + Eq + Hash, S: BuildHasher + Default> ArgType for HashSet<T, S> {
-    const PATTERN: bool = T::PATTERN;
-    const BOUNDS: bool = T::BOUNDS;
-    const LENGTH: bool = T::LENGTH;
-    const ITEMS: bool = true;
-    const KEY_PATTERN: bool = T::KEY_PATTERN;
+    const HONOURS: Capabilities = T::HONOURS.with_scalar_to_list(false).with_items(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
-        let items = coerce_list(node, spec, path, cx, T::SCALAR_TO_LIST, |item, at, cx| {
-            T::coerce(item, spec, at, cx)
-        })?;
+        let items = coerce_list(
+            node,
+            spec,
+            path,
+            cx,
+            T::HONOURS.scalar_to_list,
+            |item, at, cx| T::coerce(item, spec, at, cx),
+        )?;
         let mut out = HashSet::with_capacity_and_hasher(items.len(), S::default());
         collect_unique(items, path, cx, |item| out.insert(item)).then_some(out)
     }

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::{put, type_error, ArgType};
+use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -11,9 +11,10 @@ use crate::report::Code;
 use crate::spec::FieldSpec;
 
 impl ArgType for String {
-    const SCALAR_TO_LIST: bool = true;
-    const PATTERN: bool = true;
-    const LENGTH: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE
+        .with_scalar_to_list(true)
+        .with_pattern(true)
+        .with_length(true);
 
     fn coerce(node: &Node<'_>, spec: &FieldSpec<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Self> {
         let Node::String(s) = node else {

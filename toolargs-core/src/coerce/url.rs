@@ -10,7 +10,7 @@
 use serde_json::{json, Value};
 use url::Url;
 
-use super::{type_error, ArgType};
+use super::{type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -25,7 +25,7 @@ fn uri_characters(s: &str) -> bool {
 }
 
 impl ArgType for Url {
-    const SCALAR_TO_LIST: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
     fn coerce(
         node: &Node<'_>,

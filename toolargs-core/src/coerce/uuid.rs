@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use super::{type_error, ArgType};
+use super::{type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
 use crate::node::Node;
@@ -24,7 +24,7 @@ fn is_hyphenated(s: &str) -> bool {
 }
 
 impl ArgType for Uuid {
-    const SCALAR_TO_LIST: bool = true;
+    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
     fn coerce(
         node: &Node<'_>,
