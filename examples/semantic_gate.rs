@@ -6,7 +6,7 @@
 //! cargo run --example semantic_gate
 //! ```
 
-#[path = "../tests/golden/semantic.rs"]
+#[path = "golden/semantic.rs"]
 mod golden;
 
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! resolved by a guess, the original preserved, declarations from the derive and from a
 //! schema, and fingerprints that match exactly when calls mean the same action.
 
-#[path = "../golden/semantic.rs"]
+#[path = "../../examples/golden/semantic.rs"]
 mod golden;
 
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! Golden pairs of the semantic gate: an original call, the corrected call that followed it,
-//! and the decision the gate must reach. Shared by `tests/semantic.rs` (which asserts them) and
-//! `examples/semantic_gate.rs` (which prints them). Run them whenever the model, the prompt or
-//! a tool changes.
+//! and the decision the gate must reach. Shared by `examples/semantic_gate.rs` (which prints
+//! them) and `tests/it/semantic.rs` (which asserts them); kept beside the example so the
+//! published package builds it. Run them whenever the model, the prompt or a tool changes.
 #![allow(dead_code)]
 
 use chrono::NaiveDate;
