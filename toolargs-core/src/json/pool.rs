@@ -104,6 +104,7 @@ impl Pool {
 
 /// Gives a vector of items another lifetime, emptied. Items still in it are forgotten, not
 /// dropped: callers pass an empty vector, or one whose items own nothing.
+#[allow(unsafe_code)]
 fn relabel_items<'b>(items: Vec<Node<'_>>) -> Vec<Node<'b>> {
     let mut items = std::mem::ManuallyDrop::new(items);
     let (ptr, capacity) = (items.as_mut_ptr(), items.capacity());
@@ -114,6 +115,7 @@ fn relabel_items<'b>(items: Vec<Node<'_>>) -> Vec<Node<'b>> {
 }
 
 /// Gives a vector of members another lifetime, emptied, as [`relabel_items`] does.
+#[allow(unsafe_code)]
 fn relabel_members<'b>(members: Members<'_>) -> Members<'b> {
     let mut members = std::mem::ManuallyDrop::new(members);
     let (ptr, capacity) = (members.as_mut_ptr(), members.capacity());
