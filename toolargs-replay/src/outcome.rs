@@ -2,9 +2,10 @@
 
 use toolargs_core::report::{Code, Rejection, Repair, Rule};
 
-/// What the gate did with one call.
+/// What the gate did with one call. Exhaustive, as the semantic gate's `Decision` is: a
+/// verdict a caller acts on is matched in full, so a new kind of verdict is a compile error
+/// there rather than a silent default.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Outcome {
     /// Accepted without any repair.
     Clean,

@@ -106,7 +106,7 @@ impl Drop for Pop {
 /// unless `T` contains itself: then every use inside it is a `$ref`, its schema is kept for
 /// the root's `$defs`, and only the outermost use is written out in full.
 ///
-/// Called outside [`root`] (someone asked a type for its schema directly), the outermost
+/// Called outside `root` (someone asked a type for its schema directly), the outermost
 /// schema carries the `$defs` itself.
 pub fn defined<T: 'static>(ident: &str, body: impl FnOnce() -> Value) -> Value {
     let id = TypeId::of::<T>();
