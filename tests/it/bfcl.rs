@@ -16,7 +16,7 @@ use std::fs;
 use serde_json::Value;
 use toolargs::dynamic::load_tool_list_lenient;
 
-use crate::common::{instance, try_validator};
+use crate::common::{instance, strips_or_rejects, try_validator};
 
 #[test]
 fn every_call_reported_clean_is_valid_as_sent() {
@@ -74,17 +74,7 @@ fn every_call_reported_clean_is_valid_as_sent() {
         for key in extra {
             undeclared += 1;
             let path = format!("$.{key}");
-            let handled = match &outcome {
-                Ok(parsed) => parsed
-                    .repairs
-                    .iter()
-                    .any(|r| r.rule == "strip_unknown_field" && r.path == path),
-                Err(rejection) => rejection
-                    .errors()
-                    .iter()
-                    .any(|e| e.code == "unknown_field" && e.path == path),
-            };
-            if !handled {
+            if !strips_or_rejects(&outcome, &path) {
                 failures.push(format!(
                     "{tool}: undeclared `{key}` neither stripped nor rejected"
                 ));

@@ -111,6 +111,25 @@ pub fn try_validator(schema: &Value, formats: bool) -> Result<Validator, String>
         .map_err(|e| e.to_string())
 }
 
+/// Whether the key at `path` was stripped (`strip_unknown_field`) or rejected
+/// (`unknown_field`): never passed on, whichever the tool's policy is.
+#[cfg(feature = "dynamic")]
+pub fn strips_or_rejects(
+    outcome: &Result<toolargs::Parsed<serde_json::Value>, toolargs::Rejection>,
+    path: &str,
+) -> bool {
+    match outcome {
+        Ok(parsed) => parsed
+            .repairs
+            .iter()
+            .any(|r| r.rule == "strip_unknown_field" && r.path == path),
+        Err(rejection) => rejection
+            .errors()
+            .iter()
+            .any(|e| e.code == "unknown_field" && e.path == path),
+    }
+}
+
 /// A JSON instance as a call's arguments. A string is sent as its JSON text, since a `Value`
 /// holding a string is read as the text of the arguments (how clients pass them).
 pub fn instance(value: &Value) -> RawArgs<'_> {

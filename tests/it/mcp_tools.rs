@@ -10,9 +10,9 @@ use std::fs;
 
 use serde_json::{Map, Value};
 use toolargs::dynamic::load_tool_list_lenient;
-use toolargs::LoadError;
+use toolargs::{LoadError, Spec};
 
-use crate::common::{instance, try_validator};
+use crate::common::{instance, strips_or_rejects, try_validator};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mcp-tools");
 
@@ -33,6 +33,19 @@ fn fixtures() -> Vec<(String, String)> {
     servers.sort();
     assert!(servers.len() >= 20, "{} fixtures", servers.len());
     servers
+}
+
+/// Calls `visit` with every tool that loads: its server, name, `inputSchema` and spec.
+fn each_tool(mut visit: impl FnMut(&str, &str, &Value, &Spec)) {
+    for (server, text) in fixtures() {
+        let definitions: Value = serde_json::from_str(&text).unwrap();
+        let list = load_tool_list_lenient(&text).unwrap();
+        for (index, spec) in list.indexed_specs() {
+            let definition = &definitions["tools"][index];
+            let name = definition["name"].as_str().unwrap_or("?");
+            visit(&server, name, &definition["inputSchema"], spec);
+        }
+    }
 }
 
 /// What a load warning is about, without the place: `format date-time`, `unknown keyword
@@ -133,43 +146,36 @@ fn calls_are_accepted_clean(what: &str, every: bool) {
     let mut checked = 0;
     let mut skipped: BTreeMap<&str, usize> = BTreeMap::new();
     let mut failures = Vec::new();
-    for (server, text) in fixtures() {
-        let definitions: Value = serde_json::from_str(&text).unwrap();
-        let list = load_tool_list_lenient(&text).unwrap();
-        for (index, spec) in list.indexed_specs() {
-            let definition = &definitions["tools"][index];
-            let name = definition["name"].as_str().unwrap_or("?");
-            let schema = &definition["inputSchema"];
-            let Some(call) = build(schema, schema, 0, every) else {
-                *skipped.entry("no call built").or_default() += 1;
-                continue;
-            };
-            let Ok(validator) = try_validator(schema, true) else {
-                *skipped
-                    .entry("jsonschema does not compile the schema")
-                    .or_default() += 1;
-                continue;
-            };
-            if !validator.is_valid(&call) {
-                // The builder's guess (an example, an ambiguous oneOf) was wrong.
-                *skipped
-                    .entry("the call built is invalid to jsonschema")
-                    .or_default() += 1;
-                continue;
+    each_tool(|server, name, schema, spec| {
+        let Some(call) = build(schema, schema, 0, every) else {
+            *skipped.entry("no call built").or_default() += 1;
+            return;
+        };
+        let Ok(validator) = try_validator(schema, true) else {
+            *skipped
+                .entry("jsonschema does not compile the schema")
+                .or_default() += 1;
+            return;
+        };
+        if !validator.is_valid(&call) {
+            // The builder's guess (an example, an ambiguous oneOf) was wrong.
+            *skipped
+                .entry("the call built is invalid to jsonschema")
+                .or_default() += 1;
+            return;
+        }
+        checked += 1;
+        match spec.parse(instance(&call)) {
+            Ok(parsed) if parsed.repairs.is_empty() => {}
+            Ok(parsed) => {
+                let rules: Vec<_> = parsed.repairs.iter().map(|r| r.rule.as_str()).collect();
+                failures.push(format!("{server}/{name}: {call} repaired: {rules:?}"));
             }
-            checked += 1;
-            match spec.parse(instance(&call)) {
-                Ok(parsed) if parsed.repairs.is_empty() => {}
-                Ok(parsed) => {
-                    let rules: Vec<_> = parsed.repairs.iter().map(|r| r.rule.as_str()).collect();
-                    failures.push(format!("{server}/{name}: {call} repaired: {rules:?}"));
-                }
-                Err(rejection) => {
-                    failures.push(format!("{server}/{name}: {call} rejected: {rejection}"))
-                }
+            Err(rejection) => {
+                failures.push(format!("{server}/{name}: {call} rejected: {rejection}"))
             }
         }
-    }
+    });
     println!(
         "{what}: {checked} valid to jsonschema, {} of them not accepted clean; skipped: {skipped:?}",
         failures.len()
@@ -190,75 +196,58 @@ fn calls_are_accepted_clean(what: &str, every: bool) {
 fn a_call_accepted_clean_is_valid_as_sent_and_undeclared_keys_never_pass() {
     let (mut clean, mut nulls_repaired, mut undeclared) = (0, 0, 0);
     let mut failures = Vec::new();
-    for (server, text) in fixtures() {
-        let definitions: Value = serde_json::from_str(&text).unwrap();
-        let list = load_tool_list_lenient(&text).unwrap();
-        for (index, spec) in list.indexed_specs() {
-            let definition = &definitions["tools"][index];
-            let name = definition["name"].as_str().unwrap_or("?");
-            let schema = &definition["inputSchema"];
-            let (Some(Value::Object(call)), Ok(validator)) =
-                (build(schema, schema, 0, true), try_validator(schema, true))
-            else {
-                continue;
-            };
-            let required: Vec<&str> = schema["required"]
-                .as_array()
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let mut variants: Vec<(Value, bool)> = call
-                .keys()
-                .filter(|key| !required.contains(&key.as_str()))
-                .map(|key| {
-                    let mut sent = call.clone();
-                    sent.insert(key.clone(), Value::Null);
-                    (Value::Object(sent), false)
-                })
-                .collect();
-            let closed = schema.get("properties").is_some()
-                && [
-                    "additionalProperties",
-                    "patternProperties",
-                    "unevaluatedProperties",
-                ]
-                .iter()
-                .all(|k| schema.get(*k).is_none());
-            let mut extra = call.clone();
-            extra.insert("zz_undeclared".into(), Value::from(1));
-            variants.push((Value::Object(extra), closed));
-            for (sent, has_undeclared) in variants {
-                let outcome = spec.parse(instance(&sent));
-                if let Ok(parsed) = &outcome {
-                    if parsed.repairs.is_empty() {
-                        clean += 1;
-                        if !validator.is_valid(&sent) {
-                            failures
-                                .push(format!("{server}/{name}: {sent} clean, invalid as sent"));
-                        }
-                    } else if parsed.repairs.iter().any(|r| r.rule == "null_to_absent") {
-                        nulls_repaired += 1;
+    each_tool(|server, name, schema, spec| {
+        let (Some(Value::Object(call)), Ok(validator)) =
+            (build(schema, schema, 0, true), try_validator(schema, true))
+        else {
+            return;
+        };
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut variants: Vec<(Value, bool)> = call
+            .keys()
+            .filter(|key| !required.contains(&key.as_str()))
+            .map(|key| {
+                let mut sent = call.clone();
+                sent.insert(key.clone(), Value::Null);
+                (Value::Object(sent), false)
+            })
+            .collect();
+        let closed = schema.get("properties").is_some()
+            && [
+                "additionalProperties",
+                "patternProperties",
+                "unevaluatedProperties",
+            ]
+            .iter()
+            .all(|k| schema.get(*k).is_none());
+        let mut extra = call.clone();
+        extra.insert("zz_undeclared".into(), Value::from(1));
+        variants.push((Value::Object(extra), closed));
+        for (sent, has_undeclared) in variants {
+            let outcome = spec.parse(instance(&sent));
+            if let Ok(parsed) = &outcome {
+                if parsed.repairs.is_empty() {
+                    clean += 1;
+                    if !validator.is_valid(&sent) {
+                        failures.push(format!("{server}/{name}: {sent} clean, invalid as sent"));
                     }
+                } else if parsed.repairs.iter().any(|r| r.rule == "null_to_absent") {
+                    nulls_repaired += 1;
                 }
-                if has_undeclared {
-                    undeclared += 1;
-                    let handled = match &outcome {
-                        Ok(parsed) => parsed.repairs.iter().any(|r| {
-                            r.rule == "strip_unknown_field" && r.path == "$.zz_undeclared"
-                        }),
-                        Err(rejection) => rejection
-                            .errors()
-                            .iter()
-                            .any(|e| e.code == "unknown_field" && e.path == "$.zz_undeclared"),
-                    };
-                    if !handled {
-                        failures.push(format!(
-                            "{server}/{name}: undeclared key not stripped or rejected"
-                        ));
-                    }
+            }
+            if has_undeclared {
+                undeclared += 1;
+                if !strips_or_rejects(&outcome, "$.zz_undeclared") {
+                    failures.push(format!(
+                        "{server}/{name}: undeclared key not stripped or rejected"
+                    ));
                 }
             }
         }
-    }
+    });
     println!(
         "clean calls {clean}, nulls read as absent {nulls_repaired}, undeclared keys {undeclared}"
     );
