@@ -76,6 +76,7 @@
 //! assert_eq!(Close::json_schema()["properties"]["ticket"]["minimum"], 1);
 //! ```
 
+pub use toolargs_core::coerce::format::Format;
 pub use toolargs_core::coerce::{self, ArgType, Capabilities};
 pub use toolargs_core::cx::Cx;
 pub use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};

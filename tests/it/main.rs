@@ -18,6 +18,8 @@ mod differential_schema;
 mod dynamic;
 #[cfg(feature = "dynamic")]
 mod exact_values;
+#[cfg(all(feature = "uuid", feature = "url", feature = "dynamic"))]
+mod format_doors;
 #[cfg(all(
     feature = "uuid",
     feature = "url",

@@ -111,19 +111,9 @@ pub fn scan_plain(bytes: &[u8], pos: usize, max: usize) -> usize {
 /// [`scan_plain`] without a window: to the first special byte or the end. Eight bytes at a
 /// time: plain text is the common case and needs no per-byte branch.
 #[inline(always)]
-pub(crate) fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(pos..pos + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        // A byte of `x` is flagged when it is zero (for `quote`/`backslash`) or below 0x20;
-        // the lowest flagged byte is exact, which is all this needs.
-        let flagged = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(ONES * 0x20) & !word);
-        let flagged = flagged & HIGH;
+pub fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<8>) {
+        let flagged = special_bytes(u64::from_le_bytes(*chunk));
         if flagged != 0 {
             return pos + (flagged.trailing_zeros() / 8) as usize;
         }
@@ -136,6 +126,19 @@ pub(crate) fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
         pos += 1;
     }
     pos
+}
+
+/// The high bit of each byte of `word` (read little-endian) that is a quote, a backslash or a
+/// control character: the bytes that end a run of plain string content. Above the lowest one,
+/// other bytes may be flagged too, so only the lowest is exact. A byte of 0x80 or more is never
+/// flagged, so the three tests share the one for the high bit.
+#[inline(always)]
+pub fn special_bytes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let quote = (word ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let control = word.wrapping_sub(ONES * 0x20);
+    (quote | backslash | control) & !word & (ONES * 0x80)
 }
 
 /// An integer as a JSON number.
@@ -180,6 +183,33 @@ mod tests {
         assert!(p.chars().count() <= PREVIEW_CHARS + 3, "{p}");
         assert!(p.ends_with("…\""));
         assert_eq!(preview_str("a\"b"), r#""a\"b""#);
+    }
+
+    #[test]
+    fn the_lowest_special_byte_of_a_word_is_found_exactly() {
+        // Bytes next to the tested ones in value, and bytes of multi-byte characters.
+        let bytes = [
+            b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, b'a', 0x7f, 0x80, 0xa2, 0xc3,
+            0xdc, 0xff,
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..200_000 {
+            let word: [u8; 8] = std::array::from_fn(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                bytes[(state % bytes.len() as u64) as usize]
+            });
+            let first = word
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))
+                .unwrap_or(8);
+            let found = match special_bytes(u64::from_le_bytes(word)) {
+                0 => 8,
+                s => (s.trailing_zeros() / 8) as usize,
+            };
+            assert_eq!(found, first, "{word:x?}");
+        }
     }
 
     #[test]

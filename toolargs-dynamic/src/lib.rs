@@ -10,7 +10,6 @@
 
 mod definition;
 mod exact;
-mod format;
 mod list;
 mod load;
 mod shape;

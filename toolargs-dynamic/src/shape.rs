@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::exact::Decimal;
-use crate::format::Format;
+use toolargs_core::coerce::format::Format;
 
 /// Index of a schema in its [`Graph`].
 pub(crate) type Id = usize;

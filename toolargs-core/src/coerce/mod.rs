@@ -11,7 +11,9 @@ pub mod datetime;
 #[cfg(feature = "decimal")]
 pub mod decimal;
 pub mod enumeration;
+pub mod format;
 pub mod integer;
+pub mod ip;
 pub mod list;
 pub mod map;
 pub mod number;

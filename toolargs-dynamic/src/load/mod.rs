@@ -18,10 +18,10 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::exact::Decimal;
-use crate::format::Format;
 use crate::shape::{
     Additional, Condition, Graph, Id, Limit, Pattern, Property, Rules, Schema, Types,
 };
+use toolargs_core::coerce::format::Format;
 use toolargs_core::node::{IntegerReading, Node};
 
 /// Deepest schema accepted.

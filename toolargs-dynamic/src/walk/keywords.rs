@@ -2,20 +2,17 @@
 
 use std::borrow::Cow;
 
-use chrono::{DateTime, FixedOffset, NaiveDate};
 use serde_json::{Map, Value};
 
 use super::{
     between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH,
 };
 use crate::exact::{json_equal, listed, number_decimal};
-use crate::format::Format;
 use crate::shape::{Additional, Id, Limit, Property, Rules};
 use toolargs_core::__private::text::{preview_str, same_text};
 use toolargs_core::__private::{field_with, unknown_member};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::string::check_string as check_length;
-use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
 use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
@@ -562,20 +559,8 @@ pub(super) fn check_string(
             });
         }
     }
-    match rules.format {
-        None => {}
-        Some(Format::Date) => ok &= NaiveDate::coerce(node, &FieldSpec::new(), path, cx).is_some(),
-        Some(Format::DateTime) => {
-            ok &= DateTime::<FixedOffset>::coerce(node, &FieldSpec::new(), path, cx).is_some();
-        }
-        Some(format) if !format.accepts(s) => {
-            ok = false;
-            let (code, expected) = format.code();
-            cx.error_with(path, code, || {
-                format!("expected {expected}, got {}", node.describe())
-            });
-        }
-        Some(_) => {}
+    if let Some(format) = rules.format {
+        ok &= format.check(s, node, path, cx);
     }
     ok
 }

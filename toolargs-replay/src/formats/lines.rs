@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde_json::Value;
+use toolargs_core::__private::text::{scan_to_special, special_bytes};
 use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};
 use toolargs_core::node::Node;
 use toolargs_core::options::Limits;
@@ -117,18 +118,8 @@ fn value_of(text: &str) -> Option<Value> {
 /// quote, a backslash or a control character), or `None` when the text ends first.
 #[inline(always)]
 fn next_special(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut rest = bytes.get(at..)?;
-    while let Some(word) = rest.first_chunk::<WORD>() {
-        let special = special_bytes(u64::from_le_bytes(*word));
-        if special != 0 {
-            return Some(bytes.len() - rest.len() + (special.trailing_zeros() / 8) as usize);
-        }
-        rest = &rest[WORD..];
-    }
-    let plain = rest
-        .iter()
-        .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))?;
-    Some(bytes.len() - rest.len() + plain)
+    let found = scan_to_special(bytes, at);
+    (found < bytes.len()).then_some(found)
 }
 
 thread_local! {
@@ -158,18 +149,6 @@ const UNESCAPED: [u8; 256] = {
     table[b't' as usize] = b'\t';
     table
 };
-
-/// The high bit of each byte of `word` (read little-endian) that is a quote, a backslash or
-/// a control character; above the lowest one, other bytes may be flagged too. A byte of 0x80
-/// or more is never flagged, so the three tests share the one for the high bit.
-#[inline(always)]
-fn special_bytes(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let quote = (word ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
-    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
-    let control = word.wrapping_sub(ONES * 0x20);
-    (quote | backslash | control) & !word & (ONES * 0x80)
-}
 
 /// How many keys of one nested object [`Scan`] reads; a record with more goes to the full
 /// reader.
@@ -1045,29 +1024,6 @@ mod tests {
         }
         // Most records take the scan, so that the comparison says something about it.
         assert!(scanned > total / 2, "{scanned} of {total} scanned");
-    }
-
-    #[test]
-    fn the_lowest_special_byte_of_a_word_is_found_exactly() {
-        // Bytes next to the tested ones in value, and bytes of multi-byte characters.
-        let bytes = [
-            b'"', b'\\', 0x00, 0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, b'a', 0x7f, 0x80, 0xa2, 0xc3,
-            0xdc, 0xff,
-        ];
-        let mut gen = Gen(0x2545_f491_4f6c_dd1d);
-        for _ in 0..200_000 {
-            let word: [u8; WORD] = std::array::from_fn(|_| bytes[gen.below(bytes.len())]);
-            let first = word
-                .iter()
-                .position(|&b| matches!(b, b'"' | b'\\' | ..0x20))
-                .unwrap_or(WORD);
-            let special = special_bytes(u64::from_le_bytes(word));
-            let found = match special {
-                0 => WORD,
-                s => (s.trailing_zeros() / 8) as usize,
-            };
-            assert_eq!(found, first, "{word:x?}");
-        }
     }
 
     #[test]

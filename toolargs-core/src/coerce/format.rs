@@ -1,14 +1,40 @@
-//! The `format` values the gate asserts. JSON Schema 2020-12 makes `format` an annotation by
-//! default; these are the ones tool authors mean as a promise about the value, each checked
-//! by its RFC and rejected with a code of its own. Any other `format` loads with a warning.
+//! The `format` values the gate asserts, one check each, shared by both front doors: a loaded
+//! schema's `format` keyword and the derive's types of that format (`uuid::Uuid`, `url::Url`,
+//! `std::net::Ipv4Addr`, `std::net::Ipv6Addr`, the `chrono` dates) call the same function, so
+//! a string has one verdict whichever door it comes through.
+//!
+//! JSON Schema 2020-12 makes `format` an annotation by default; these are the formats tool
+//! authors mean as a promise about the value, each checked by its RFC and rejected with a code
+//! of its own. Dates and date-times are read by their coercers ([`super::date`],
+//! [`super::datetime`]), which also repair what has one meaning.
+//!
+//! ```
+//! use toolargs_core::coerce::format::Format;
+//!
+//! let uri = Format::named("uri").unwrap();
+//! assert!(uri.accepts("https://example.com/a?b#c"));
+//! assert!(!uri.accepts("//example.com/a"), "a reference, not a URI: it has no scheme");
+//! assert!(!uri.accepts("http://087.10.0.1/"), "octal to some readers, decimal to others");
+//! ```
 
+use std::borrow::Cow;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use toolargs_core::report::Code;
+use chrono::{DateTime, FixedOffset, NaiveDate};
+
+use super::ArgType;
+use crate::cx::Cx;
+use crate::node::Node;
+use crate::path::Path;
+use crate::report::Code;
+use crate::spec::{FieldSpec, UnknownPolicy};
 
 /// An asserted format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Format {
+///
+/// Marked `#[non_exhaustive]`: a format may be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
     /// RFC 3339 `full-date`, read by the date coercer (which may repair nothing, and rejects
     /// other layouts with `ambiguous_date`).
     Date,
@@ -20,7 +46,8 @@ pub(crate) enum Format {
     Email,
     /// RFC 4122 hyphenated form.
     Uuid,
-    /// RFC 3986 absolute URI.
+    /// RFC 3986 absolute URI; under the schemes of the URL standard (`http`, `https`, `ws`,
+    /// `wss`, `ftp`, `file`), with a host that every URL reader reads the same way.
     Uri,
     /// RFC 2673 dotted quad.
     Ipv4,
@@ -31,27 +58,44 @@ pub(crate) enum Format {
 }
 
 impl Format {
+    /// Every format, in the order of [`Format::NAMES`].
+    pub const ALL: [Format; 9] = [
+        Format::Date,
+        Format::DateTime,
+        Format::Time,
+        Format::Email,
+        Format::Uuid,
+        Format::Uri,
+        Format::Ipv4,
+        Format::Ipv6,
+        Format::Hostname,
+    ];
+
     /// The asserted format of this name, if it is one.
     pub fn named(name: &str) -> Option<Format> {
-        Some(match name {
-            "date" => Format::Date,
-            "date-time" => Format::DateTime,
-            "time" => Format::Time,
-            "email" => Format::Email,
-            "uuid" => Format::Uuid,
-            "uri" => Format::Uri,
-            "ipv4" => Format::Ipv4,
-            "ipv6" => Format::Ipv6,
-            "hostname" => Format::Hostname,
-            _ => return None,
-        })
+        Format::ALL.into_iter().find(|format| format.name() == name)
+    }
+
+    /// The format's name in JSON Schema, the inverse of [`Format::named`].
+    pub const fn name(self) -> &'static str {
+        match self {
+            Format::Date => "date",
+            Format::DateTime => "date-time",
+            Format::Time => "time",
+            Format::Email => "email",
+            Format::Uuid => "uuid",
+            Format::Uri => "uri",
+            Format::Ipv4 => "ipv4",
+            Format::Ipv6 => "ipv6",
+            Format::Hostname => "hostname",
+        }
     }
 
     /// The names [`Format::named`] knows, for messages.
     pub const NAMES: &'static str = "date, date-time, time, email, uuid, uri, ipv4, ipv6, hostname";
 
     /// The code a string of the wrong format is rejected with, and what it should be.
-    pub fn code(self) -> (Code, &'static str) {
+    fn expected(self) -> (Code, &'static str) {
         match self {
             Format::Date => (Code::InvalidDate, "a date written YYYY-MM-DD"),
             Format::DateTime => (Code::InvalidDatetime, "an RFC 3339 date-time"),
@@ -62,11 +106,13 @@ impl Format {
             Format::Email => (Code::InvalidEmail, "an email address"),
             Format::Uuid => (
                 Code::InvalidUuid,
-                "a UUID such as 0b0f4a5e-2c1d-4e8f-9a3b-7c6d5e4f3a2b",
+                "a UUID written 8-4-4-4-12 hexadecimal digits, such as \
+                 123e4567-e89b-12d3-a456-426614174000",
             ),
             Format::Uri => (
                 Code::InvalidUri,
-                "an absolute URI such as https://example.com/a",
+                "an absolute URI such as https://example.com/a, with any space or non-ASCII \
+                 character percent-encoded",
             ),
             Format::Ipv4 => (Code::InvalidIpv4, "an IPv4 address such as 192.0.2.1"),
             Format::Ipv6 => (Code::InvalidIpv6, "an IPv6 address such as 2001:db8::1"),
@@ -74,10 +120,16 @@ impl Format {
         }
     }
 
-    /// Whether `s` is of this format. Dates and date-times are read by their coercers instead.
+    /// Whether `s` is of this format as sent: [`Format::check`] accepts it and repairs
+    /// nothing.
     pub fn accepts(self, s: &str) -> bool {
         match self {
-            Format::Date | Format::DateTime => true,
+            Format::Date | Format::DateTime => {
+                let mut cx = Cx::new(UnknownPolicy::Reject);
+                cx.set_omit_messages(true);
+                let node = Node::String(Cow::Borrowed(s));
+                self.check(s, &node, &Path::ROOT, &mut cx) && cx.repairs().is_empty()
+            }
             Format::Time => is_time(s),
             Format::Email => is_email(s),
             Format::Uuid => is_uuid(s),
@@ -87,6 +139,26 @@ impl Format {
             Format::Ipv4 => s.parse::<Ipv4Addr>().is_ok(),
             Format::Ipv6 => is_ipv6(s),
             Format::Hostname => is_hostname(s),
+        }
+    }
+
+    /// Checks the string `s` (the payload's `node`) at `path`, recording an error of the
+    /// format's code in `cx` when it fails. Dates and date-times go through their coercers,
+    /// which may record a repair; the other formats repair nothing.
+    pub fn check(self, s: &str, node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> bool {
+        match self {
+            Format::Date => NaiveDate::coerce(node, &FieldSpec::new(), path, cx).is_some(),
+            Format::DateTime => {
+                DateTime::<FixedOffset>::coerce(node, &FieldSpec::new(), path, cx).is_some()
+            }
+            _ if self.accepts(s) => true,
+            _ => {
+                let (code, expected) = self.expected();
+                cx.error_with(path, code, || {
+                    format!("expected {expected}, got {}", node.describe())
+                });
+                false
+            }
         }
     }
 }
@@ -158,7 +230,53 @@ fn is_uuid(s: &str) -> bool {
 
 fn is_uri(s: &str) -> bool {
     // `Uri` is RFC 3986's `URI`, which has a scheme; relative references are `UriRef`.
-    fluent_uri::Uri::parse(s).is_ok()
+    let Ok(uri) = fluent_uri::Uri::parse(s) else {
+        return false;
+    };
+    let scheme = uri.scheme().as_str();
+    let special = ["http", "https", "ws", "wss", "ftp", "file"]
+        .iter()
+        .any(|name| scheme.eq_ignore_ascii_case(name));
+    !special || one_reading(scheme.eq_ignore_ascii_case("file"), uri.authority())
+}
+
+/// Under the URL standard's schemes, readers that follow the standard (browsers, the `url`
+/// crate) and readers that follow RFC 3986 read some authorities two ways, or the standard
+/// cannot read them. Those are refused; the rest are read alike:
+/// - a host that ends in a number is an IPv4 address to the standard, which also reads
+///   `1.2.3`, `0x7f.1` and the octal `087.10.0.1`; only the dotted quad has one reading;
+/// - no host (`http:x`, `http:///x`) makes, to the standard, a host of the first path segment;
+/// - a percent-encoded host, an `[IPvFuture]` literal or a port beyond 65535 is not a host or
+///   a port to it at all.
+fn one_reading(file: bool, authority: Option<fluent_uri::component::Authority<'_>>) -> bool {
+    let Some(authority) = authority else {
+        return file;
+    };
+    if authority.port_to_u16().is_err() {
+        return false;
+    }
+    let host = authority.host();
+    if let Some(literal) = host.strip_prefix('[') {
+        return !literal.starts_with(['v', 'V']);
+    }
+    if host.is_empty() {
+        return file;
+    }
+    if host.contains('%') {
+        return false;
+    }
+    let last = host
+        .strip_suffix('.')
+        .unwrap_or(host)
+        .rsplit('.')
+        .next()
+        .unwrap_or("");
+    let hex = last
+        .get(..2)
+        .is_some_and(|prefix| prefix.eq_ignore_ascii_case("0x"))
+        && last[2..].bytes().all(|b| b.is_ascii_hexdigit());
+    let numeric = !last.is_empty() && (last.bytes().all(|b| b.is_ascii_digit()) || hex);
+    !numeric || host.parse::<Ipv4Addr>().is_ok()
 }
 
 /// RFC 5321: `email_address` reads the local part and the form; the domain must then be a
