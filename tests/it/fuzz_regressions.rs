@@ -38,3 +38,27 @@ fn a_string_limit_inside_a_character_after_an_escape() {
     let spec = Spec::from_schema(&IssueRefund::json_schema()).unwrap();
     well_formed(&spec.parse_with(&RawArgs::from(input), &TIGHT).unwrap_err());
 }
+
+/// `differential_schema`: under `oneOf`, `1.0` was clean for `true` alone, since the integer
+/// branch only takes it with a repair; but JSON Schema reads `1.0` as an integer, so two
+/// branches match and the value is not valid as sent.
+#[test]
+fn a_value_two_one_of_branches_take_as_sent_is_not_clean() {
+    let schema = serde_json::json!({"oneOf": [
+        true,
+        {"type": "string", "maxLength": 0},
+        {"type": "integer", "exclusiveMinimum": -1},
+    ]});
+    let spec = Spec::from_schema(&schema).unwrap();
+    let rejection = spec.parse_with(&RawArgs::from("1.0"), &ParseOptions::DEFAULT);
+    let validator = crate::common::try_validator(&schema, false).unwrap();
+    assert!(!validator.is_valid(&serde_json::json!(1.0)));
+    let rejection = rejection.unwrap_err();
+    assert_eq!(rejection.errors()[0].code, "ambiguous_variant");
+    // `1.5` is no integer to either reader: the `true` branch alone takes it.
+    assert!(spec
+        .parse_with(&RawArgs::from("1.5"), &ParseOptions::DEFAULT)
+        .unwrap()
+        .repairs
+        .is_empty());
+}

@@ -212,12 +212,33 @@ impl Walker<'_> {
             });
             return None;
         }
-        if let Some(&only) = clean.first() {
-            return attempts.into_iter().nth(only).and_then(|a| a.outcome);
-        }
         let repaired: Vec<usize> = (0..attempts.len())
             .filter(|i| attempts[*i].repaired())
             .collect();
+        if let Some(&only) = clean.first() {
+            // A branch that repairs the value may still take it as sent, as JSON Schema reads
+            // it (`1.0` is an integer there): then two branches match, and the value is not
+            // valid as sent.
+            if !repaired.is_empty() {
+                let sent = node.to_value();
+                let also: Vec<usize> = repaired
+                    .iter()
+                    .copied()
+                    .filter(|i| is_valid(self.graph, ids[*i], &sent))
+                    .collect();
+                if !also.is_empty() {
+                    cx.error_with(path, Code::AmbiguousVariant, || {
+                        format!(
+                            "{} matches more than one of the schemas in `oneOf` (at {only} and {}), and must match exactly one",
+                            node.describe(),
+                            indices(&also)
+                        )
+                    });
+                    return None;
+                }
+            }
+            return attempts.into_iter().nth(only).and_then(|a| a.outcome);
+        }
         if let [only] = repaired.as_slice() {
             let value = attempts[*only].outcome.as_ref().map(|o| o.value.clone())?;
             let others: Vec<usize> = (0..ids.len())
