@@ -3,6 +3,7 @@
 //! crate to its own exact version, so generated code always meets the helpers it was written
 //! for.
 
+pub use crate::coerce::encoded::{reread, Shape};
 pub use crate::coerce::enumeration::{coerce_enum, enum_schema};
 pub use crate::coerce::object::{
     field, field_with, object_members, object_schema, unknown_member, Property,

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use crate::options::Limits;
 use crate::path::Path;
 use crate::report::{ArgumentError, Code, Parsed, Rejection, Repair, Rule};
 use crate::spec::UnknownPolicy;
@@ -16,6 +17,8 @@ pub struct Cx {
     null_as_absent: bool,
     /// Errors are recorded without their message ([`Cx::set_omit_messages`]).
     omit_messages: bool,
+    /// The limits the payload was read under, for text decoded while coercing.
+    limits: Limits,
 }
 
 impl Cx {
@@ -28,6 +31,7 @@ impl Cx {
             unknown,
             null_as_absent: false,
             omit_messages: false,
+            limits: Limits::DEFAULT,
         }
     }
 
@@ -49,6 +53,17 @@ impl Cx {
     /// [`Cx::error_with`] is then not written at all.
     pub fn set_omit_messages(&mut self, on: bool) {
         self.omit_messages = on;
+    }
+
+    /// Sets the limits the payload was read under (by default [`Limits::DEFAULT`]): a value
+    /// double-encoded in a field is read under them too.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// The limits the payload was read under.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// Whether `null` for an optional field is read as absent without a repair.
@@ -137,6 +152,7 @@ impl Cx {
         Cx {
             null_as_absent: self.null_as_absent,
             omit_messages: self.omit_messages,
+            limits: self.limits,
             ..Cx::new(self.unknown)
         }
     }

@@ -210,6 +210,9 @@ fn with_text<R>(
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
     check_size(limits, text.len())?;
+    if expect_object && text.trim_ascii().is_empty() {
+        return no_arguments(Value::String(text.to_owned()), repairs, then);
+    }
     let body = match strip_code_fence(text) {
         Some(inner) => {
             repairs.push(Repair {
@@ -270,6 +273,9 @@ fn finish<R>(
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
+    if expect_object && matches!(node, Node::Null) {
+        return no_arguments(Value::Null, repairs, then);
+    }
     if expect_object && !matches!(node, Node::Object(_)) {
         return Err(root_error(
             Code::NotObject,
@@ -277,6 +283,23 @@ fn finish<R>(
         ));
     }
     Ok(then(node, repairs))
+}
+
+/// No arguments, sent as nothing or as `null`: read as `{}`, so that required fields are
+/// reported `missing` by name rather than the payload as not an object.
+#[cold]
+fn no_arguments<R>(
+    before: Value,
+    repairs: &mut Vec<Repair>,
+    then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
+) -> Result<R, ArgumentError> {
+    repairs.push(Repair {
+        path: "$".to_owned(),
+        rule: Rule::EmptyToObject,
+        before,
+        after: Value::Object(serde_json::Map::new()),
+    });
+    Ok(then(&Node::Object(Vec::new()), repairs))
 }
 
 #[inline]

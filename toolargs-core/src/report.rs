@@ -75,6 +75,8 @@ stable_names! {
         StripCodeFence => "strip_code_fence",
         /// The payload was a JSON string holding a JSON object; it was decoded once more.
         UnwrapDoubleEncoded => "unwrap_double_encoded",
+        /// An empty or blank payload, or `null`, for a tool's arguments: no arguments, `{}`.
+        EmptyToObject => "empty_to_object",
         /// `"1999"` for an integer field became `1999`.
         NumericStringToInt => "numeric_string_to_int",
         /// `1999.0` for an integer field became `1999`.

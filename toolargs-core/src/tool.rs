@@ -199,6 +199,7 @@ fn coerce_payload<T>(
     };
     cx.set_null_as_absent(options.null_as_absent);
     cx.set_omit_messages(options.omit_messages);
+    cx.set_limits(options.limits);
     let value = coerce(node, &mut cx);
     cx.finish(value)
 }

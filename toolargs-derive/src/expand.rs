@@ -227,6 +227,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
         .map(|(i, f)| property(f, &spec_fns[i], &default_fns[i]));
     let struct_description = option_str(tool.description.as_deref());
     let ident_name = ident.to_string();
+    let reread = reread_object();
 
     quote! {
         #(#helpers)*
@@ -240,6 +241,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
                 cx: &mut __ta::Cx,
             ) -> ::core::option::Option<Self> {
                 const KNOWN: &[&str] = &[#(#json_names),*];
+                #reread
                 let members = __ta::object_members(node, path, cx)?;
                 let mut slots: [::core::option::Option<&__ta::Node<'_>>; #count] = [::core::option::Option::None; #count];
                 for (key, value) in members {
@@ -599,8 +601,10 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
         }
     }
     let indexes = 0..union.variants.len();
+    let reread = reread_object();
     let choose = match tag {
         Some(tag) => quote! {
+            #reread
             let (index, members) = __ta::tagged(node, #tag, NAMES, spec, path, cx)?;
             match index {
                 #(#indexes => #readers,)*
@@ -642,6 +646,22 @@ fn expand_union(tool: &Tool, union: &Union) -> TokenStream {
                     __ta::union_schema(#description, ::std::vec![#(#schemas),*])
                 })
             }
+        }
+    }
+}
+
+/// An object sent as JSON text in a string is read once decoded (`unwrap_double_encoded`).
+fn reread_object() -> TokenStream {
+    quote! {
+        if let ::core::option::Option::Some(read) = __ta::reread(
+            node,
+            __ta::Shape::Object,
+            spec.strict,
+            path,
+            cx,
+            |inner, cx| <Self as __ta::ArgType>::coerce(inner, spec, path, cx),
+        ) {
+            return read;
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Lists: a single plain string becomes a one-item list (`scalar_to_list`) when the items are
 //! read from strings; a string with `,` `;` or a newline, or one that looks like JSON, has more
-//! than one reading and is rejected.
+//! than one reading and is rejected. A list whose items are not read from strings may arrive
+//! as JSON text in a string, which is decoded once (`unwrap_double_encoded`).
 
 use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
+use super::encoded::{reread, Shape};
 use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
@@ -85,6 +87,14 @@ pub fn coerce_list<T>(
             &single
         }
         other => {
+            if !scalar_to_list {
+                let decoded = reread(other, Shape::Array, spec.strict, path, cx, |inner, cx| {
+                    coerce_list(inner, spec, path, cx, scalar_to_list, item)
+                });
+                if let Some(read) = decoded {
+                    return read;
+                }
+            }
             type_error(cx, path, "an array", other);
             return None;
         }

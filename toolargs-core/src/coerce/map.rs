@@ -9,6 +9,7 @@ use std::hash::BuildHasher;
 
 use serde_json::{json, Value};
 
+use super::encoded::{reread, Shape};
 use super::object::object_members;
 use super::{put, ArgType, Capabilities};
 use crate::cx::Cx;
@@ -29,8 +30,13 @@ fn coerce_entries<T: ArgType>(
     spec: &FieldSpec<'_>,
     path: &Path<'_>,
     cx: &mut Cx,
-    mut insert: impl FnMut(String, T),
+    insert: &mut dyn FnMut(String, T),
 ) -> bool {
+    if let Some(read) = reread(node, Shape::Object, spec.strict, path, cx, |inner, cx| {
+        coerce_entries(inner, spec, path, cx, insert).then_some(())
+    }) {
+        return read.is_some();
+    }
     let Some(members) = object_members(node, path, cx) else {
         return false;
     };
@@ -135,7 +141,7 @@ macro_rules! map_arg_type {
                 cx: &mut Cx,
             ) -> Option<Self> {
                 let mut out = <$map>::default();
-                coerce_entries(node, spec, path, cx, |k, v| {
+                coerce_entries(node, spec, path, cx, &mut |k, v| {
                     out.insert(k, v);
                 })
                 .then_some(out)

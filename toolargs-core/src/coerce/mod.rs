@@ -10,6 +10,7 @@ pub mod date;
 pub mod datetime;
 #[cfg(feature = "decimal")]
 pub mod decimal;
+pub(crate) mod encoded;
 pub mod enumeration;
 pub mod format;
 pub mod integer;

@@ -26,6 +26,7 @@ use serde_json::Value;
 use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 use toolargs_core::__private::text::int_value;
+use toolargs_core::__private::{reread, Shape};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
 use toolargs_core::coerce::integer::coerce_integer;
@@ -462,6 +463,13 @@ impl Walker<'_> {
                 .map(Value::Array)
             }
             Types::OBJECT => {
+                // An object sent as JSON text is decoded once, then judged as sent.
+                let decoded = reread(node, Shape::Object, false, path, cx, |inner, _| {
+                    Some(inner.to_value())
+                });
+                if let Some(read) = decoded {
+                    return read;
+                }
                 let _ = toolargs_core::__private::object_members(node, path, cx)?;
                 Some(node.to_value())
             }
