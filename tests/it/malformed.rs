@@ -188,3 +188,74 @@ fn sorted(mut v: Vec<(String, String)>) -> Vec<(String, String)> {
     v.sort();
     v
 }
+
+/// Almost-JSON is `invalid_json`, never guessed at, with a message that names what was found,
+/// where, and the fix; the two doors say the same.
+#[test]
+fn almost_json_says_what_it_found_and_where() {
+    let spec = Spec::from_schema(&Search::json_schema()).unwrap();
+    for (text, says) in [
+        (
+            r#"{"query": "q", "tags": ["a", "b",]}"#,
+            "a trailing comma after `$.tags[1]`",
+        ),
+        (r#"{"query": "q",}"#, "a trailing comma after `$.query`"),
+        (
+            r#"{"query": "q", "flag": True}"#,
+            "Python's `True` for `$.flag`; JSON writes `true`",
+        ),
+        (
+            r#"{"query": None}"#,
+            "Python's `None` for `$.query`; JSON writes `null`",
+        ),
+        (r#"{"query": 'q'}"#, "a single-quoted string for `$.query`"),
+        (r#"{'query': "q"}"#, "a single-quoted key in `$`"),
+        (r#"{query: "q"}"#, "the unquoted key `query` in `$`"),
+        ("{\"query\": \"q\" // the search\n}", "a comment in `$`"),
+        (
+            "{\"query\": /* the search */ \"q\"}",
+            "a comment before the value of `$.query`",
+        ),
+        (
+            r#"Here are the arguments: {"query": "q"}"#,
+            "text before the JSON object",
+        ),
+        (
+            r#"{"query": "q"} Let me know!"#,
+            "text after the JSON value",
+        ),
+        (
+            r#"{"query": "q", "tags": ["a"#,
+            "the text ends inside the string at `$.tags[0]`",
+        ),
+        (
+            r#"{"query": "q", "tags": ["a", "#,
+            "the text ends where the value of `$.tags[1]` should be",
+        ),
+        (
+            r#"{"query": "q", "ids": [1, 2"#,
+            "the text ends inside `$.ids`",
+        ),
+        (
+            r#"{"query": "q", "flag": tr"#,
+            "the text ends inside the value of `$.flag`",
+        ),
+        (r#"{"query": "q", "#, "the text ends inside `$`"),
+        (r#"{"que"#, "the text ends inside a key in `$`"),
+    ] {
+        for rejection in [
+            Search::parse(text).unwrap_err(),
+            spec.parse(text).unwrap_err(),
+        ] {
+            let error = &rejection.errors()[0];
+            assert_eq!(rejection.errors().len(), 1, "{text}");
+            assert_eq!(error.code, "invalid_json", "{text}");
+            assert!(error.message.contains(says), "{text}: {}", error.message);
+            assert!(
+                error.message.contains(" at line 1 column ") || error.message.contains("line 2"),
+                "{}",
+                error.message
+            );
+        }
+    }
+}

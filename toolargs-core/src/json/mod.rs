@@ -55,7 +55,7 @@ pub(crate) fn read_text<'a>(text: &'a str, limits: &Limits) -> Result<Document<'
     }
     reader.skip_whitespace();
     if reader.pos != reader.text.len() {
-        let _ = reader.syntax("unexpected text after the JSON value");
+        let _ = reader.syntax("text after the JSON value; send the JSON value alone");
         return Err(reader.into_error());
     }
     Ok(Document { root })

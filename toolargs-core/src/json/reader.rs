@@ -43,6 +43,15 @@ enum Place<'p> {
 }
 
 impl Place<'_> {
+    /// The path of the string, for messages.
+    fn render(self) -> String {
+        match self {
+            Place::Key(path) | Place::Value(path) => path.render(),
+            Place::Member(path, key) => path.key(key).render(),
+            Place::Item(path, index) => path.index(index).render(),
+        }
+    }
+
     fn too_long(self, limits: &Limits) -> ArgumentError {
         match self {
             Place::Key(path) => too_long(path, true, limits),
@@ -165,29 +174,111 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         let node = match self.peek() {
             Some(b'{') => return self.object(path, out),
             Some(b'[') => return self.array(path, out),
-            Some(b't') => self.keyword("true", Node::Bool(true))?,
-            Some(b'f') => self.keyword("false", Node::Bool(false))?,
-            Some(b'n') => self.keyword("null", Node::Null)?,
+            Some(b't') => self.keyword("true", Node::Bool(true), path)?,
+            Some(b'f') => self.keyword("false", Node::Bool(false), path)?,
+            Some(b'n') => self.keyword("null", Node::Null, path)?,
             Some(b'N') => return self.non_finite("NaN", path),
             Some(b'I') => return self.non_finite("Infinity", path),
             Some(b'-') if self.text.as_bytes().get(self.pos + 1) == Some(&b'I') => {
                 return self.non_finite("-Infinity", path)
             }
             Some(b'-' | b'0'..=b'9') => Node::Number(Number::Literal(self.number()?)),
-            Some(_) => return Err(self.syntax("expected a JSON value")),
-            None => return Err(self.syntax("unexpected end of input")),
+            Some(_) | None => return Err(self.not_a_value(path)),
         };
         fill(out, node);
         Ok(())
     }
 
-    fn keyword(&mut self, word: &str, node: Node<'a>) -> Step<Node<'a>> {
+    fn keyword(&mut self, word: &str, node: Node<'a>, path: &Path<'_>) -> Step<Node<'a>> {
         if self.text.as_bytes()[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(node)
         } else {
-            Err(self.syntax("expected a JSON value"))
+            Err(self.not_a_value(path))
         }
+    }
+
+    /// No JSON value starts here: says what does, when it is one of the near misses models
+    /// write, and how to write it in JSON.
+    #[cold]
+    fn not_a_value(&mut self, path: &Path<'_>) -> Fail {
+        let rest = &self.text[self.pos..];
+        let at = path.render();
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .take(24)
+            .collect();
+        let message = match (rest.as_bytes().first(), word.as_str()) {
+            (None, _) => format!("the text ends where the value of `{at}` should be: the call is cut off; send all of it"),
+            (_, "True" | "False" | "None") => format!(
+                "Python's `{word}` for `{at}`; JSON writes `{}`",
+                match word.as_str() {
+                    "True" => "true",
+                    "False" => "false",
+                    _ => "null",
+                }
+            ),
+            (Some(b'\''), _) => format!("a single-quoted string for `{at}`; JSON quotes strings with `\"`"),
+            (Some(b'/'), _) if rest.starts_with("//") || rest.starts_with("/*") => {
+                format!("a comment before the value of `{at}`; JSON has no comments, remove it")
+            }
+            _ if path.depth() == 0 && rest.contains('{') => {
+                "text before the JSON object; send the JSON object alone".to_owned()
+            }
+            _ if "true".starts_with(rest) || "false".starts_with(rest) || "null".starts_with(rest) => {
+                format!("the text ends inside the value of `{at}`: the call is cut off; send all of it")
+            }
+            _ => format!("expected a JSON value for `{at}`"),
+        };
+        self.syntax(&message)
+    }
+
+    /// No quoted key starts here, in the object at `path` whose last member so far is `last`.
+    #[cold]
+    fn not_a_key(&mut self, path: &Path<'_>, last: Option<&str>) -> Fail {
+        let rest = &self.text[self.pos..];
+        let at = path.render();
+        let key: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .take(24)
+            .collect();
+        let message = match (rest.as_bytes().first(), last) {
+            (None, _) => {
+                format!("the text ends inside `{at}`: the call is cut off; send all of it")
+            }
+            (Some(b'}'), Some(last)) => format!(
+                "a trailing comma after `{}`; JSON has none before `}}`, remove it",
+                path.key(last).render()
+            ),
+            (Some(b'\''), _) => {
+                format!("a single-quoted key in `{at}`; JSON quotes keys with `\"`")
+            }
+            (Some(b'/'), _) if rest.starts_with("//") || rest.starts_with("/*") => {
+                format!("a comment in `{at}`; JSON has no comments, remove it")
+            }
+            _ if !key.is_empty() => {
+                format!("the unquoted key `{key}` in `{at}`; JSON quotes keys: \"{key}\"")
+            }
+            _ => format!("expected a quoted key in `{at}`"),
+        };
+        self.syntax(&message)
+    }
+
+    /// What ends a container where a `,` or its closing bracket should be.
+    #[cold]
+    fn not_a_separator(&mut self, path: &Path<'_>, close: char) -> Fail {
+        let rest = &self.text[self.pos..];
+        let at = path.render();
+        let message = if rest.is_empty() {
+            format!("the text ends inside `{at}`: the call is cut off; send all of it")
+        } else if rest.starts_with("//") || rest.starts_with("/*") {
+            format!("a comment in `{at}`; JSON has no comments, remove it")
+        } else {
+            format!("expected ',' or '{close}' in `{at}`")
+        };
+        self.syntax(&message)
     }
 
     fn non_finite(&mut self, word: &str, path: &Path<'_>) -> Step<()> {
@@ -198,7 +289,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                 message: format!("{word} is not a JSON number; send a finite number"),
             }))
         } else {
-            Err(self.syntax("expected a JSON value"))
+            Err(self.not_a_value(path))
         }
     }
 
@@ -233,6 +324,12 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                 return Err(self.fail(too_many_items(path, &self.limits)));
             }
             self.skip_whitespace();
+            if index > 0 && self.peek() == Some(b']') {
+                let last = path.index(index - 1).render();
+                return Err(self.syntax(&format!(
+                    "a trailing comma after `{last}`; JSON has none before `]`, remove it"
+                )));
+            }
             items.push(EMPTY_ITEM);
             let Some(slot) = items.last_mut() else {
                 return Err(Fail);
@@ -253,7 +350,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                     self.depth_left += 1;
                     return Ok(());
                 }
-                _ => return Err(self.syntax("expected ',' or ']'")),
+                _ => return Err(self.not_a_separator(path, ']')),
             }
         }
     }
@@ -276,7 +373,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         loop {
             self.skip_whitespace();
             if !self.quote_at(self.pos) {
-                return Err(self.syntax("expected a quoted object key"));
+                return Err(self.not_a_key(path, members.last().map(|(key, _)| key.as_ref())));
             }
             if members.len() == self.limits.max_keys {
                 return Err(self.fail(too_many_keys(path, &self.limits)));
@@ -338,7 +435,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                     self.depth_left += 1;
                     return Ok(());
                 }
-                _ => return Err(self.syntax("expected ',' or '}'")),
+                _ => return Err(self.not_a_separator(path, '}')),
             }
         }
     }
@@ -368,6 +465,15 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         }
         match self.string_slow(start, max, out) {
             Ok(()) => Ok(()),
+            Err(Slow::Failed(_)) if self.pos >= text.len() => {
+                let inside = match at {
+                    Place::Key(path) => format!("a key in `{}`", path.render()),
+                    place => format!("the string at `{}`", place.render()),
+                };
+                Err(self.syntax(&format!(
+                    "the text ends inside {inside}: the call is cut off; send all of it"
+                )))
+            }
             Err(Slow::Failed(fail)) => Err(fail),
             // Only here is the place of the string needed.
             Err(Slow::TooLong) => Err(self.fail(at.too_long(&self.limits))),
