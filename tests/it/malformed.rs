@@ -259,3 +259,43 @@ fn almost_json_says_what_it_found_and_where() {
         }
     }
 }
+
+proptest::proptest! {
+    /// Any object or integer list sent as JSON text reads as the value sent plainly, with one
+    /// `unwrap_double_encoded` per encoded field, on both doors; and the repair is idempotent:
+    /// the canonical output reads back with no repair to the same arguments.
+    #[test]
+    fn decoding_a_value_sent_as_text_is_the_value_and_idempotent(
+        min in proptest::num::i64::ANY,
+        ids in proptest::collection::vec(proptest::num::i64::ANY, 0..6),
+        encode_filters in proptest::bool::ANY,
+        encode_ids in proptest::bool::ANY,
+        pretty in proptest::bool::ANY,
+    ) {
+        let text = |v: &Value| if pretty {
+            serde_json::to_string_pretty(v).unwrap()
+        } else {
+            v.to_string()
+        };
+        let (filters, list) = (json!({"min": min}), json!(ids));
+        let plain = json!({"query": "q", "filters": filters, "ids": list});
+        let call = json!({
+            "query": "q",
+            "filters": if encode_filters { Value::String(text(&filters)) } else { filters.clone() },
+            "ids": if encode_ids { Value::String(text(&list)) } else { list.clone() },
+        });
+        let mut expected = Vec::new();
+        if encode_filters {
+            expected.push(("$.filters".to_owned(), "unwrap_double_encoded".to_owned()));
+        }
+        if encode_ids {
+            expected.push(("$.ids".to_owned(), "unwrap_double_encoded".to_owned()));
+        }
+        proptest::prop_assert_eq!(both(&call), Ok(expected));
+        let parsed = Search::parse(&call).unwrap();
+        proptest::prop_assert_eq!(&parsed.args, &Search::parse(&plain).unwrap().args);
+        let again = Search::parse(parsed.args.to_json()).unwrap();
+        proptest::prop_assert!(again.repairs.is_empty());
+        proptest::prop_assert_eq!(again.args, parsed.args);
+    }
+}

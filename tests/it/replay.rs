@@ -522,3 +522,38 @@ fn arguments_read_where_the_log_holds_them_count_as_when_unescaped() {
         );
     }
 }
+
+/// The malformed arguments real traffic sends count by their rules and codes, alike for a
+/// derived type and its loaded schema: empty arguments, a list sent as JSON text, almost-JSON.
+#[test]
+fn empty_double_encoded_and_almost_json_arguments_count_by_their_rules() {
+    let log = [
+        json!({"id": 1, "arguments": ""}),
+        json!({"id": 2, "arguments": null}),
+        json!({"id": 3, "arguments": {"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late", "tags": "[\"a\", \"b\"]"}}),
+        json!({"id": 4, "arguments": "{\"order_id\": \"ord_A1b2C3d4\", \"amount_cents\": 1999, \"reason\": \"late\",}"}),
+    ]
+    .map(|record| record.to_string())
+    .join("\n");
+    let mut spec_tools = ToolSet::new();
+    spec_tools.insert(
+        IssueRefund::NAME,
+        Spec::from_schema(&IssueRefund::json_schema()).unwrap(),
+    );
+    for tools in [typed_set(), spec_tools] {
+        let report = Replayer::new(&tools, vec![])
+            .run(log.as_bytes(), 1, |_| {})
+            .unwrap();
+        let t = &report.overall;
+        assert_eq!((t.total, t.rejected), (4, 4), "{}", report.to_json());
+        // The empty calls are read as `{}`, then miss their required fields by name.
+        assert_eq!(
+            t.rejections.get("missing"),
+            Some(&2),
+            "{}",
+            report.to_json()
+        );
+        assert_eq!(t.rejections.get("ambiguous_list"), Some(&1));
+        assert_eq!(t.rejections.get("invalid_json"), Some(&1));
+    }
+}
