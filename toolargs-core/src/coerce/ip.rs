@@ -31,45 +31,33 @@ fn read<T: std::str::FromStr>(
     s.parse().ok()
 }
 
-impl ArgType for Ipv4Addr {
-    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
+/// `ArgType` for an address type: read through its format, written as the standard library
+/// writes it (the dotted quad; RFC 5952's form for IPv6, `2001:db8::1`), which reads back to the
+/// same address.
+macro_rules! address {
+    ($ty:ty, $format:expr, $name:literal) => {
+        impl ArgType for $ty {
+            const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
 
-    fn coerce(
-        node: &Node<'_>,
-        _spec: &FieldSpec<'_>,
-        path: &Path<'_>,
-        cx: &mut Cx,
-    ) -> Option<Self> {
-        read(Format::Ipv4, node, path, cx)
-    }
+            fn coerce(
+                node: &Node<'_>,
+                _spec: &FieldSpec<'_>,
+                path: &Path<'_>,
+                cx: &mut Cx,
+            ) -> Option<Self> {
+                read($format, node, path, cx)
+            }
 
-    fn canonical(&self) -> Value {
-        Value::String(self.to_string())
-    }
+            fn canonical(&self) -> Value {
+                Value::String(self.to_string())
+            }
 
-    fn schema(_spec: &FieldSpec<'_>) -> Value {
-        json!({"type": "string", "format": "ipv4"})
-    }
+            fn schema(_spec: &FieldSpec<'_>) -> Value {
+                json!({"type": "string", "format": $name})
+            }
+        }
+    };
 }
 
-impl ArgType for Ipv6Addr {
-    const HONOURS: Capabilities = Capabilities::NONE.with_scalar_to_list(true);
-
-    fn coerce(
-        node: &Node<'_>,
-        _spec: &FieldSpec<'_>,
-        path: &Path<'_>,
-        cx: &mut Cx,
-    ) -> Option<Self> {
-        read(Format::Ipv6, node, path, cx)
-    }
-
-    /// RFC 5952's form (`2001:db8::1`), which reads back to the same address.
-    fn canonical(&self) -> Value {
-        Value::String(self.to_string())
-    }
-
-    fn schema(_spec: &FieldSpec<'_>) -> Value {
-        json!({"type": "string", "format": "ipv6"})
-    }
-}
+address!(Ipv4Addr, Format::Ipv4, "ipv4");
+address!(Ipv6Addr, Format::Ipv6, "ipv6");
