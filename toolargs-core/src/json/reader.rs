@@ -62,6 +62,20 @@ impl Place<'_> {
     }
 }
 
+/// The identifier-like word `rest` starts with (at most 24 characters), for messages about a
+/// bare word where JSON wants a value or a quoted key.
+fn leading_word(rest: &str) -> String {
+    rest.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .take(24)
+        .collect()
+}
+
+/// Whether a `//` or `/*` comment starts `rest`.
+fn is_comment(rest: &str) -> bool {
+    rest.starts_with("//") || rest.starts_with("/*")
+}
+
 /// A failure inside the reader; the error itself is kept in [`Reader::error`], so results stay
 /// the size of a node.
 pub(super) struct Fail;
@@ -204,11 +218,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
     fn not_a_value(&mut self, path: &Path<'_>) -> Fail {
         let rest = &self.text[self.pos..];
         let at = path.render();
-        let word: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .take(24)
-            .collect();
+        let word = leading_word(rest);
         let message = match (rest.as_bytes().first(), word.as_str()) {
             (None, _) => format!("the text ends where the value of `{at}` should be: the call is cut off; send all of it"),
             (_, "True" | "False" | "None") => format!(
@@ -220,7 +230,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
                 }
             ),
             (Some(b'\''), _) => format!("a single-quoted string for `{at}`; JSON quotes strings with `\"`"),
-            (Some(b'/'), _) if rest.starts_with("//") || rest.starts_with("/*") => {
+            _ if is_comment(rest) => {
                 format!("a comment before the value of `{at}`; JSON has no comments, remove it")
             }
             _ if path.depth() == 0 && rest.contains('{') => {
@@ -239,11 +249,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
     fn not_a_key(&mut self, path: &Path<'_>, last: Option<&str>) -> Fail {
         let rest = &self.text[self.pos..];
         let at = path.render();
-        let key: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .take(24)
-            .collect();
+        let key = leading_word(rest);
         let message = match (rest.as_bytes().first(), last) {
             (None, _) => {
                 format!("the text ends inside `{at}`: the call is cut off; send all of it")
@@ -255,7 +261,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
             (Some(b'\''), _) => {
                 format!("a single-quoted key in `{at}`; JSON quotes keys with `\"`")
             }
-            (Some(b'/'), _) if rest.starts_with("//") || rest.starts_with("/*") => {
+            _ if is_comment(rest) => {
                 format!("a comment in `{at}`; JSON has no comments, remove it")
             }
             _ if !key.is_empty() => {
@@ -273,7 +279,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         let at = path.render();
         let message = if rest.is_empty() {
             format!("the text ends inside `{at}`: the call is cut off; send all of it")
-        } else if rest.starts_with("//") || rest.starts_with("/*") {
+        } else if is_comment(rest) {
             format!("a comment in `{at}`; JSON has no comments, remove it")
         } else {
             format!("expected ',' or '{close}' in `{at}`")
