@@ -74,6 +74,10 @@ pub use toolargs_core::{
     Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
 };
 
+/// Arguments judged while the model is still writing them: `T::stream()`, `spec.stream()`
+/// (see [`guide::streaming`]).
+pub use toolargs_core::stream;
+
 /// Tool definitions in each provider's dialect ([`Dialect`]), for a derived type or any schema.
 pub use toolargs_core::dialect;
 

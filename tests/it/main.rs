@@ -57,6 +57,8 @@ mod semantic;
 #[cfg(all(feature = "serde", feature = "schemars"))]
 mod serde_impls;
 #[cfg(feature = "dynamic")]
+mod stream;
+#[cfg(feature = "dynamic")]
 mod suite;
 #[cfg(feature = "dynamic")]
 mod tool_list;

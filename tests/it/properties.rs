@@ -85,7 +85,7 @@ fn field_candidates() -> Vec<(&'static str, Vec<Value>)> {
     ]
 }
 
-fn call_strategy() -> impl Strategy<Value = Value> {
+pub(crate) fn call_strategy() -> impl Strategy<Value = Value> {
     let fields = field_candidates();
     let choices: Vec<_> = fields
         .into_iter()
@@ -109,7 +109,7 @@ fn call_strategy() -> impl Strategy<Value = Value> {
 }
 
 /// Arbitrary JSON values, nested a few levels.
-fn json_value() -> impl Strategy<Value = Value> {
+pub(crate) fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),

@@ -207,6 +207,13 @@ impl Cx {
         &self.repairs
     }
 
+    /// Everything collected, whatever the outcome: the repairs and the errors (without those
+    /// left out past the cap). For a reading judged piece by piece, as a stream judges each
+    /// member of a call alone.
+    pub fn into_parts(self) -> (Vec<Repair>, Vec<ArgumentError>) {
+        (self.repairs, self.errors)
+    }
+
     /// Turns the collected outcome into the result of a parse.
     pub fn finish<T>(self, value: Option<T>) -> Result<Parsed<T>, Rejection> {
         match value {

@@ -305,15 +305,21 @@ fn no_arguments<R>(
 #[inline]
 fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
     if len > limits.max_payload_bytes {
-        return Err(root_error(
-            Code::TooLarge,
-            format!(
-                "the payload is {len} bytes, more than the limit of {} bytes; send less",
-                limits.max_payload_bytes
-            ),
-        ));
+        return Err(too_large(limits, len));
     }
     Ok(())
+}
+
+/// The error of a payload of `len` bytes, past `max_payload_bytes`.
+#[cold]
+pub(crate) fn too_large(limits: &Limits, len: usize) -> ArgumentError {
+    root_error(
+        Code::TooLarge,
+        format!(
+            "the payload is {len} bytes, more than the limit of {} bytes; send less",
+            limits.max_payload_bytes
+        ),
+    )
 }
 
 fn invalid_utf8(err: &std::str::Utf8Error) -> ArgumentError {

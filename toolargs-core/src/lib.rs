@@ -15,6 +15,8 @@
 //! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
 //! - [`declare`]: what a type declares about the meaning of its fields, read by the semantic
 //!   gate,
+//! - [`stream`]: a call judged while it arrives, with an early rejection that is never
+//!   wrong and the strict verdict at the end,
 //! - [`tool`]: the [`ToolArgs`] trait the derive implements, and [`tool::parse_payload`], the
 //!   envelope every front door shares.
 //!
@@ -36,6 +38,7 @@ pub mod options;
 pub mod path;
 pub mod report;
 pub mod spec;
+pub mod stream;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
 pub(crate) mod text;

@@ -121,6 +121,71 @@ fn push_key(out: &mut String, key: &str) {
     out.push_str("']");
 }
 
+/// One step of a rendered path, read back ([`steps`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum OwnedStep {
+    Key(String),
+    Index(usize),
+}
+
+/// The steps of a path as [`Path::render`] writes it, read back: `$.a[2]['odd key']` is
+/// `[Key("a"), Index(2), Key("odd key")]`. `None` for text that rendering never writes.
+pub(crate) fn steps(rendered: &str) -> Option<Vec<OwnedStep>> {
+    let mut rest = rendered.strip_prefix('$')?;
+    let mut steps = Vec::new();
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("['") {
+            let (key, tail) = quoted_key(after)?;
+            steps.push(OwnedStep::Key(key));
+            rest = tail;
+        } else if let Some(after) = rest.strip_prefix('[') {
+            let end = after.find(']')?;
+            steps.push(OwnedStep::Index(after[..end].parse().ok()?));
+            rest = &after[end + 1..];
+        } else {
+            let after = rest.strip_prefix('.')?;
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            if end == 0 {
+                return None;
+            }
+            steps.push(OwnedStep::Key(after[..end].to_owned()));
+            rest = &after[end..];
+        }
+    }
+    Some(steps)
+}
+
+/// A key written `['...']` by [`push_key`], from after its opening quote: the key and the
+/// text after its `']`.
+fn quoted_key(text: &str) -> Option<(String, &str)> {
+    let mut key = String::new();
+    let mut rest = text;
+    loop {
+        let mut chars = rest.chars();
+        match chars.next()? {
+            '\'' => return Some((key, rest[1..].strip_prefix(']')?)),
+            '\\' => match chars.next()? {
+                'u' => {
+                    let hex = chars.as_str().strip_prefix('{')?;
+                    let close = hex.find('}')?;
+                    key.push(char::from_u32(
+                        u32::from_str_radix(&hex[..close], 16).ok()?,
+                    )?);
+                    rest = &hex[close + 1..];
+                }
+                escaped => {
+                    key.push(escaped);
+                    rest = chars.as_str();
+                }
+            },
+            c => {
+                key.push(c);
+                rest = chars.as_str();
+            }
+        }
+    }
+}
+
 fn is_identifier(key: &str) -> bool {
     let mut bytes = key.bytes();
     matches!(bytes.next(), Some(b) if b.is_ascii_alphabetic() || b == b'_')
@@ -145,5 +210,25 @@ mod tests {
         assert_eq!(root.key("").to_string(), "$['']");
         assert_eq!(qty.depth(), 3);
         assert_eq!(qty.render(), qty.to_string());
+    }
+
+    #[test]
+    fn rendered_paths_read_back_to_their_steps() {
+        let root = Path::ROOT;
+        let odd = root.key("it's [odd]\\");
+        let item = odd.index(12);
+        let control = item.key("a\u{7}b");
+        let plain = control.key("qty");
+        let expected = vec![
+            OwnedStep::Key("it's [odd]\\".to_owned()),
+            OwnedStep::Index(12),
+            OwnedStep::Key("a\u{7}b".to_owned()),
+            OwnedStep::Key("qty".to_owned()),
+        ];
+        assert_eq!(steps(&plain.render()), Some(expected));
+        assert_eq!(steps("$"), Some(Vec::new()));
+        for never in ["", "a", "$.", "$[x]", "$['open", "$..a", "$['a'"] {
+            assert_eq!(steps(never), None, "{never}");
+        }
     }
 }

@@ -11,8 +11,9 @@ use crate::effect::Effect;
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
-use crate::report::{Parsed, Rejection, Repair};
+use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::{FieldSpec, UnknownPolicy};
+use crate::stream::{ArgStream, Typed};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
 /// policy, write their canonical JSON, and describe them as JSON Schema.
@@ -35,6 +36,13 @@ pub trait ToolArgs: ArgType {
     /// result, and a rejection lists every error of the call.
     fn parse<'a>(input: impl Into<RawArgs<'a>>) -> Result<Parsed<Self>, Rejection> {
         parse_with(&input.into(), &ParseOptions::DEFAULT)
+    }
+
+    /// A stream of one call, judged while it arrives (see [`crate::stream`]): `feed` each
+    /// piece, `finish` for the verdict, exactly [`parse`](ToolArgs::parse)'s on the whole
+    /// text.
+    fn stream() -> ArgStream<Typed<Self>> {
+        ArgStream::new(Typed::new(), ParseOptions::DEFAULT)
     }
 
     /// The canonical form: it parses back with zero repairs to an equal value.
@@ -172,12 +180,29 @@ fn envelope<T>(
             with_logged_payload(payload, expect_object, &mut repairs, then)
         }
     };
-    outcome.unwrap_or_else(|mut error| {
-        if options.omit_messages {
-            error.message.clear();
-        }
-        Err(Rejection::single(error))
-    })
+    outcome.unwrap_or_else(|error| Err(decoding_rejection(error, options)))
+}
+
+/// The rejection of a payload that could not be decoded, as `options` say errors are written.
+pub(crate) fn decoding_rejection(mut error: ArgumentError, options: &ParseOptions) -> Rejection {
+    if options.omit_messages {
+        error.message.clear();
+    }
+    Rejection::single(error)
+}
+
+/// A node judged without a verdict: everything `coerce` recorded under a context set from
+/// `options` (`unknown` when they name no policy), the repairs and the errors, whatever the
+/// outcome. A stream judges each member of a call this way, alone ([`crate::stream`]).
+pub fn judge_node(
+    node: &Node<'_>,
+    options: &ParseOptions,
+    unknown: UnknownPolicy,
+    coerce: impl FnOnce(&Node<'_>, &mut Cx),
+) -> (Vec<Repair>, Vec<ArgumentError>) {
+    let mut cx = context(&mut Vec::new(), options, unknown);
+    coerce(node, &mut cx);
+    cx.into_parts()
 }
 
 /// The part of the envelope after decoding: a context set from `options`, holding the
@@ -190,6 +215,15 @@ fn coerce_payload<T>(
     unknown: UnknownPolicy,
     coerce: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
 ) -> Result<Parsed<T>, Rejection> {
+    let mut cx = context(repairs, options, unknown);
+    let value = coerce(node, &mut cx);
+    cx.finish(value)
+}
+
+/// A context set from `options` (`unknown` when they name no policy), holding the envelope's
+/// repairs.
+#[inline]
+fn context(repairs: &mut Vec<Repair>, options: &ParseOptions, unknown: UnknownPolicy) -> Cx {
     let policy = options.unknown.unwrap_or(unknown);
     // Most payloads need no envelope repair: nothing to hand over.
     let mut cx = if repairs.is_empty() {
@@ -200,6 +234,5 @@ fn coerce_payload<T>(
     cx.set_null_as_absent(options.null_as_absent);
     cx.set_omit_messages(options.omit_messages);
     cx.set_limits(options.limits);
-    let value = coerce(node, &mut cx);
-    cx.finish(value)
+    cx
 }

@@ -29,7 +29,9 @@ use toolargs_core::options::ParseOptions;
 use toolargs_core::path::Path;
 use toolargs_core::report::{Parsed, Rejection, Repair};
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::tool::{parse_logged_payload, parse_payload};
+use toolargs_core::stream::{ArgStream, Contract};
+use toolargs_core::tool::{judge_node, parse_logged_payload, parse_payload};
+use toolargs_core::ArgumentError;
 
 /// A tool's argument contract loaded at run time.
 #[derive(Clone, Debug)]
@@ -253,6 +255,51 @@ impl Spec {
     }
 
     /// The judging walk on a decoded payload.
+    /// A stream of one call, judged while it arrives (see [`toolargs_core::stream`]): `feed`
+    /// each piece, `finish` for the verdict, exactly [`Spec::parse`]'s on the whole text.
+    ///
+    /// Each member of the payload object is judged alone when it is complete if the root
+    /// schema judges members alone: an object schema that applies no other schema to the
+    /// whole object (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`, `dependentSchemas`,
+    /// `unevaluatedProperties`) and has no `enum` or `const`. Under any other root only the
+    /// text and the limits give an early rejection.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolargs_core::Code;
+    /// use toolargs_dynamic::Spec;
+    ///
+    /// let spec = Spec::from_schema(&json!({
+    ///     "type": "object",
+    ///     "properties": {"n": {"type": "integer", "maximum": 10}, "q": {"type": "string"}},
+    ///     "required": ["n", "q"],
+    ///     "additionalProperties": false
+    /// })).unwrap();
+    /// let mut stream = spec.stream();
+    /// stream.feed(r#"{"q": "a", "n": "#).unwrap();
+    /// assert_eq!(stream.partial(), json!({"q": "a"}));
+    /// let rejection = stream.feed("12, ").unwrap_err();
+    /// assert_eq!(rejection.errors()[0].code, Code::OutOfRange);
+    /// ```
+    pub fn stream(&self) -> ArgStream<&Spec> {
+        self.stream_with(ParseOptions::DEFAULT)
+    }
+
+    /// [`Spec::stream`] with explicit options.
+    pub fn stream_with(&self, options: ParseOptions) -> ArgStream<&Spec> {
+        ArgStream::new(self, options)
+    }
+
+    /// Whether each member of a call can be judged alone: see [`Spec::stream`].
+    fn members_alone(&self) -> bool {
+        match self.graph.get(self.graph.root) {
+            Schema::Rules(root) => {
+                !root.in_place && root.allowed.is_none() && root.constant.is_none()
+            }
+            _ => false,
+        }
+    }
+
     fn judge(&self, node: &Node<'_>, cx: &mut Cx) -> Option<()> {
         // A call accepted as sent needs nothing from the walk; of one with every key declared
         // and every required key present, only the properties not accepted as sent are walked.
@@ -273,5 +320,25 @@ impl Spec {
                 Some(())
             }
         }
+    }
+}
+
+impl Contract for &Spec {
+    type Output = Value;
+
+    fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<Value>, Rejection> {
+        self.parse_with(raw, options)
+    }
+
+    fn judge_member(
+        &self,
+        member: &Node<'_>,
+        options: &ParseOptions,
+    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)> {
+        self.members_alone().then(|| {
+            judge_node(member, options, self.unknown_policy(), |node, cx| {
+                let _ = self.judge(node, cx);
+            })
+        })
     }
 }

@@ -1,0 +1,377 @@
+//! Streams: a call judged while it arrives, on both front doors.
+//!
+//! - `finish` equals `parse` on the whole text, for every way of cutting it (random cuts down
+//!   to one byte, and byte cuts inside characters), over generated calls written clean,
+//!   repairable, malformed and hostile;
+//! - soundness: no piece of a call that `parse` accepts is ever rejected, and an early
+//!   rejection is always a rejection at the end;
+//! - the early rejections the policy makes certain, and where they come;
+//! - the partial view: complete members, as the parser passes them on.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use toolargs::stream::{ArgStream, Contract};
+use toolargs::{Code, Parsed, Rejection, Spec, ToolArgs};
+
+use crate::common::IssueRefund;
+use crate::properties::{call_strategy, json_value};
+
+fn spec() -> Spec {
+    Spec::from_tool_definition(&IssueRefund::tool_definition(toolargs::Dialect::Mcp)).unwrap()
+}
+
+/// Feeds `text` cut at `cuts` (byte offsets, any order; those inside a character are moved
+/// to its start); returns the byte count at the first rejection and the verdict.
+fn feed_str<C: Contract>(
+    mut stream: ArgStream<C>,
+    text: &str,
+    cuts: &[usize],
+) -> (Option<usize>, Result<Parsed<C::Output>, Rejection>) {
+    let mut cuts: Vec<usize> = cuts
+        .iter()
+        .map(|&c| {
+            let mut c = c.min(text.len());
+            while !text.is_char_boundary(c) {
+                c -= 1;
+            }
+            c
+        })
+        .collect();
+    cuts.push(text.len());
+    cuts.sort_unstable();
+    let (mut from, mut rejected_at) = (0, None);
+    for cut in cuts {
+        let fed = stream.feed(&text[from..cut]);
+        if fed.is_err() && rejected_at.is_none() {
+            rejected_at = Some(cut);
+        }
+        if rejected_at.is_some() {
+            assert!(fed.is_err(), "a rejection is final");
+        }
+        from = cut;
+    }
+    (rejected_at, stream.finish())
+}
+
+/// [`feed_str`] for bytes cut anywhere.
+fn feed_bytes<C: Contract>(
+    mut stream: ArgStream<C>,
+    bytes: &[u8],
+    cuts: &[usize],
+) -> (Option<usize>, Result<Parsed<C::Output>, Rejection>) {
+    let mut cuts: Vec<usize> = cuts.iter().map(|&c| c.min(bytes.len())).collect();
+    cuts.push(bytes.len());
+    cuts.sort_unstable();
+    let (mut from, mut rejected_at) = (0, None);
+    for cut in cuts {
+        if stream.feed_bytes(&bytes[from..cut]).is_err() && rejected_at.is_none() {
+            rejected_at = Some(cut);
+        }
+        from = cut;
+    }
+    (rejected_at, stream.finish())
+}
+
+/// The texts a generated call is sent as: compact, spaced as Python writes it, and the ways
+/// real traffic and hostile input break it.
+fn renderings(call: &Value) -> Vec<String> {
+    let compact = call.to_string();
+    let spaced = serde_json::to_string_pretty(call).unwrap();
+    let mut texts = vec![
+        compact.clone(),
+        spaced.clone(),
+        format!("```json\n{compact}\n```"),
+        Value::String(compact.clone()).to_string(),
+        format!("  {compact}\n"),
+        format!("{compact} trailing"),
+        compact[..compact.len() / 2].to_owned(),
+        compact.replacen('{', r#"{"order_id": "ord_A1b2C3d4", "#, 1),
+        compact.replacen(':', ": [[[[", 1),
+        compact.replacen(',', ",,", 1),
+        compact.replacen('}', ",}", 1),
+        compact.replacen("true", "True", 1),
+        compact.replacen('"', "'", 2),
+        compact.replacen("\"", "\"caf\u{e9} \u{1F980}", 1),
+    ];
+    if let Some(last) = compact.rfind('}') {
+        texts.push(format!("{}, \"ghost\": 1}}", &compact[..last]));
+    }
+    texts
+}
+
+/// Checks both properties on one text for one contract.
+fn check<C: Contract>(
+    make: impl Fn() -> ArgStream<C>,
+    whole: Result<Parsed<C::Output>, Rejection>,
+    text: &str,
+    cuts: &[usize],
+) -> Result<(), TestCaseError>
+where
+    C::Output: PartialEq + std::fmt::Debug,
+{
+    let (rejected_at, verdict) = feed_str(make(), text, cuts);
+    prop_assert_eq!(
+        &verdict,
+        &whole,
+        "finish differs from parse on {:?} cut at {:?}",
+        text,
+        cuts
+    );
+    let byte_cuts: Vec<usize> = cuts.iter().map(|c| c + 1).collect();
+    let (bytes_rejected_at, bytes_verdict) = feed_bytes(make(), text.as_bytes(), &byte_cuts);
+    prop_assert_eq!(
+        &bytes_verdict,
+        &whole,
+        "finish differs from parse on bytes {:?}",
+        text
+    );
+    if whole.is_ok() {
+        prop_assert_eq!(
+            rejected_at,
+            None,
+            "an accepted call was rejected early: {:?}",
+            text
+        );
+        prop_assert_eq!(bytes_rejected_at, None);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn finish_is_parse_and_an_accepted_call_is_never_rejected(
+        call in call_strategy(),
+        cuts in proptest::collection::vec(0usize..400, 0..12),
+    ) {
+        let spec = spec();
+        for text in renderings(&call) {
+            check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &cuts)?;
+            check(|| spec.stream(), spec.parse(text.as_str()), &text, &cuts)?;
+        }
+    }
+
+    #[test]
+    fn arbitrary_json_streams_as_it_parses(value in json_value(), cuts in proptest::collection::vec(0usize..200, 0..8)) {
+        let spec = spec();
+        let text = value.to_string();
+        check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &cuts)?;
+        check(|| spec.stream(), spec.parse(text.as_str()), &text, &cuts)?;
+    }
+
+    #[test]
+    fn json_like_text_streams_as_it_parses(text in r#"[\[\]{}",:0-9a-z\\. \-eEnul]{0,80}"#, cuts in proptest::collection::vec(0usize..80, 0..8)) {
+        let spec = spec();
+        check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &cuts)?;
+        check(|| spec.stream(), spec.parse(text.as_str()), &text, &cuts)?;
+    }
+}
+
+#[test]
+fn one_byte_at_a_time_every_prefix_of_accepted_calls() {
+    let spec = spec();
+    let calls = [
+        json!({"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "LATE", "tags": "fragile", "notify_customer": null}),
+        json!({"order_id": "ord_A1b2C3d4", "amount_cents": 1999.0, "reason": "late", "effective_date": "2026-03-04", "tags": ["caf\u{e9}", "\u{1F980}"]}),
+    ];
+    for call in calls {
+        for text in [
+            call.to_string(),
+            serde_json::to_string_pretty(&call).unwrap(),
+        ] {
+            let every: Vec<usize> = (0..text.len()).collect();
+            let whole = IssueRefund::parse(text.as_str());
+            assert!(whole.is_ok(), "{text}");
+            let (rejected, verdict) = feed_str(IssueRefund::stream(), &text, &every);
+            assert_eq!((rejected, verdict), (None, whole));
+            let (rejected, verdict) = feed_bytes(spec.stream(), text.as_bytes(), &every);
+            assert_eq!((rejected, verdict), (None, spec.parse(text.as_str())));
+        }
+    }
+}
+
+/// Where a text is first rejected, fed one byte at a time, and the code of that rejection.
+fn first_rejection<C: Contract>(stream: ArgStream<C>, text: &str) -> Option<(usize, String)> {
+    let mut stream = stream;
+    for (at, _) in text.char_indices() {
+        let end = text[at..].chars().next().map_or(0, char::len_utf8) + at;
+        if let Err(rejection) = stream.feed(&text[at..end]) {
+            return Some((end, rejection.errors()[0].code.to_string()));
+        }
+    }
+    None
+}
+
+#[test]
+fn rejections_come_as_soon_as_they_are_certain() {
+    let spec = spec();
+    // (text, the text at which the rejection is certain, its code)
+    let cases = [
+        (
+            r#"{"amount_cents": 19.99, "order_id": "ord_A1b2C3d4""#,
+            r#"{"amount_cents": 19.99,"#,
+            "lossy_number",
+        ),
+        (
+            r#"{"amount_cents": 90000, "#,
+            r#"{"amount_cents": 90000,"#,
+            "out_of_range",
+        ),
+        (
+            r#"{"order_id": "ord_1", "#,
+            r#"{"order_id": "ord_1","#,
+            "pattern",
+        ),
+        (
+            r#"{"reason": "broken", "#,
+            r#"{"reason": "broken","#,
+            "enum",
+        ),
+        (
+            r#"{"notify_customer": "yes", "#,
+            r#"{"notify_customer": "yes","#,
+            "ambiguous_boolean",
+        ),
+        (
+            r#"{"ghost": 1, "amount_cents": 5"#,
+            r#"{"ghost": 1,"#,
+            "unknown_field",
+        ),
+        (
+            r#"{"tags": [], "tags": [], "#,
+            r#"{"tags": [], "tags": [],"#,
+            "duplicate_key",
+        ),
+        (
+            r#"{"tags": [], "tags": []}"#,
+            r#"{"tags": [], "tags": []}"#,
+            "duplicate_key",
+        ),
+        (r#"{"tags": [1 2], "#, r#"{"tags": [1 2],"#, "invalid_json"),
+        (r#"{"a" 1, "#, r#"{"a" 1,"#, "invalid_json"),
+        (r#"{, "#, r#"{,"#, "invalid_json"),
+        (
+            r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 5, "reason": "late"} x"#,
+            r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 5, "reason": "late"} x"#,
+            "invalid_json",
+        ),
+        (
+            r#"{"amount_cents": 5}"#,
+            r#"{"amount_cents": 5}"#,
+            "missing",
+        ),
+    ];
+    for (text, certain_at, code) in cases {
+        let expected = Some((certain_at.len(), code.to_owned()));
+        assert_eq!(
+            first_rejection(IssueRefund::stream(), text),
+            expected,
+            "derived: {text}"
+        );
+        assert_eq!(
+            first_rejection(spec.stream(), text),
+            expected,
+            "spec: {text}"
+        );
+    }
+    // Too deep: at the bracket past the limit, long before the member ends.
+    let options =
+        toolargs::ParseOptions::DEFAULT.with_limits(toolargs::Limits::DEFAULT.with_max_depth(4));
+    let deep = r#"{"tags": [[[[["#;
+    let mut stream = ArgStream::new(toolargs::stream::Typed::<IssueRefund>::new(), options);
+    assert!(stream.feed(&deep[..deep.len() - 2]).is_ok());
+    let rejection = stream.feed(&deep[deep.len() - 2..]).unwrap_err();
+    assert_eq!(rejection.errors()[0].code, Code::TooDeep);
+    // Too large: at the byte past the limit.
+    let options = toolargs::ParseOptions::DEFAULT
+        .with_limits(toolargs::Limits::DEFAULT.with_max_payload_bytes(16));
+    let mut stream = ArgStream::new(toolargs::stream::Typed::<IssueRefund>::new(), options);
+    assert!(stream.feed(r#"{"order_id": "or"#).is_ok());
+    assert_eq!(
+        stream.feed("d").unwrap_err().errors()[0].code,
+        Code::TooLarge
+    );
+    assert_eq!(
+        stream.finish().unwrap_err().errors()[0].code,
+        Code::TooLarge
+    );
+    // Bytes that can never be UTF-8, and a character split across two pieces.
+    let mut stream = IssueRefund::stream();
+    assert!(stream.feed_bytes(b"{\"tags\": [\"caf\xc3").is_ok());
+    assert!(stream.feed_bytes(b"\xa9\"], ").is_ok());
+    assert_eq!(
+        stream.feed_bytes(b"\"\xff").unwrap_err().errors()[0].code,
+        Code::InvalidJson
+    );
+}
+
+#[test]
+fn what_no_member_alone_can_decide_waits_for_the_end() {
+    let spec = spec();
+    // A missing required field, a value that a later member cannot change but that is only
+    // known at the end (the last member), and a payload that is not an object as it starts.
+    for text in [
+        r#"{"amount_cents": 5, "reason": "late", "#,
+        r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "broken""#,
+        r#""{\"amount_cents\": 19.99, \"order_id\": 1}""#,
+        "```json\n{\"amount_cents\": 19.99, \"order_id\": 1,\n",
+    ] {
+        assert_eq!(first_rejection(IssueRefund::stream(), text), None, "{text}");
+        assert_eq!(first_rejection(spec.stream(), text), None, "{text}");
+    }
+    // A read-only tool strips what the tool does not declare: nothing to reject.
+    let read_only = Spec::from_tool_definition(&json!({
+        "name": "lookup",
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        "annotations": {"readOnlyHint": true}
+    }))
+    .unwrap();
+    let mut stream = read_only.stream();
+    assert!(stream.feed(r#"{"ghost": 1, "q": "a", "#).is_ok());
+    assert_eq!(stream.partial(), json!({"q": "a"}));
+    // A schema that judges the object as a whole: only text and limits reject early.
+    let whole = Spec::from_schema(&json!({
+        "type": "object",
+        "properties": {"kind": {"type": "string"}, "n": {"type": "integer"}},
+        "if": {"properties": {"kind": {"const": "a"}}},
+        "then": {"properties": {"n": {"maximum": 1}}}
+    }))
+    .unwrap();
+    let mut stream = whole.stream();
+    assert!(stream.feed(r#"{"n": 5, "#).is_ok());
+    assert!(stream.feed(r#""kind": "b"}"#).is_ok());
+    assert!(stream.finish().is_ok());
+    let mut stream = whole.stream();
+    assert!(stream.feed(r#"{"n": 5, "kind": "a"}"#).is_err());
+}
+
+#[test]
+fn the_partial_view_holds_complete_members_as_the_parser_passes_them() {
+    let mut stream = IssueRefund::stream();
+    stream
+        .feed(r#"{"amount_cents": "1999", "tags": "fragile", "notify_customer": nu"#)
+        .unwrap();
+    assert_eq!(
+        stream.partial(),
+        json!({"amount_cents": 1999, "tags": ["fragile"]})
+    );
+    stream
+        .feed(r#"ll, "reason": "LATE", "order_id": "ord_A1b"#)
+        .unwrap();
+    assert_eq!(
+        stream.partial(),
+        json!({"amount_cents": 1999, "tags": ["fragile"], "notify_customer": false, "reason": "late"})
+    );
+    stream.feed(r#"2C3d4"}"#).unwrap();
+    let view = stream.partial();
+    let parsed = stream.finish().unwrap();
+    assert_eq!(view["order_id"], json!("ord_A1b2C3d4"));
+    for (key, value) in view.as_object().unwrap() {
+        assert_eq!(&parsed.args.to_json()[key], value, "{key}");
+    }
+    // Never a prefix of a value: an open string, number or list is not shown.
+    let mut stream = IssueRefund::stream();
+    stream.feed(r#"{"tags": ["a", "b"#).unwrap();
+    assert_eq!(stream.partial(), json!({}));
+}

@@ -1,0 +1,462 @@
+//! Tool-call arguments judged while the model is still writing them.
+//!
+//! Providers stream a call's arguments in pieces. An [`ArgStream`] takes the pieces as they
+//! come ([`feed`](ArgStream::feed), or [`feed_bytes`](ArgStream::feed_bytes) for byte
+//! chunks that may split a character) and gives three things:
+//!
+//! - **an early rejection that is never wrong**: `feed` returns `Err` as soon as no way of
+//!   going on can make the call acceptable: a member whose value no repair can save or that
+//!   breaks its bounds, pattern or enum, an undeclared key under the reject policy, a key sent
+//!   twice, text that can no longer be JSON, a limit crossed. It never rejects text that some
+//!   continuation would make acceptable;
+//! - **a partial view** ([`partial`](ArgStream::partial)): the members complete and accepted
+//!   so far, each as the parser will pass it on, never a guessed value;
+//! - **the strict verdict at the end** ([`finish`](ArgStream::finish)): exactly what `parse`
+//!   gives on the whole text, whatever the way it was cut into chunks. A prefix that happens
+//!   to read as a plausible object is never taken for the call.
+//!
+//! The work is linear in the text: each byte is scanned once, each member of the payload
+//! object is read and judged once when it is complete, and the whole call is parsed once, when
+//! the payload object closes (the verdict `finish` then returns). Memory is bounded by the
+//! limits of [`ParseOptions`]: past `max_payload_bytes` nothing more is kept.
+//!
+//! A derived type streams with `T::stream()` and a loaded schema with `spec.stream()`; the
+//! facade's streaming guide shows both, and the readers of provider streams that assemble
+//! each call's pieces.
+
+mod partial;
+mod scan;
+
+use std::collections::HashSet;
+use std::marker::PhantomData;
+
+use serde_json::Value;
+
+use crate::cx::Cx;
+use crate::decode::{too_large, RawArgs};
+use crate::json::read_text;
+use crate::node::Node;
+use crate::options::ParseOptions;
+use crate::path::Path;
+use crate::report::{ArgumentError, Parsed, Rejection, Repair};
+use crate::spec::FieldSpec;
+use crate::tool::{decoding_rejection, judge_node, parse_with, ToolArgs};
+
+use partial::Accepted;
+use scan::{Event, Scanner};
+
+/// What a stream judges a call against: a derived type ([`Typed`]) or a loaded schema
+/// (`toolargs_dynamic::Spec`, by reference).
+pub trait Contract {
+    /// What a parse gives: the typed arguments, or a JSON value for a loaded schema.
+    type Output;
+
+    /// Parses a whole call, as the contract's own `parse` does.
+    fn parse(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Self::Output>, Rejection>;
+
+    /// Judges an object holding one member of a call alone
+    /// ([`judge_node`]): its repairs and errors. `None` when
+    /// the contract's members are not judged one by one (a union, a schema whose root applies
+    /// other schemas to the whole object): then only the text and the limits give an early
+    /// rejection.
+    ///
+    /// Only errors at the member's own path (or below it) are taken as certain: the errors
+    /// of the other members missing from the object are not.
+    fn judge_member(
+        &self,
+        member: &Node<'_>,
+        options: &ParseOptions,
+    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)>;
+}
+
+/// The contract of a derived type `T` (what [`ToolArgs::stream`] streams against).
+pub struct Typed<T>(PhantomData<fn() -> T>);
+
+impl<T> Typed<T> {
+    /// The contract of `T`.
+    pub const fn new() -> Typed<T> {
+        Typed(PhantomData)
+    }
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Typed::new()
+    }
+}
+
+impl<T> std::fmt::Debug for Typed<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Typed")
+    }
+}
+
+impl<T: ToolArgs> Contract for Typed<T> {
+    type Output = T;
+
+    fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
+        parse_with::<T>(raw, options)
+    }
+
+    fn judge_member(
+        &self,
+        member: &Node<'_>,
+        options: &ParseOptions,
+    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)> {
+        // A struct reads each field alone; a union chooses its variant from the whole object.
+        T::OBJECT.then(|| {
+            judge_node(member, options, T::UNKNOWN, |node, cx: &mut Cx| {
+                let _ = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, cx);
+            })
+        })
+    }
+}
+
+/// What a parse gives.
+type Verdict<T> = Result<Parsed<T>, Rejection>;
+
+/// The text received, as it must be judged at the end.
+#[derive(Debug)]
+enum Received {
+    /// Valid UTF-8 so far; `pending` holds the bytes of a character not complete yet
+    /// ([`ArgStream::feed_bytes`]).
+    Text { text: String, pending: Vec<u8> },
+    /// Bytes that are not UTF-8: judged as bytes, as `parse` judges them.
+    Bytes(Vec<u8>),
+    /// Past `max_payload_bytes`: nothing is kept.
+    TooLarge,
+}
+
+/// A call's arguments judged as they arrive (see the [module](self)).
+///
+/// Made by `T::stream()` for a derived type and `spec.stream()` for a loaded schema, or by
+/// [`ArgStream::new`] with explicit options.
+pub struct ArgStream<C: Contract> {
+    contract: C,
+    options: ParseOptions,
+    received: Received,
+    /// Bytes fed, counting those not kept.
+    total: usize,
+    scanner: Scanner,
+    /// Keys of the payload object read so far.
+    keys: HashSet<String>,
+    /// Members complete and accepted, in order.
+    accepted: Vec<Accepted>,
+    /// The early rejection, once certain.
+    rejected: Option<Rejection>,
+    /// The verdict on the whole text, parsed when the payload object closed, with the length
+    /// of the text it was given.
+    verdict: Option<(usize, Verdict<C::Output>)>,
+}
+
+impl<C: Contract> std::fmt::Debug for ArgStream<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArgStream")
+            .field("received", &self.total)
+            .field("accepted", &self.accepted.len())
+            .field("rejected", &self.rejected)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C: Contract> ArgStream<C> {
+    /// A stream of one call judged against `contract` under `options`.
+    pub fn new(contract: C, options: ParseOptions) -> ArgStream<C> {
+        ArgStream {
+            contract,
+            options,
+            received: Received::Text {
+                text: String::new(),
+                pending: Vec::new(),
+            },
+            total: 0,
+            scanner: Scanner::new(),
+            keys: HashSet::new(),
+            accepted: Vec::new(),
+            rejected: None,
+            verdict: None,
+        }
+    }
+
+    /// Takes the next piece of the arguments' text. `Err` once the call can no longer be
+    /// accepted, whatever follows: on this piece and on every later one (the text is still
+    /// kept, for [`finish`](ArgStream::finish)).
+    pub fn feed(&mut self, chunk: &str) -> Result<(), Rejection> {
+        self.total = self.total.saturating_add(chunk.len());
+        if self.over_limit() {
+            return self.state();
+        }
+        match &mut self.received {
+            Received::Text { text, pending } if pending.is_empty() => text.push_str(chunk),
+            // A character left incomplete by `feed_bytes` cannot be completed by text.
+            Received::Text { .. } => self.take_bytes(chunk.as_bytes()),
+            Received::Bytes(bytes) => bytes.extend_from_slice(chunk.as_bytes()),
+            Received::TooLarge => {}
+        }
+        self.advance();
+        self.state()
+    }
+
+    /// [`feed`](ArgStream::feed) for bytes, which may end inside a character (the rest comes
+    /// with the next piece). Bytes that can never be UTF-8 reject the call, as `parse`
+    /// rejects them.
+    pub fn feed_bytes(&mut self, chunk: &[u8]) -> Result<(), Rejection> {
+        self.total = self.total.saturating_add(chunk.len());
+        if self.over_limit() {
+            return self.state();
+        }
+        self.take_bytes(chunk);
+        self.advance();
+        self.state()
+    }
+
+    /// The members of the payload object complete and accepted so far, as the parser will
+    /// pass them on (with their repairs; a stripped key left out). Always an object; empty
+    /// until a member is complete, and when the payload is not an object.
+    pub fn partial(&self) -> Value {
+        let Received::Text { text, .. } = &self.received else {
+            return Value::Object(serde_json::Map::new());
+        };
+        partial::view(text, &self.accepted, &self.options.limits)
+    }
+
+    /// True once [`feed`](ArgStream::feed) has rejected the call.
+    pub fn is_rejected(&self) -> bool {
+        self.rejected.is_some()
+    }
+
+    /// Bytes received so far.
+    pub fn received(&self) -> usize {
+        self.total
+    }
+
+    /// The verdict on the whole text: exactly what `parse` gives on it.
+    pub fn finish(self) -> Result<Parsed<C::Output>, Rejection> {
+        match self.received {
+            Received::TooLarge => Err(decoding_rejection(
+                too_large(&self.options.limits, self.total),
+                &self.options,
+            )),
+            Received::Text { text, pending } if pending.is_empty() => match self.verdict {
+                Some((len, verdict)) if len == text.len() => verdict,
+                _ => self.contract.parse(&RawArgs::from(text), &self.options),
+            },
+            Received::Text { text, pending } => {
+                let mut bytes = text.into_bytes();
+                bytes.extend_from_slice(&pending);
+                self.contract.parse(&RawArgs::from(bytes), &self.options)
+            }
+            Received::Bytes(bytes) => self.contract.parse(&RawArgs::from(bytes), &self.options),
+        }
+    }
+
+    fn state(&self) -> Result<(), Rejection> {
+        match &self.rejected {
+            Some(rejection) => Err(rejection.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// Past `max_payload_bytes`, the call is `too_large`, and nothing more is kept.
+    fn over_limit(&mut self) -> bool {
+        if self.total <= self.options.limits.max_payload_bytes {
+            return false;
+        }
+        if !matches!(self.received, Received::TooLarge) {
+            self.received = Received::TooLarge;
+            self.accepted.clear();
+            self.keys.clear();
+            self.rejected = Some(decoding_rejection(
+                too_large(&self.options.limits, self.total),
+                &self.options,
+            ));
+        }
+        true
+    }
+
+    /// Appends bytes, keeping the text valid UTF-8; bytes that can never be are judged as
+    /// bytes, and reject the call.
+    fn take_bytes(&mut self, chunk: &[u8]) {
+        let Received::Text { text, pending } = &mut self.received else {
+            if let Received::Bytes(bytes) = &mut self.received {
+                bytes.extend_from_slice(chunk);
+            }
+            return;
+        };
+        pending.extend_from_slice(chunk);
+        let (valid, rest) = match std::str::from_utf8(pending) {
+            Ok(valid) => (valid.len(), None),
+            Err(err) => (err.valid_up_to(), err.error_len()),
+        };
+        match rest {
+            None => {
+                let tail = pending.split_off(valid);
+                // Valid up to `valid` by the check above.
+                text.push_str(std::str::from_utf8(&pending[..valid]).unwrap_or_default());
+                *pending = tail;
+            }
+            Some(_) => {
+                let mut bytes = std::mem::take(text).into_bytes();
+                bytes.append(pending);
+                let rejection = self
+                    .contract
+                    .parse(&RawArgs::from(&bytes[..]), &self.options);
+                self.received = Received::Bytes(bytes);
+                if self.rejected.is_none() {
+                    self.rejected = rejection.err();
+                }
+            }
+        }
+    }
+
+    /// Scans what arrived and judges what it completes, until the call is rejected.
+    fn advance(&mut self) {
+        while self.rejected.is_none() {
+            let Received::Text { text, .. } = &self.received else {
+                return;
+            };
+            let Some(event) = self
+                .scanner
+                .next(text.as_bytes(), self.options.limits.max_depth)
+            else {
+                return;
+            };
+            match event {
+                Event::Member {
+                    start,
+                    end,
+                    key,
+                    colon,
+                } => self.member(start, end, key, colon),
+                Event::Close {
+                    start,
+                    at,
+                    key,
+                    colon,
+                } => self.close(start, at, key, colon),
+                Event::TooDeep | Event::Trailing => self.judge_text(),
+            }
+        }
+    }
+
+    /// The text as received, while it is valid UTF-8.
+    fn text(&self) -> &str {
+        match &self.received {
+            Received::Text { text, .. } => text,
+            _ => "",
+        }
+    }
+
+    /// The whole text so far, parsed: when the scan found it can no longer become a valid
+    /// call, the reader says why, at the place the whole call will show it.
+    fn judge_text(&mut self) {
+        let verdict = self
+            .contract
+            .parse(&RawArgs::from(self.text()), &self.options);
+        self.rejected = verdict.as_ref().err().cloned();
+        self.verdict = Some((self.text().len(), verdict));
+    }
+
+    /// A member complete, ended by a `,`: read alone, and judged alone when the contract's
+    /// members are.
+    fn member(
+        &mut self,
+        start: usize,
+        end: usize,
+        key: Option<(usize, usize)>,
+        colon: Option<usize>,
+    ) {
+        let member = &self.text()[start..end];
+        // A comma with no member before it, or one member too many.
+        if member.trim_ascii().is_empty() || self.keys.len() >= self.options.limits.max_keys {
+            return self.judge_text();
+        }
+        let one = format!("{{{member}}}");
+        let Ok(document) = read_text(&one, &self.options.limits) else {
+            return self.judge_text();
+        };
+        let (Some(_), Some(colon)) = (key, colon) else {
+            return self.judge_text();
+        };
+        let Node::Object(members) = document.root() else {
+            return self.judge_text();
+        };
+        let Some((name, _)) = members.first() else {
+            return self.judge_text();
+        };
+        if !self.keys.insert(name.to_string()) {
+            return self.judge_text();
+        }
+        let quiet = self.options.with_omit_messages(true);
+        let repairs = match self.contract.judge_member(document.root(), &quiet) {
+            None => Vec::new(),
+            Some((repairs, errors)) => {
+                let path = Path::ROOT.key(name).render();
+                if errors.iter().any(|error| is_under(&error.path, &path)) {
+                    let errors = self
+                        .contract
+                        .judge_member(document.root(), &self.options)
+                        .map(|(_, errors)| errors)
+                        .unwrap_or_default();
+                    let certain: Vec<ArgumentError> = errors
+                        .into_iter()
+                        .filter(|error| is_under(&error.path, &path))
+                        .collect();
+                    if !certain.is_empty() {
+                        self.rejected = Some(Rejection::new(certain, 0));
+                    }
+                    return;
+                }
+                repairs
+            }
+        };
+        let name = name.to_string();
+        self.accepted
+            .push(Accepted::new(name, colon + 1..end, repairs));
+    }
+
+    /// The payload object closed: the whole call is parsed now (the verdict `finish` gives),
+    /// and its last member, when accepted, joins the partial view.
+    fn close(
+        &mut self,
+        start: usize,
+        at: usize,
+        key: Option<(usize, usize)>,
+        colon: Option<usize>,
+    ) {
+        self.judge_text();
+        let Some((_, Ok(parsed))) = &self.verdict else {
+            return;
+        };
+        // The repairs of the whole call: the members' own, read again from one source.
+        for accepted in &mut self.accepted {
+            accepted.take_repairs(&parsed.repairs);
+        }
+        // The last member, unless the object is empty.
+        let (Some((key_start, key_end)), Some(colon)) = (key, colon) else {
+            return;
+        };
+        debug_assert!(start <= key_start);
+        let Received::Text { text, .. } = &self.received else {
+            return;
+        };
+        let Ok(document) = read_text(&text[key_start..=key_end], &self.options.limits) else {
+            return;
+        };
+        if let Node::String(name) = document.root() {
+            let mut last = Accepted::new(name.to_string(), colon + 1..at, Vec::new());
+            last.take_repairs(&parsed.repairs);
+            self.accepted.push(last);
+        }
+    }
+}
+
+/// True when `path` is `member` or a path below it.
+fn is_under(path: &str, member: &str) -> bool {
+    path.strip_prefix(member)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
