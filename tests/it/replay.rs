@@ -557,3 +557,202 @@ fn empty_double_encoded_and_almost_json_arguments_count_by_their_rules() {
         assert_eq!(t.rejections.get("invalid_json"), Some(&1));
     }
 }
+
+/// The calls of the streamed-log test: clean, repaired, rejected, malformed and cut off.
+const STREAMED_CALLS: [&str; 8] = [
+    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late"}"#,
+    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "LATE", "tags": "caf\u00e9 ☕"}"#,
+    r#"{"order_id": "ord_A1b2C3d4", "amount": 1999, "reason": "late"}"#,
+    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 19.99, "reason": "late",}"#,
+    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "order_id": "ord_A1b2C3d4"}"#,
+    r#"```json
+{"order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "damaged"}
+```"#,
+    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 19"#,
+    r#""{\"order_id\": \"ord_A1b2C3d4\", \"amount_cents\": 5, \"reason\": \"other\"}""#,
+];
+
+/// `text` cut into pieces of 1 to 7 bytes (never inside a character).
+fn pieces(text: &str, seed: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut from, mut step) = (0, seed);
+    while from < text.len() {
+        step = (step * 7 + 3) % 7 + 1;
+        let mut to = (from + step).min(text.len());
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        out.push(&text[from..to]);
+        from = to;
+    }
+    out
+}
+
+/// One response per pair of calls, in each provider's stream: Chat Completions chunks (one per
+/// line, the two calls' pieces interleaved), and Responses and Anthropic server-sent events.
+fn streamed_logs(calls: &[(&str, &str)]) -> [String; 3] {
+    let (mut chat, mut responses, mut anthropic) = (String::new(), String::new(), String::new());
+    let sse = |log: &mut String, event: serde_json::Value| {
+        log.push_str(&format!(
+            "event: {}\ndata: {event}\n\n",
+            event["type"].as_str().unwrap()
+        ));
+    };
+    for (r, pair) in calls.chunks(2).enumerate() {
+        let model = pair[0].0;
+        let id = format!("chatcmpl-{r}");
+        let chunk = |tool_calls: serde_json::Value, finish: serde_json::Value| {
+            json!({"object": "chat.completion.chunk", "id": id, "model": model,
+                   "choices": [{"index": 0, "delta": {"tool_calls": tool_calls}, "finish_reason": finish}]})
+            .to_string()
+        };
+        chat.push_str(
+            &json!({"object": "chat.completion.chunk", "id": id, "model": model,
+            "choices": [{"index": 0, "delta": {"content": "Refunding."}, "finish_reason": null}]})
+            .to_string(),
+        );
+        chat.push('\n');
+        for (i, _) in pair.iter().enumerate() {
+            chat.push_str(&chunk(
+                json!([{"index": i, "id": format!("call_{i}"), "type": "function",
+                "function": {"name": "issue_refund", "arguments": ""}}]),
+                json!(null),
+            ));
+            chat.push('\n');
+        }
+        let cut: Vec<Vec<&str>> = pair
+            .iter()
+            .enumerate()
+            .map(|(i, (_, text))| pieces(text, r + i))
+            .collect();
+        for k in 0..cut.iter().map(Vec::len).max().unwrap_or(0) {
+            for (i, call) in cut.iter().enumerate() {
+                if let Some(piece) = call.get(k) {
+                    chat.push_str(&chunk(
+                        json!([{"index": i, "function": {"arguments": piece}}]),
+                        json!(null),
+                    ));
+                    chat.push('\n');
+                }
+            }
+        }
+        chat.push_str(&chunk(json!([]), json!("tool_calls")));
+        chat.push('\n');
+
+        sse(
+            &mut responses,
+            json!({"type": "response.created", "response": {"id": format!("resp_{r}"), "model": model}}),
+        );
+        sse(
+            &mut anthropic,
+            json!({"type": "message_start", "message": {"id": format!("msg_{r}"), "model": model}}),
+        );
+        for (i, (_, text)) in pair.iter().enumerate() {
+            let item = format!("fc_{r}_{i}");
+            sse(
+                &mut responses,
+                json!({"type": "response.output_item.added", "output_index": i,
+                "item": {"type": "function_call", "id": item, "call_id": format!("call_{i}"), "name": "issue_refund", "arguments": ""}}),
+            );
+            sse(
+                &mut anthropic,
+                json!({"type": "content_block_start", "index": i,
+                "content_block": {"type": "tool_use", "id": format!("toolu_{i}"), "name": "issue_refund", "input": {}}}),
+            );
+            for piece in &cut[i] {
+                sse(
+                    &mut responses,
+                    json!({"type": "response.function_call_arguments.delta", "item_id": item, "output_index": i, "delta": piece}),
+                );
+                sse(
+                    &mut anthropic,
+                    json!({"type": "content_block_delta", "index": i,
+                    "delta": {"type": "input_json_delta", "partial_json": piece}}),
+                );
+            }
+            sse(
+                &mut responses,
+                json!({"type": "response.function_call_arguments.done", "item_id": item, "output_index": i, "arguments": text}),
+            );
+            sse(
+                &mut anthropic,
+                json!({"type": "content_block_stop", "index": i}),
+            );
+        }
+        sse(
+            &mut responses,
+            json!({"type": "response.completed", "response": {"id": format!("resp_{r}"), "model": model}}),
+        );
+        sse(&mut anthropic, json!({"type": "message_stop"}));
+    }
+    // The last response is cut off before its end: its open call is judged as received.
+    chat.push_str(&json!({"object": "chat.completion.chunk", "id": "chatcmpl-last", "model": "m2",
+        "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_0",
+        "function": {"name": "issue_refund", "arguments": "{\"order_id\": \"ord_A1b2C3d4\", "}}]}, "finish_reason": null}]}).to_string());
+    chat.push('\n');
+    [chat, responses, anthropic]
+}
+
+#[test]
+fn streamed_logs_replay_to_the_counts_of_the_same_calls_logged_whole() {
+    use toolargs::replay::{InputFormat, LogSource};
+
+    let calls: Vec<(&str, &str)> = (0..40)
+        .map(|i| {
+            // The two calls of a response share its model.
+            let model = ["m1", "m2", "m3"][(i / 2) % 3];
+            (model, STREAMED_CALLS[(i * 5) % STREAMED_CALLS.len()])
+        })
+        .collect();
+    let mut whole = String::new();
+    for (model, arguments) in &calls {
+        whole.push_str(
+            &json!({"tool": "issue_refund", "arguments": arguments, "model": model}).to_string(),
+        );
+        whole.push('\n');
+    }
+    let tools = typed_set();
+    let replay = |text: &str, format: InputFormat, workers: usize| {
+        let source = LogSource {
+            name: "log".into(),
+            format,
+            reader: Box::new(text.as_bytes()),
+        };
+        Replayer::new(&tools, vec!["model".into()])
+            .run_sources([Ok(source)], workers, |_| {}, None)
+            .unwrap()
+    };
+    let expected = replay(&whole, InputFormat::Lines, 2);
+    let [chat, responses, anthropic] = streamed_logs(&calls);
+    let mut cut_off = whole.clone();
+    cut_off.push_str(&json!({"tool": "issue_refund", "arguments": "{\"order_id\": \"ord_A1b2C3d4\", ", "model": "m2"}).to_string());
+    let with_cut_off = replay(&cut_off, InputFormat::Lines, 1);
+    assert!(
+        expected.overall.ok_clean > 0
+            && expected.overall.ok_repaired > 0
+            && expected.overall.rejected > 0
+    );
+    for (log, expected) in [
+        (&chat, &with_cut_off),
+        (&responses, &expected),
+        (&anthropic, &expected),
+    ] {
+        for format in [InputFormat::Auto, InputFormat::Stream] {
+            for workers in [1, 3] {
+                let report = replay(log, format, workers);
+                assert_eq!(report.overall, expected.overall, "{format}: {}", &log[..80]);
+                assert_eq!(report.groups, expected.groups);
+                assert_eq!(report.drill.tools, expected.drill.tools);
+            }
+        }
+    }
+    // Chunk objects sent as server-sent events read the same.
+    let chat_sse: String = chat
+        .lines()
+        .map(|line| format!("data: {line}\n\n"))
+        .collect();
+    assert_eq!(
+        replay(&(chat_sse + "data: [DONE]\n\n"), InputFormat::Auto, 2).overall,
+        with_cut_off.overall
+    );
+}

@@ -25,6 +25,7 @@
 //! each call's pieces.
 
 mod partial;
+pub mod provider;
 mod scan;
 
 use std::collections::HashSet;

@@ -10,6 +10,7 @@
 //! | [`InputFormat::Anthropic`] | `content[]` blocks of type `tool_use` (`input` decoded) | the request's `tools` with an `input_schema` |
 //! | [`InputFormat::Otel`] | a span with `gen_ai.tool.name` and `gen_ai.tool.call.arguments` | a span's `gen_ai.tool.definitions` |
 //! | [`InputFormat::Mcp`] | a `tools/call` request's `params` | a `tools/list` result's `tools` |
+//! | [`InputFormat::Stream`] | the pieces of a streamed call, assembled (server-sent events, or one event per line) | - |
 //!
 //! The provider formats accept the bare response object or a record
 //! `{"request": {...}, "response": {...}}` (request optional).
@@ -27,6 +28,7 @@ use std::str::FromStr;
 
 use serde_json::Value;
 use toolargs_core::decode::LoggedPayload;
+use toolargs_core::stream::provider::is_stream_event;
 
 use crate::outcome::BadRecord;
 
@@ -50,10 +52,14 @@ pub enum InputFormat {
     Otel,
     /// MCP JSON-RPC messages: `tools/call` requests and `tools/list` results.
     Mcp,
+    /// Provider streams: server-sent events as sent, or one stream event per line (OpenAI
+    /// `chat.completion.chunk`s, Responses events, Anthropic events). Each call is assembled
+    /// from its pieces and judged as if logged whole.
+    Stream,
 }
 
 /// Every format, with its name.
-const NAMES: [(InputFormat, &str); 7] = [
+const NAMES: [(InputFormat, &str); 8] = [
     (InputFormat::Auto, "auto"),
     (InputFormat::Lines, "lines"),
     (InputFormat::OpenAiChat, "openai-chat"),
@@ -61,11 +67,12 @@ const NAMES: [(InputFormat, &str); 7] = [
     (InputFormat::Anthropic, "anthropic"),
     (InputFormat::Otel, "otel"),
     (InputFormat::Mcp, "mcp"),
+    (InputFormat::Stream, "stream"),
 ];
 
 impl InputFormat {
     /// Every format, [`InputFormat::Auto`] first.
-    pub const ALL: [InputFormat; 7] = [
+    pub const ALL: [InputFormat; 8] = [
         InputFormat::Auto,
         InputFormat::Lines,
         InputFormat::OpenAiChat,
@@ -73,6 +80,7 @@ impl InputFormat {
         InputFormat::Anthropic,
         InputFormat::Otel,
         InputFormat::Mcp,
+        InputFormat::Stream,
     ];
 
     /// The stable name (`lines`, `openai-chat`, ...), as [`FromStr`] reads it.
@@ -92,10 +100,14 @@ impl InputFormat {
     /// assert_eq!(InputFormat::detect(&record(r#"{"tool":"a","arguments":"{}"}"#)), Some(InputFormat::Lines));
     /// assert_eq!(InputFormat::detect(&record(r#"{"object":"chat.completion","choices":[]}"#)), Some(InputFormat::OpenAiChat));
     /// assert_eq!(InputFormat::detect(&record(r#"{"jsonrpc":"2.0","method":"tools/call"}"#)), Some(InputFormat::Mcp));
+    /// assert_eq!(InputFormat::detect(&record(r#"{"object":"chat.completion.chunk","choices":[]}"#)), Some(InputFormat::Stream));
     /// assert_eq!(InputFormat::detect(&record("[1, 2]")), None);
     /// ```
     pub fn detect(record: &Value) -> Option<InputFormat> {
         let object = record.as_object()?;
+        if is_stream_event(record) {
+            return Some(InputFormat::Stream);
+        }
         if object.contains_key("jsonrpc") {
             return Some(InputFormat::Mcp);
         }
@@ -139,7 +151,7 @@ impl InputFormat {
 
     /// True when records of this format may carry tool definitions.
     pub fn carries_definitions(self) -> bool {
-        !matches!(self, InputFormat::Lines)
+        !matches!(self, InputFormat::Lines | InputFormat::Stream)
     }
 }
 
@@ -207,7 +219,7 @@ pub(crate) fn calls<'a>(
         return Err(BadRecord::NotObject);
     }
     let found = match format {
-        InputFormat::Auto | InputFormat::Lines => None,
+        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream => None,
         InputFormat::OpenAiChat => openai_chat::calls(record),
         InputFormat::OpenAiResponses => openai_responses::calls(record),
         InputFormat::Anthropic => anthropic::calls(record),
@@ -228,7 +240,7 @@ pub(crate) fn calls<'a>(
 /// The tool definitions one record of `format` carries, as the lenient loader reads them.
 pub fn definitions(format: InputFormat, record: &Value) -> Vec<Cow<'_, Value>> {
     let borrowed = match format {
-        InputFormat::Auto | InputFormat::Lines => Vec::new(),
+        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream => Vec::new(),
         InputFormat::OpenAiChat => openai_chat::definitions(record),
         InputFormat::OpenAiResponses => openai_responses::definitions(record),
         InputFormat::Anthropic => anthropic::definitions(record),
@@ -310,6 +322,9 @@ pub(crate) fn detect_block(block: &[u8]) -> InputFormat {
 
 /// The format one record tells, if it tells one (a line that is not JSON tells none).
 pub(crate) fn detect_record(line: &[u8]) -> Option<InputFormat> {
+    if line.starts_with(b"data:") || line.starts_with(b"event:") {
+        return Some(InputFormat::Stream);
+    }
     serde_json::from_slice::<Value>(line)
         .ok()
         .and_then(|v| InputFormat::detect(&v))

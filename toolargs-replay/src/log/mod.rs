@@ -4,6 +4,7 @@
 mod blocks;
 mod replayer;
 mod run;
+mod streamed;
 mod tools;
 mod verdicts;
 

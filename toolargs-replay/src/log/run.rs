@@ -7,6 +7,7 @@ use std::sync::mpsc::{channel, sync_channel, TrySendError};
 use std::sync::Mutex;
 
 use super::blocks::{read_blocks, Block, BLOCK_BYTES};
+use super::streamed::Streamed;
 use super::Replayer;
 use crate::formats::{self, InputFormat};
 use crate::outcome::{BadRecord, Location};
@@ -143,6 +144,7 @@ impl Replayer<'_> {
                     let mut format = format;
                     let mut read_here = 0;
                     let mut flushed = Ok(());
+                    let mut streamed = Streamed::new(index as u32);
                     read_blocks(
                         &mut reader,
                         self.block_bytes,
@@ -163,7 +165,8 @@ impl Replayer<'_> {
                                 len,
                             };
                             seq += 1;
-                            let here = if workers == 1 {
+                            // A stream's calls run across lines: its blocks are read here, in order.
+                            let here = if workers == 1 || format == InputFormat::Stream {
                                 Some(block)
                             } else {
                                 match send.try_send(block) {
@@ -173,7 +176,20 @@ impl Replayer<'_> {
                                 }
                             };
                             if let Some(block) = here {
-                                self.count_here(&block, &mut local, &mut pending, verdicts_on);
+                                if block.format == InputFormat::Stream {
+                                    let mut out = verdicts_on.then(Vec::new);
+                                    self.stream_block(
+                                        &block,
+                                        &mut streamed,
+                                        &mut local,
+                                        out.as_mut(),
+                                    );
+                                    if let Some(out) = out {
+                                        pending.insert(block.seq, out);
+                                    }
+                                } else {
+                                    self.count_here(&block, &mut local, &mut pending, verdicts_on);
+                                }
                                 if block.bytes.capacity() <= 4 * BLOCK_BYTES {
                                     spare.set(Some(block.bytes));
                                 }
@@ -183,6 +199,15 @@ impl Replayer<'_> {
                         },
                     )?;
                     flushed?;
+                    if format == InputFormat::Stream {
+                        // Calls the stream left open are judged as they were cut off.
+                        let mut out = verdicts_on.then(Vec::new);
+                        self.stream_end(&shared, &mut streamed, &mut local, out.as_mut());
+                        if let Some(out) = out {
+                            pending.insert(seq, out);
+                        }
+                        seq += 1;
+                    }
                     done += read_here;
                 }
                 Ok(())
@@ -233,44 +258,49 @@ impl Replayer<'_> {
 
     /// Counts every line of a block.
     fn record_block(&self, block: &Block, report: &mut Report, mut out: Option<&mut Vec<u8>>) {
-        let bytes = &block.bytes[..block.len];
-        // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
-        // A line's bounds are newlines, which never fall inside a character.
-        let valid = std::str::from_utf8(bytes).ok();
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
-        for (offset, end) in ends.enumerate() {
-            let (line_start, line_end) = (start, end);
-            start = end + 1;
-            let line_end = match bytes[line_start..line_end].last() {
-                Some(b'\r') => line_end - 1,
-                _ => line_end,
-            };
-            let text = match valid {
-                Some(valid) => valid.get(line_start..line_end),
-                None => std::str::from_utf8(&bytes[line_start..line_end]).ok(),
-            };
-            let at = Location {
-                source: block.source,
-                line: block.first + offset as u64,
-            };
-            match text {
-                Some(text) => self.record_into(
-                    block.format,
-                    at,
-                    &block.name,
-                    text,
-                    report,
-                    out.as_deref_mut(),
-                ),
-                None => self.count(
-                    at,
-                    &block.name,
-                    Err(BadRecord::NotJson),
-                    report,
-                    out.as_deref_mut(),
-                ),
-            }
-        }
+        lines_of(block, |at, text| match text {
+            Some(text) => self.record_into(
+                block.format,
+                at,
+                &block.name,
+                text,
+                report,
+                out.as_deref_mut(),
+            ),
+            None => self.count(
+                at,
+                &block.name,
+                Err(BadRecord::NotJson),
+                report,
+                out.as_deref_mut(),
+            ),
+        });
+    }
+}
+
+/// Hands each line of a block to `line` with its location, as text when it is UTF-8.
+pub(super) fn lines_of(block: &Block, mut line: impl FnMut(Location, Option<&str>)) {
+    let bytes = &block.bytes[..block.len];
+    // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
+    // A line's bounds are newlines, which never fall inside a character.
+    let valid = std::str::from_utf8(bytes).ok();
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    for (offset, end) in ends.enumerate() {
+        let (line_start, line_end) = (start, end);
+        start = end + 1;
+        let line_end = match bytes[line_start..line_end].last() {
+            Some(b'\r') => line_end - 1,
+            _ => line_end,
+        };
+        let text = match valid {
+            Some(valid) => valid.get(line_start..line_end),
+            None => std::str::from_utf8(&bytes[line_start..line_end]).ok(),
+        };
+        let at = Location {
+            source: block.source,
+            line: block.first + offset as u64,
+        };
+        line(at, text);
     }
 }
