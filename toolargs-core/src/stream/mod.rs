@@ -28,7 +28,7 @@ mod partial;
 pub mod provider;
 mod scan;
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 use std::marker::PhantomData;
 
 use serde_json::Value;
@@ -143,8 +143,9 @@ pub struct ArgStream<C: Contract> {
     /// Bytes fed, counting those not kept.
     total: usize,
     scanner: Scanner,
-    /// Keys of the payload object read so far.
-    keys: HashSet<String>,
+    /// Keys of the payload object read so far (ordered, so that no hash of a key is computed
+    /// for each member).
+    keys: BTreeSet<String>,
     /// Members complete and accepted, in order.
     accepted: Vec<Accepted>,
     /// The early rejection, once certain.
@@ -176,7 +177,7 @@ impl<C: Contract> ArgStream<C> {
             },
             total: 0,
             scanner: Scanner::new(),
-            keys: HashSet::new(),
+            keys: BTreeSet::new(),
             accepted: Vec::new(),
             rejected: None,
             verdict: None,
@@ -186,13 +187,29 @@ impl<C: Contract> ArgStream<C> {
     /// Takes the next piece of the arguments' text. `Err` once the call can no longer be
     /// accepted, whatever follows: on this piece and on every later one (the text is still
     /// kept, for [`finish`](ArgStream::finish)).
+    #[inline]
     pub fn feed(&mut self, chunk: &str) -> Result<(), Rejection> {
+        // The common piece: more of a string inside the payload object, within the limit.
+        if let (None, Received::Text { text, pending }) = (&self.rejected, &mut self.received) {
+            let within = self.total + chunk.len() <= self.options.limits.max_payload_bytes;
+            if within && pending.is_empty() && self.scanner.skip_plain(chunk.as_bytes()) {
+                self.total += chunk.len();
+                push(text, chunk);
+                return Ok(());
+            }
+        }
+        self.feed_slow(chunk)
+    }
+
+    /// [`feed`](ArgStream::feed) for every other piece.
+    #[inline(never)]
+    fn feed_slow(&mut self, chunk: &str) -> Result<(), Rejection> {
         self.total = self.total.saturating_add(chunk.len());
         if self.over_limit() {
             return self.state();
         }
         match &mut self.received {
-            Received::Text { text, pending } if pending.is_empty() => text.push_str(chunk),
+            Received::Text { text, pending } if pending.is_empty() => push(text, chunk),
             // A character left incomplete by `feed_bytes` cannot be completed by text.
             Received::Text { .. } => self.take_bytes(chunk.as_bytes()),
             Received::Bytes(bytes) => bytes.extend_from_slice(chunk.as_bytes()),
@@ -433,10 +450,6 @@ impl<C: Contract> ArgStream<C> {
         let Some((_, Ok(parsed))) = &self.verdict else {
             return;
         };
-        // The repairs of the whole call: the members' own, read again from one source.
-        for accepted in &mut self.accepted {
-            accepted.take_repairs(&parsed.repairs);
-        }
         // The last member, unless the object is empty.
         let (Some((key_start, key_end)), Some(colon)) = (key, colon) else {
             return;
@@ -449,10 +462,21 @@ impl<C: Contract> ArgStream<C> {
             return;
         };
         if let Node::String(name) = document.root() {
-            let mut last = Accepted::new(name.to_string(), colon + 1..at, Vec::new());
-            last.take_repairs(&parsed.repairs);
-            self.accepted.push(last);
+            self.accepted
+                .push(Accepted::new(name.to_string(), colon + 1..at, Vec::new()));
         }
+        // The repairs of the whole call: each member's own, from one source.
+        partial::share_repairs(&mut self.accepted, &parsed.repairs);
+    }
+}
+
+/// Appends a piece of text; a piece of one byte (always ASCII in a `str`) without a call to
+/// copy it, which costs more than the byte.
+#[inline(always)]
+fn push(text: &mut String, piece: &str) {
+    match piece.as_bytes() {
+        &[byte] => text.push(char::from(byte)),
+        _ => text.push_str(piece),
     }
 }
 

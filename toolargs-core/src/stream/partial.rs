@@ -4,13 +4,14 @@
 //! below. The view reads each value back and applies those repairs, in the order they were
 //! recorded (a value decoded from JSON text first, then what was repaired inside it).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use crate::json::read_text;
 use crate::options::Limits;
-use crate::path::{steps, OwnedStep, Path};
+use crate::path::{steps, OwnedStep};
 use crate::report::{Repair, Rule};
 
 /// A member complete and accepted.
@@ -31,15 +32,26 @@ impl Accepted {
             repairs,
         }
     }
+}
 
-    /// Takes this member's repairs from those of the whole call.
-    pub(super) fn take_repairs(&mut self, repairs: &[Repair]) {
-        let path = Path::ROOT.key(&self.name).render();
-        self.repairs = repairs
-            .iter()
-            .filter(|repair| super::is_under(&repair.path, &path))
-            .cloned()
-            .collect();
+/// Gives each member the repairs of the whole call at its path or below, in one pass.
+pub(super) fn share_repairs(accepted: &mut [Accepted], repairs: &[Repair]) {
+    let by_name: BTreeMap<String, usize> = accepted
+        .iter()
+        .enumerate()
+        .map(|(index, member)| (member.name.clone(), index))
+        .collect();
+    for member in accepted.iter_mut() {
+        member.repairs.clear();
+    }
+    for repair in repairs {
+        let member = steps(&repair.path).and_then(|steps| match steps.first() {
+            Some(OwnedStep::Key(name)) => by_name.get(name).copied(),
+            _ => None,
+        });
+        if let Some(member) = member {
+            accepted[member].repairs.push(repair.clone());
+        }
     }
 }
 

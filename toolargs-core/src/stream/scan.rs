@@ -80,9 +80,34 @@ impl Scanner {
         }
     }
 
+    /// Takes `piece`, the next bytes of the text, without an event when they are plain bytes
+    /// inside a string of the payload object (no quote, backslash or control byte, and no
+    /// pending escape): the scan stands past them. False, with nothing taken, otherwise.
+    #[inline(always)]
+    pub(super) fn skip_plain(&mut self, piece: &[u8]) -> bool {
+        let plain = self.in_string
+            && !self.escape
+            && self.state == State::Object
+            && match piece {
+                [byte] => *byte >= 0x20 && *byte != b'"' && *byte != b'\\',
+                _ => scan_to_special(piece, 0) == piece.len(),
+            };
+        if plain {
+            self.pos += piece.len();
+        }
+        plain
+    }
+
     /// Scans `text` (everything received so far; the scanner remembers how far it got) up to
     /// the next event, and returns it; `None` once all of `text` is scanned.
+    #[inline]
     pub(super) fn next(&mut self, text: &[u8], max_depth: usize) -> Option<Event> {
+        // Most pieces arrive inside the payload object: scanned here without the loop below.
+        if self.state == State::Object {
+            if let Some(event) = self.object(text, max_depth) {
+                return Some(event);
+            }
+        }
         while self.pos < text.len() {
             match self.state {
                 State::Start => self.start(text),
@@ -108,6 +133,7 @@ impl Scanner {
         None
     }
 
+    #[cold]
     fn start(&mut self, text: &[u8]) {
         let Some(skip) = text[self.pos..].iter().position(|b| !is_whitespace(*b)) else {
             self.pos = text.len();
@@ -125,6 +151,7 @@ impl Scanner {
     }
 
     /// Scans inside the payload object up to its next event.
+    #[inline]
     fn object(&mut self, text: &[u8], max_depth: usize) -> Option<Event> {
         let mut i = self.pos;
         while i < text.len() {
