@@ -68,6 +68,12 @@ fn feed<C: Contract>(mut stream: ArgStream<C>, text: &str, piece: usize) -> bool
 
 type Run<'a> = Box<dyn Fn() -> bool + 'a>;
 
+/// A payload: its name, its size and its contenders.
+type Payload<'a> = (&'static str, usize, Vec<(&'static str, Run<'a>)>);
+
+/// The BFCL definitions by name, and the calls as (tool, arguments).
+type Bfcl = (HashMap<String, Spec>, Vec<(String, String)>);
+
 /// The contenders on one payload, `parse` first.
 fn contenders<'a, C: Contract + 'a>(
     make: impl Fn() -> ArgStream<C> + Copy + 'a,
@@ -92,7 +98,7 @@ fn main() {
     let (wide_spec, wide) = wide_mb();
     assert!(IssueRefund::parse(refund.as_str()).is_ok());
     assert!(wide_spec.parse(wide.as_str()).is_ok());
-    let payloads: Vec<(&str, usize, Vec<(&str, Run<'_>)>)> = vec![
+    let payloads: Vec<Payload<'_>> = vec![
         (
             "refund_1mb",
             refund.len(),
@@ -132,7 +138,7 @@ fn main() {
 }
 
 /// The median over interleaved rounds of each contender's time over `parse`'s.
-fn ratio_table(payloads: &[(&str, usize, Vec<(&str, Run<'_>)>)]) {
+fn ratio_table(payloads: &[Payload<'_>]) {
     println!("\n| payload | bytes | parse | feed_1 / parse | feed_16 / parse | feed_256 / parse | serde / parse |");
     println!("|---|---|---|---|---|---|---|");
     for (name, bytes, runs) in payloads {
@@ -280,7 +286,10 @@ fn generated_corpus() -> Vec<String> {
                 .collect();
             calls.push(Value::Object(object).to_string());
             if i == 0 {
-                calls.push(format!("{{\"order_id\": \"ord_A1b2C3d4\", \"amount_cents\": 1999 \"reason\": \"late\"}}"));
+                calls.push(
+                    r#"{"order_id": "ord_A1b2C3d4", "amount_cents": 1999 "reason": "late"}"#
+                        .to_owned(),
+                );
             }
         }
     }
@@ -310,7 +319,7 @@ fn refund_corpus() -> Option<Vec<String>> {
     )
 }
 
-fn bfcl_corpus() -> Option<(HashMap<String, Spec>, Vec<(String, String)>)> {
+fn bfcl_corpus() -> Option<Bfcl> {
     let dir = std::env::var_os("TOOLARGS_BFCL").map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bfcl"),
         PathBuf::from,

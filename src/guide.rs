@@ -11,6 +11,7 @@
 //! - [`effects`]: what the tool does, and the policy for unknown ("ghost") keys.
 //! - [`dialects`]: tool definitions for OpenAI, Anthropic, Gemini and MCP.
 //! - [`limits`]: limits on hostile input.
+//! - [`streaming`]: arguments judged while the model writes them, and provider streams.
 //!
 //! With their cargo features (documented on docs.rs, which builds with every feature):
 //!
@@ -39,6 +40,9 @@ pub mod dialects {}
 
 #[doc = include_str!("docs/limits.md")]
 pub mod limits {}
+
+#[doc = include_str!("docs/streaming.md")]
+pub mod streaming {}
 
 #[cfg(feature = "agent")]
 #[doc = include_str!("docs/agent_loop.md")]

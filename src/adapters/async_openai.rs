@@ -82,12 +82,14 @@ use std::marker::PhantomData;
 
 use async_openai::types::chat::{
     ChatCompletionRequestToolMessage, ChatCompletionRequestToolMessageContent, ChatCompletionTool,
-    ChatCompletionTools, FunctionCall, FunctionObject,
+    ChatCompletionTools, CreateChatCompletionStreamResponse, FunctionCall, FunctionObject,
 };
 use async_openai::types::responses::{
-    FunctionCallOutput, FunctionCallOutputItemParam, FunctionTool, FunctionToolCall, Tool,
+    FunctionCallOutput, FunctionCallOutputItemParam, FunctionTool, FunctionToolCall,
+    ResponseStreamEvent, Tool,
 };
 
+use crate::stream::provider::{ToolCallStreams, Update};
 use crate::{parse_with, Dialect, ParseOptions, Parsed, Rejection, ToolArgs};
 
 /// A tool of `T` as it is published to OpenAI, with the parse of its calls to match: under
@@ -252,6 +254,43 @@ pub fn parse_response_call_with<T: ToolArgs>(
     options: &ParseOptions,
 ) -> Result<Parsed<T>, Rejection> {
     parse_with(&call.arguments.as_str().into(), options)
+}
+
+/// Reads one chunk of a streamed Chat Completions response into `calls`: the calls it starts,
+/// the arguments it adds (parallel calls by `index`) and the calls its `finish_reason` ends.
+/// Feed each call's new text to a stream of its own ([`ToolArgs::stream`]) for an early
+/// rejection and the strict verdict at the end (see [`crate::guide::streaming`]).
+///
+/// ```
+/// use async_openai::types::chat::CreateChatCompletionStreamResponse;
+/// use toolargs::async_openai::push_chunk;
+/// use toolargs::stream::provider::{ToolCallStreams, Update};
+///
+/// let chunk: CreateChatCompletionStreamResponse = serde_json::from_str(r#"{
+///     "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-x",
+///     "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+///         "type": "function", "function": {"name": "issue_refund", "arguments": "{\"n\""}}]}}]
+/// }"#).unwrap();
+/// let mut calls = ToolCallStreams::new();
+/// let updates = push_chunk(&mut calls, &chunk);
+/// assert_eq!(updates, [Update::Started { call: 0 }, Update::Arguments { call: 0, from: 0 }]);
+/// assert_eq!(calls.call(0).unwrap().arguments, r#"{"n""#);
+/// ```
+pub fn push_chunk(
+    calls: &mut ToolCallStreams,
+    chunk: &CreateChatCompletionStreamResponse,
+) -> Vec<Update> {
+    serde_json::to_value(chunk).map_or_else(|_| Vec::new(), |event| calls.push(&event))
+}
+
+/// [`push_chunk`] for an event of a streamed Responses API response:
+/// `response.output_item.added` of a `function_call` starts a call,
+/// `response.function_call_arguments.delta` adds to it and `.done` ends it.
+pub fn push_response_event(
+    calls: &mut ToolCallStreams,
+    event: &ResponseStreamEvent,
+) -> Vec<Update> {
+    serde_json::to_value(event).map_or_else(|_| Vec::new(), |event| calls.push(&event))
 }
 
 /// The Chat Completions tool message answering the call `tool_call_id` with a rejection:

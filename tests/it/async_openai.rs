@@ -235,3 +235,88 @@ fn a_tool_with_no_strict_form_is_published_and_parsed_without_strict_mode() {
     );
     assert_eq!(tool.options(), toolargs::ParseOptions::DEFAULT);
 }
+
+/// Streamed responses, as async-openai deserializes them from the wire, read into calls and
+/// judged while they arrive: the verdict at the end is the one of the same call sent whole.
+#[test]
+fn streamed_chat_and_responses_calls_are_assembled_and_judged() {
+    use async_openai::types::chat::CreateChatCompletionStreamResponse;
+    use async_openai::types::responses::ResponseStreamEvent;
+    use toolargs::async_openai::{push_chunk, push_response_event};
+    use toolargs::stream::provider::{ToolCallStreams, Update};
+
+    let whole = r#"{"ghost": 1, "order_id": "A-1", "labels": {"gift": "yes"}}"#;
+    let pieces = [
+        "{\"ghost\": 1, \"order_id\": \"A-1\", ",
+        "\"labels\": {\"gift\"",
+        ": \"yes\"}}",
+    ];
+    let mut chat = vec![
+        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-x",
+        "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+            "function": {"name": "tag_order", "arguments": ""}}]}}]}),
+    ];
+    for piece in pieces {
+        chat.push(json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-x",
+            "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": piece}}]}}]}));
+    }
+    chat.push(json!({"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "gpt-x",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}));
+    let item = json!({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "tag_order", "arguments": "", "status": "in_progress"});
+    let mut responses = vec![
+        json!({"type": "response.output_item.added", "output_index": 0, "sequence_number": 1, "item": item}),
+    ];
+    for (i, piece) in pieces.iter().enumerate() {
+        responses.push(json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1", "output_index": 0,
+            "sequence_number": i + 2, "delta": piece}));
+    }
+    responses.push(json!({"type": "response.function_call_arguments.done", "item_id": "fc_1", "output_index": 0,
+        "sequence_number": 9, "arguments": whole, "name": "tag_order"}));
+
+    let expected = TagOrder::parse(whole).unwrap_err();
+    let judge = |push: &mut dyn FnMut(&mut ToolCallStreams, &Value) -> Vec<Update>,
+                 events: &[Value]| {
+        let mut calls = ToolCallStreams::new();
+        let mut stream = TagOrder::stream();
+        let mut early = None;
+        let mut verdict = None;
+        for (at, event) in events.iter().enumerate() {
+            for update in push(&mut calls, event) {
+                match update {
+                    Update::Started { call } => {
+                        assert_eq!(calls.call(call).unwrap().name.as_deref(), Some("tag_order"))
+                    }
+                    Update::Arguments { call, from } => {
+                        let text = calls.call(call).unwrap().arguments[from..].to_owned();
+                        if stream.feed(&text).is_err() && early.is_none() {
+                            early = Some(at);
+                        }
+                    }
+                    Update::Completed { .. } => {
+                        verdict = Some(std::mem::replace(&mut stream, TagOrder::stream()).finish());
+                    }
+                }
+            }
+        }
+        (early, verdict.expect("the call completed"))
+    };
+    let (early, verdict) = judge(
+        &mut |calls, event| {
+            let chunk: CreateChatCompletionStreamResponse =
+                serde_json::from_value(event.clone()).unwrap();
+            push_chunk(calls, &chunk)
+        },
+        &chat,
+    );
+    // `tag_order` is additive: the invented key is rejected as soon as its member is
+    // complete, in the chunk of the first piece, long before the call is.
+    assert_eq!((early, verdict.unwrap_err()), (Some(1), expected.clone()));
+    let (early, verdict) = judge(
+        &mut |calls, event| {
+            let event: ResponseStreamEvent = serde_json::from_value(event.clone()).unwrap();
+            push_response_event(calls, &event)
+        },
+        &responses,
+    );
+    assert_eq!((early, verdict.unwrap_err()), (Some(1), expected));
+}

@@ -38,8 +38,10 @@ enum Command {
     /// Replay logs of tool calls and count clean, repaired and rejected calls.
     ///
     /// Logs are JSON Lines in the replay's own format (`{"tool", "arguments", ...}`), OpenAI
-    /// Chat Completions or Responses, Anthropic Messages, OpenTelemetry GenAI spans or MCP
-    /// JSON-RPC traces, detected per file; gzip and zstd files are decompressed. Tool
+    /// Chat Completions or Responses, Anthropic Messages, OpenTelemetry GenAI spans, MCP
+    /// JSON-RPC traces, or provider streams (server-sent events, or one chunk or event per
+    /// line, each call assembled from its pieces), detected per file; gzip and zstd files are
+    /// decompressed. Tool
     /// definitions come from `--tools` and from the logs that carry them (`--tools` wins).
     ///
     /// A tool definition that does not load is listed in the report with where and why; calls
@@ -51,7 +53,7 @@ enum Command {
         #[arg(long)]
         tools: Option<PathBuf>,
         /// The format of the logs: auto (detected per file from its first records), lines,
-        /// openai-chat, openai-responses, anthropic, otel or mcp.
+        /// openai-chat, openai-responses, anthropic, otel, mcp or stream.
         #[arg(long, default_value = "auto")]
         input_format: InputFormat,
         /// Fail (exit 2, with every reason) when any tool definition does not load, instead of
