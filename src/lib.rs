@@ -76,7 +76,10 @@ pub use toolargs_core::{
 
 /// Arguments judged while the model is still writing them: `T::stream()`, `spec.stream()`
 /// (see [`guide::streaming`]).
-pub use toolargs_core::stream;
+pub mod stream {
+    pub use toolargs_core::stream::*;
+    pub use toolargs_core::tool::Typed;
+}
 
 /// Tool definitions in each provider's dialect ([`Dialect`]), for a derived type or any schema.
 pub use toolargs_core::dialect;

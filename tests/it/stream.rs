@@ -158,6 +158,8 @@ proptest! {
         let text = value.to_string();
         check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &cuts)?;
         check(|| spec.stream(), spec.parse(text.as_str()), &text, &cuts)?;
+        let every: Vec<usize> = (0..text.len()).collect();
+        check(|| spec.stream(), spec.parse(text.as_str()), &text, &every)?;
     }
 
     #[test]
@@ -165,6 +167,11 @@ proptest! {
         let spec = spec();
         check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &cuts)?;
         check(|| spec.stream(), spec.parse(text.as_str()), &text, &cuts)?;
+        // And one byte at a time, the pieces the scan takes without a call of its own.
+        let every: Vec<usize> = (0..text.len()).collect();
+        check(IssueRefund::stream, IssueRefund::parse(text.as_str()), &text, &every)?;
+        let tight = toolargs::ParseOptions::DEFAULT.with_limits(toolargs::Limits::DEFAULT.with_max_depth(3));
+        check(|| spec.stream_with(tight), spec.parse_with(&text.as_str().into(), &tight), &text, &every)?;
     }
 }
 
@@ -279,14 +286,14 @@ fn rejections_come_as_soon_as_they_are_certain() {
     let options =
         toolargs::ParseOptions::DEFAULT.with_limits(toolargs::Limits::DEFAULT.with_max_depth(4));
     let deep = r#"{"tags": [[[[["#;
-    let mut stream = ArgStream::new(toolargs::stream::Typed::<IssueRefund>::new(), options);
+    let mut stream = IssueRefund::stream_with(options);
     assert!(stream.feed(&deep[..deep.len() - 2]).is_ok());
     let rejection = stream.feed(&deep[deep.len() - 2..]).unwrap_err();
     assert_eq!(rejection.errors()[0].code, Code::TooDeep);
     // Too large: at the byte past the limit.
     let options = toolargs::ParseOptions::DEFAULT
         .with_limits(toolargs::Limits::DEFAULT.with_max_payload_bytes(16));
-    let mut stream = ArgStream::new(toolargs::stream::Typed::<IssueRefund>::new(), options);
+    let mut stream = IssueRefund::stream_with(options);
     assert!(stream.feed(r#"{"order_id": "or"#).is_ok());
     assert_eq!(
         stream.feed("d").unwrap_err().errors()[0].code,

@@ -13,9 +13,9 @@ use crate::json::{
     read_leading, read_logged as read_logged_document, read_text, read_value, Document,
 };
 use crate::node::Node;
-use crate::options::Limits;
+use crate::options::{Limits, ParseOptions};
 use crate::path::Path;
-use crate::report::{ArgumentError, Code, Repair, Rule};
+use crate::report::{ArgumentError, Code, Rejection, Repair, Rule};
 
 /// Tool-call arguments as they arrive: JSON text, raw bytes, or an already-decoded value.
 ///
@@ -310,6 +310,14 @@ fn check_size(limits: &Limits, len: usize) -> Result<(), ArgumentError> {
     Ok(())
 }
 
+/// The rejection of a payload that could not be decoded, as `options` say errors are written.
+pub(crate) fn decoding_rejection(mut error: ArgumentError, options: &ParseOptions) -> Rejection {
+    if options.omit_messages {
+        error.message.clear();
+    }
+    Rejection::single(error)
+}
+
 /// The error of a payload of `len` bytes, past `max_payload_bytes`.
 #[cold]
 pub(crate) fn too_large(limits: &Limits, len: usize) -> ArgumentError {
@@ -356,7 +364,7 @@ fn strip_code_fence(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::{read_embedded, strip_code_fence};
-    use crate::options::Limits;
+    use crate::options::{Limits, ParseOptions};
 
     #[test]
     fn an_embedded_object_is_read_within_the_payload_limit_only() {

@@ -1,11 +1,15 @@
 //! The [`ToolArgs`] trait: what `#[derive(ToolArgs)]` gives a type, and the parse entry point.
 
+use std::marker::PhantomData;
+
 use serde_json::Value;
 
 use crate::coerce::ArgType;
 use crate::cx::Cx;
 use crate::declare::Semantics;
-use crate::decode::{with_logged_payload, with_payload, LoggedPayload, RawArgs};
+use crate::decode::{
+    decoding_rejection, with_logged_payload, with_payload, LoggedPayload, RawArgs,
+};
 use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
 use crate::node::Node;
@@ -13,7 +17,7 @@ use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::{FieldSpec, UnknownPolicy};
-use crate::stream::{ArgStream, Typed};
+use crate::stream::{ArgStream, Contract};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
 /// policy, write their canonical JSON, and describe them as JSON Schema.
@@ -42,7 +46,12 @@ pub trait ToolArgs: ArgType {
     /// piece, `finish` for the verdict, exactly [`parse`](ToolArgs::parse)'s on the whole
     /// text.
     fn stream() -> ArgStream<Typed<Self>> {
-        ArgStream::new(Typed::new(), ParseOptions::DEFAULT)
+        Self::stream_with(ParseOptions::DEFAULT)
+    }
+
+    /// [`stream`](ToolArgs::stream) with explicit options.
+    fn stream_with(options: ParseOptions) -> ArgStream<Typed<Self>> {
+        ArgStream::new(Typed::new(), options)
     }
 
     /// The canonical form: it parses back with zero repairs to an equal value.
@@ -88,6 +97,49 @@ pub trait ToolArgs: ArgType {
             Self::EFFECT,
             &Self::json_schema(),
         )
+    }
+}
+
+/// The contract of a derived type `T` (what [`ToolArgs::stream`] streams against).
+pub struct Typed<T>(PhantomData<fn() -> T>);
+
+impl<T> Typed<T> {
+    /// The contract of `T`.
+    pub const fn new() -> Typed<T> {
+        Typed(PhantomData)
+    }
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Typed::new()
+    }
+}
+
+impl<T> std::fmt::Debug for Typed<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Typed")
+    }
+}
+
+impl<T: ToolArgs> Contract for Typed<T> {
+    type Output = T;
+
+    fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
+        parse_with::<T>(raw, options)
+    }
+
+    fn judge_member(
+        &self,
+        member: &Node<'_>,
+        options: &ParseOptions,
+    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)> {
+        // A struct reads each field alone; a union chooses its variant from the whole object.
+        T::OBJECT.then(|| {
+            judge_node(member, options, T::UNKNOWN, |node, cx: &mut Cx| {
+                let _ = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, cx);
+            })
+        })
     }
 }
 
@@ -181,14 +233,6 @@ fn envelope<T>(
         }
     };
     outcome.unwrap_or_else(|error| Err(decoding_rejection(error, options)))
-}
-
-/// The rejection of a payload that could not be decoded, as `options` say errors are written.
-pub(crate) fn decoding_rejection(mut error: ArgumentError, options: &ParseOptions) -> Rejection {
-    if options.omit_messages {
-        error.message.clear();
-    }
-    Rejection::single(error)
 }
 
 /// A node judged without a verdict: everything `coerce` recorded under a context set from

@@ -28,26 +28,23 @@ mod partial;
 pub mod provider;
 mod scan;
 
-use std::collections::BTreeSet;
-use std::marker::PhantomData;
+use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::cx::Cx;
-use crate::decode::{too_large, RawArgs};
+use crate::decode::{decoding_rejection, too_large, RawArgs};
 use crate::json::read_text;
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
-use crate::spec::FieldSpec;
-use crate::tool::{decoding_rejection, judge_node, parse_with, ToolArgs};
 
 use partial::Accepted;
 use scan::{Event, Scanner};
 
-/// What a stream judges a call against: a derived type ([`Typed`]) or a loaded schema
-/// (`toolargs_dynamic::Spec`, by reference).
+/// What a stream judges a call against: a derived type
+/// ([`Typed`](crate::tool::Typed)) or a loaded schema (`toolargs_dynamic::Spec`, by
+/// reference).
 pub trait Contract {
     /// What a parse gives: the typed arguments, or a JSON value for a loaded schema.
     type Output;
@@ -60,7 +57,7 @@ pub trait Contract {
     ) -> Result<Parsed<Self::Output>, Rejection>;
 
     /// Judges an object holding one member of a call alone
-    /// ([`judge_node`]): its repairs and errors. `None` when
+    /// ([`judge_node`](crate::tool::judge_node)): its repairs and errors. `None` when
     /// the contract's members are not judged one by one (a union, a schema whose root applies
     /// other schemas to the whole object): then only the text and the limits give an early
     /// rejection.
@@ -74,51 +71,17 @@ pub trait Contract {
     ) -> Option<(Vec<Repair>, Vec<ArgumentError>)>;
 }
 
-/// The contract of a derived type `T` (what [`ToolArgs::stream`] streams against).
-pub struct Typed<T>(PhantomData<fn() -> T>);
-
-impl<T> Typed<T> {
-    /// The contract of `T`.
-    pub const fn new() -> Typed<T> {
-        Typed(PhantomData)
-    }
-}
-
-impl<T> Default for Typed<T> {
-    fn default() -> Self {
-        Typed::new()
-    }
-}
-
-impl<T> std::fmt::Debug for Typed<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Typed")
-    }
-}
-
-impl<T: ToolArgs> Contract for Typed<T> {
-    type Output = T;
-
-    fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
-        parse_with::<T>(raw, options)
-    }
-
-    fn judge_member(
-        &self,
-        member: &Node<'_>,
-        options: &ParseOptions,
-    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)> {
-        // A struct reads each field alone; a union chooses its variant from the whole object.
-        T::OBJECT.then(|| {
-            judge_node(member, options, T::UNKNOWN, |node, cx: &mut Cx| {
-                let _ = T::coerce(node, &FieldSpec::NONE, &Path::ROOT, cx);
-            })
-        })
-    }
-}
-
 /// What a parse gives.
 type Verdict<T> = Result<Parsed<T>, Rejection>;
+
+/// A member read and judged alone.
+enum Member {
+    Accepted(Accepted),
+    /// Its errors, at its path or below: certain.
+    Rejected(Vec<ArgumentError>),
+    /// It is not JSON, or breaks a limit, or repeats a key: the whole text says how.
+    NotJson,
+}
 
 /// The text received, as it must be judged at the end.
 #[derive(Debug)]
@@ -143,9 +106,10 @@ pub struct ArgStream<C: Contract> {
     /// Bytes fed, counting those not kept.
     total: usize,
     scanner: Scanner,
-    /// Keys of the payload object read so far (ordered, so that no hash of a key is computed
-    /// for each member).
-    keys: BTreeSet<String>,
+    /// Keys of the payload object read so far.
+    keys: HashSet<String>,
+    /// The member being read, alone in an object: a buffer kept from member to member.
+    one: String,
     /// Members complete and accepted, in order.
     accepted: Vec<Accepted>,
     /// The early rejection, once certain.
@@ -177,7 +141,8 @@ impl<C: Contract> ArgStream<C> {
             },
             total: 0,
             scanner: Scanner::new(),
-            keys: BTreeSet::new(),
+            keys: HashSet::new(),
+            one: String::new(),
             accepted: Vec::new(),
             rejected: None,
             verdict: None,
@@ -189,10 +154,14 @@ impl<C: Contract> ArgStream<C> {
     /// kept, for [`finish`](ArgStream::finish)).
     #[inline]
     pub fn feed(&mut self, chunk: &str) -> Result<(), Rejection> {
-        // The common piece: more of a string inside the payload object, within the limit.
+        // The common piece: more of a member's value, within the limit, with no event.
         if let (None, Received::Text { text, pending }) = (&self.rejected, &mut self.received) {
-            let within = self.total + chunk.len() <= self.options.limits.max_payload_bytes;
-            if within && pending.is_empty() && self.scanner.skip_plain(chunk.as_bytes()) {
+            let limits = &self.options.limits;
+            let within = self.total + chunk.len() <= limits.max_payload_bytes;
+            if within
+                && pending.is_empty()
+                && self.scanner.take_quiet(chunk.as_bytes(), limits.max_depth)
+            {
                 self.total += chunk.len();
                 push(text, chunk);
                 return Ok(());
@@ -388,53 +357,73 @@ impl<C: Contract> ArgStream<C> {
         key: Option<(usize, usize)>,
         colon: Option<usize>,
     ) {
-        let member = &self.text()[start..end];
-        // A comma with no member before it, or one member too many.
-        if member.trim_ascii().is_empty() || self.keys.len() >= self.options.limits.max_keys {
-            return self.judge_text();
+        match self.read_member(start, end, key, colon) {
+            Member::Accepted(accepted) => self.accepted.push(accepted),
+            Member::Rejected(errors) => self.rejected = Some(Rejection::new(errors, 0)),
+            Member::NotJson => self.judge_text(),
         }
-        let one = format!("{{{member}}}");
-        let Ok(document) = read_text(&one, &self.options.limits) else {
-            return self.judge_text();
+    }
+
+    /// What [`ArgStream::member`] makes of a member.
+    fn read_member(
+        &mut self,
+        start: usize,
+        end: usize,
+        key: Option<(usize, usize)>,
+        colon: Option<usize>,
+    ) -> Member {
+        let Received::Text { text, .. } = &self.received else {
+            return Member::NotJson;
         };
-        let (Some(_), Some(colon)) = (key, colon) else {
-            return self.judge_text();
+        let member = &text[start..end];
+        // A comma with no member before it, or one member too many.
+        let limits = &self.options.limits;
+        if member.trim_ascii().is_empty() || self.keys.len() >= limits.max_keys {
+            return Member::NotJson;
+        }
+        // The member alone in an object, in a buffer kept from member to member.
+        self.one.clear();
+        self.one.push('{');
+        self.one.push_str(member);
+        self.one.push('}');
+        let Ok(document) = read_text(&self.one, limits) else {
+            return Member::NotJson;
         };
-        let Node::Object(members) = document.root() else {
-            return self.judge_text();
+        let (Node::Object(members), Some(_), Some(colon)) = (document.root(), key, colon) else {
+            return Member::NotJson;
         };
         let Some((name, _)) = members.first() else {
-            return self.judge_text();
+            return Member::NotJson;
         };
         if !self.keys.insert(name.to_string()) {
-            return self.judge_text();
+            return Member::NotJson;
         }
         let quiet = self.options.with_omit_messages(true);
         let repairs = match self.contract.judge_member(document.root(), &quiet) {
             None => Vec::new(),
+            Some((repairs, errors)) if errors.is_empty() => repairs,
             Some((repairs, errors)) => {
                 let path = Path::ROOT.key(name).render();
-                if errors.iter().any(|error| is_under(&error.path, &path)) {
-                    let errors = self
+                if !errors.iter().any(|error| is_under(&error.path, &path)) {
+                    repairs
+                } else {
+                    // Certain: judged again, with the messages the model reads.
+                    let (_, errors) = self
                         .contract
                         .judge_member(document.root(), &self.options)
-                        .map(|(_, errors)| errors)
                         .unwrap_or_default();
                     let certain: Vec<ArgumentError> = errors
                         .into_iter()
                         .filter(|error| is_under(&error.path, &path))
                         .collect();
                     if !certain.is_empty() {
-                        self.rejected = Some(Rejection::new(certain, 0));
+                        return Member::Rejected(certain);
                     }
-                    return;
+                    repairs
                 }
-                repairs
             }
         };
-        let name = name.to_string();
-        self.accepted
-            .push(Accepted::new(name, colon + 1..end, repairs));
+        Member::Accepted(Accepted::new(name.to_string(), colon + 1..end, repairs))
     }
 
     /// The payload object closed: the whole call is parsed now (the verdict `finish` gives),

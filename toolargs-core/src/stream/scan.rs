@@ -80,22 +80,55 @@ impl Scanner {
         }
     }
 
-    /// Takes `piece`, the next bytes of the text, without an event when they are plain bytes
-    /// inside a string of the payload object (no quote, backslash or control byte, and no
-    /// pending escape): the scan stands past them. False, with nothing taken, otherwise.
+    /// Takes `piece`, the next bytes of the text, when they cannot make an event: one byte
+    /// inside a value nested in a member (or inside a string, but for the quote that closes a
+    /// string of the payload object itself), or plain bytes inside a string (no quote,
+    /// backslash or control byte, and no pending escape). The scan then stands past them.
+    /// False, with nothing taken, otherwise: [`Scanner::next`] scans them.
     #[inline(always)]
-    pub(super) fn skip_plain(&mut self, piece: &[u8]) -> bool {
-        let plain = self.in_string
-            && !self.escape
-            && self.state == State::Object
-            && match piece {
-                [byte] => *byte >= 0x20 && *byte != b'"' && *byte != b'\\',
-                _ => scan_to_special(piece, 0) == piece.len(),
-            };
-        if plain {
+    pub(super) fn take_quiet(&mut self, piece: &[u8], max_depth: usize) -> bool {
+        if self.state != State::Object {
+            return false;
+        }
+        let quiet = match piece {
+            [byte] => self.quiet_byte(*byte, max_depth),
+            _ => self.in_string && !self.escape && scan_to_special(piece, 0) == piece.len(),
+        };
+        if quiet {
             self.pos += piece.len();
         }
-        plain
+        quiet
+    }
+
+    /// One byte of [`Scanner::take_quiet`], taken when it makes no event.
+    #[inline(always)]
+    fn quiet_byte(&mut self, byte: u8, max_depth: usize) -> bool {
+        if self.in_string {
+            if self.escape {
+                self.escape = false;
+            } else if byte == b'\\' {
+                self.escape = true;
+            } else if byte == b'"' {
+                // The end of a key is noted by the full scan.
+                if self.depth == 1 {
+                    return false;
+                }
+                self.in_string = false;
+            }
+            return true;
+        }
+        if self.depth < 2 {
+            return false;
+        }
+        match byte {
+            b'"' => self.in_string = true,
+            b'{' | b'[' if self.depth < max_depth => self.depth += 1,
+            b'{' | b'[' => return false,
+            // Back to the member's own level at the least: no event.
+            b'}' | b']' => self.depth -= 1,
+            _ => {}
+        }
+        true
     }
 
     /// Scans `text` (everything received so far; the scanner remembers how far it got) up to
