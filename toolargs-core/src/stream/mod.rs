@@ -152,7 +152,7 @@ impl<C: Contract> ArgStream<C> {
     /// Takes the next piece of the arguments' text. `Err` once the call can no longer be
     /// accepted, whatever follows: on this piece and on every later one (the text is still
     /// kept, for [`finish`](ArgStream::finish)).
-    #[inline]
+    #[inline(always)]
     pub fn feed(&mut self, chunk: &str) -> Result<(), Rejection> {
         // The common piece: more of a member's value, within the limit, with no event.
         if let (None, Received::Text { text, pending }) = (&self.rejected, &mut self.received) {
