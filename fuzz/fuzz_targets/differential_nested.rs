@@ -7,10 +7,13 @@ use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
 use toolargs::{Spec, ToolArgs};
-use toolargs_fuzz::{check_agreement, CreateShipment};
+use toolargs_fuzz::{check_agreement, check_stream, CreateShipment};
 
 static SPEC: LazyLock<Spec> = LazyLock::new(|| {
     Spec::from_schema(&CreateShipment::json_schema()).expect("the emitted schema loads")
 });
 
-fuzz_target!(|data: &[u8]| check_agreement::<CreateShipment>(&SPEC, data));
+fuzz_target!(|data: &[u8]| {
+    check_agreement::<CreateShipment>(&SPEC, data);
+    check_stream::<CreateShipment>(&SPEC, data);
+});

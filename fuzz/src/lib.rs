@@ -143,3 +143,52 @@ pub fn check_parsed<T: ToolArgs>(parsed: &Parsed<T>) {
         Err(rejection) => panic!("canonical form {canonical} rejected: {rejection}"),
     }
 }
+
+/// A stream of `data`, cut where its bytes say, gets `parse`'s verdict on each door, and
+/// never rejects a call `parse` accepts. The cuts are byte offsets, so `feed_bytes` may split
+/// a character.
+pub fn check_stream<T: ToolArgs + std::fmt::Debug + PartialEq>(spec: &Spec, data: &[u8]) {
+    // Cut after every byte whose low bits are zero: about one cut in eight, anywhere.
+    let cuts: Vec<usize> = (1..data.len()).filter(|&i| data[i] & 7 == 0).collect();
+    let pieces = || {
+        let mut from = 0;
+        cuts.iter()
+            .copied()
+            .chain(std::iter::once(data.len()))
+            .map(move |to| {
+                let piece = &data[from..to];
+                from = to;
+                piece
+            })
+    };
+    let mut derived = T::stream();
+    let mut early = false;
+    for piece in pieces() {
+        early |= derived.feed_bytes(piece).is_err();
+    }
+    let whole = T::parse(data);
+    assert!(
+        !(early && whole.is_ok()),
+        "an accepted call was rejected early"
+    );
+    assert_eq!(
+        derived.finish(),
+        whole,
+        "the stream's verdict differs from parse"
+    );
+    let mut loaded = spec.stream();
+    let mut early = false;
+    for piece in pieces() {
+        early |= loaded.feed_bytes(piece).is_err();
+    }
+    let whole = spec.parse(data);
+    assert!(
+        !(early && whole.is_ok()),
+        "an accepted call was rejected early by the spec"
+    );
+    assert_eq!(
+        loaded.finish(),
+        whole,
+        "the spec stream's verdict differs from parse"
+    );
+}
