@@ -116,15 +116,18 @@
 //! # });
 //! ```
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 
 use ::rig::completion::ToolDefinition;
 use ::rig::message::ToolName;
+use ::rig::streaming::{Part, PartKind, StreamEvent};
 use ::rig::tool::{DynamicTool, IntoToolOutput, ToolExecutionError, ToolOutput};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use crate::stream::{ArgStream, Typed};
 use crate::{parse_with, Dialect, ParseOptions, Parsed, Rejection, ToolArgs};
 
 /// Tool arguments that went through the gate: a rig tool's `type Args = Args<T>`.
@@ -366,4 +369,119 @@ where
 fn tool_name<T: ToolArgs>() -> ToolName {
     const { assert!(!T::NAME.is_empty(), "a tool name cannot be empty") };
     ToolName::new(T::NAME).expect("the name was checked not to be empty")
+}
+
+/// What [`StreamedCalls::push`] found in an event.
+#[derive(Debug)]
+pub enum CallEvent<T> {
+    /// A call to the tool is certain to be rejected, before it is complete: stop the
+    /// generation, or tell the user. Its end still comes as [`CallEvent::Finished`].
+    Rejected {
+        /// The call's part of the response.
+        part: Part,
+        /// What is certain so far.
+        rejection: Rejection,
+    },
+    /// A call to the tool is complete: the strict verdict, exactly `T::parse` on its
+    /// arguments.
+    Finished {
+        /// The call's part of the response.
+        part: Part,
+        /// The verdict.
+        verdict: Result<Parsed<T>, Rejection>,
+    },
+}
+
+/// The calls of a tool in a rig completion stream, judged while their arguments arrive: one
+/// [`ArgStream`] for each tool call a [`StreamEvent::Start`] opens under `T::NAME`, fed by its
+/// [`StreamEvent::Arguments`] and finished by its [`StreamEvent::End`] (see
+/// [`crate::guide::streaming`]). Events of other parts and other tools are passed over.
+///
+/// ```
+/// use rig::streaming::StreamEvent;
+/// use toolargs::rig::{CallEvent, StreamedCalls};
+/// use toolargs::ToolArgs;
+///
+/// #[derive(ToolArgs, Debug)]
+/// #[toolargs(name = "issue_refund", effect = "external")]
+/// struct IssueRefund {
+///     #[arg(min = 1, max = 50000)]
+///     amount_cents: i64,
+/// }
+///
+/// let events: Vec<StreamEvent> = serde_json::from_value(serde_json::json!([
+///     {"event": "start", "part": 0, "kind": "tool_call", "name": "issue_refund"},
+///     {"event": "arguments", "part": 0, "json": "{\"amount_cents\": 90000, "},
+/// ])).unwrap();
+/// let mut calls = StreamedCalls::<IssueRefund>::new();
+/// assert!(calls.push(&events[0]).is_none());
+/// let Some(CallEvent::Rejected { rejection, .. }) = calls.push(&events[1]) else { panic!() };
+/// assert_eq!(rejection.errors()[0].code, "out_of_range");
+/// ```
+pub struct StreamedCalls<T: ToolArgs> {
+    open: HashMap<Part, ArgStream<Typed<T>>>,
+    options: ParseOptions,
+}
+
+impl<T: ToolArgs> StreamedCalls<T> {
+    /// No call yet; calls are parsed with the default options.
+    pub fn new() -> Self {
+        Self::with_options(ParseOptions::DEFAULT)
+    }
+
+    /// No call yet; calls are parsed with `options` (such as a dialect's
+    /// [`parse_options`](Dialect::parse_options)).
+    pub fn with_options(options: ParseOptions) -> Self {
+        StreamedCalls {
+            open: HashMap::new(),
+            options,
+        }
+    }
+
+    /// Reads one event of the stream.
+    pub fn push(&mut self, event: &StreamEvent) -> Option<CallEvent<T>> {
+        match event {
+            StreamEvent::Start {
+                part,
+                kind: PartKind::ToolCall,
+                name: Some(name),
+            } if name.as_ref() == T::NAME => {
+                self.open.insert(*part, T::stream_with(self.options));
+                None
+            }
+            StreamEvent::Arguments { part, json } => {
+                let stream = self.open.get_mut(part)?;
+                let known = stream.is_rejected();
+                match stream.feed(json) {
+                    Err(rejection) if !known => Some(CallEvent::Rejected {
+                        part: *part,
+                        rejection,
+                    }),
+                    _ => None,
+                }
+            }
+            StreamEvent::End { part, .. } => {
+                let verdict = self.open.remove(part)?.finish();
+                Some(CallEvent::Finished {
+                    part: *part,
+                    verdict,
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<T: ToolArgs> Default for StreamedCalls<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: ToolArgs> fmt::Debug for StreamedCalls<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StreamedCalls")
+            .field("open", &self.open.len())
+            .finish_non_exhaustive()
+    }
 }

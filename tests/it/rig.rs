@@ -300,3 +300,68 @@ fn a_tool_with_no_strict_form_is_published_and_parsed_without_strict_mode() {
         Some(&json!({"labels": 1, "repairs": ["null_to_absent"]}))
     );
 }
+
+/// A rig completion stream's tool calls, judged while they arrive: the early rejection comes
+/// in the event of the piece that makes it certain, and the verdict at the end is `parse`'s
+/// on the whole arguments, for every way of cutting them.
+#[test]
+fn streamed_tool_calls_are_judged_as_they_arrive() {
+    use crate::common::IssueRefund as Refund;
+    use rig::streaming::StreamEvent;
+    use toolargs::rig::{CallEvent, StreamedCalls};
+
+    let calls = [
+        r#"{"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "late"}"#,
+        r#"{"order_id": "ord_A1b2C3d4", "amount": 1999, "reason": "late"}"#,
+        r#"{"amount_cents": 19.99, "order_id": "ord_A1b2C3d4", "reason": "late"}"#,
+    ];
+    for (i, arguments) in calls.iter().enumerate() {
+        for size in [1, 3, 16, 500] {
+            let mut events = vec![
+                json!({"event": "start", "part": 1, "kind": "tool_call", "name": "issue_refund"}),
+                json!({"event": "start", "part": 0, "kind": "text"}),
+            ];
+            let bytes: Vec<char> = arguments.chars().collect();
+            for piece in bytes.chunks(size) {
+                let json: String = piece.iter().collect();
+                events.push(json!({"event": "arguments", "part": 1, "json": json}));
+                events.push(json!({"event": "text", "part": 0, "text": "…"}));
+            }
+            let content = rig::message::AssistantContent::tool_call(
+                "call_1",
+                rig::message::ToolName::new("issue_refund").unwrap(),
+                serde_json::from_str(arguments).unwrap(),
+            );
+            events.push(json!({"event": "end", "part": 1, "content": content}));
+            let events: Vec<StreamEvent> = serde_json::from_value(Value::Array(events)).unwrap();
+            let mut streamed = StreamedCalls::<Refund>::new();
+            let (mut early, mut verdict) = (None, None);
+            for (at, event) in events.iter().enumerate() {
+                match streamed.push(event) {
+                    Some(CallEvent::Rejected { rejection, .. }) => early = Some((at, rejection)),
+                    Some(CallEvent::Finished { verdict: v, .. }) => verdict = Some(v),
+                    None => {}
+                }
+            }
+            let whole = Refund::parse(*arguments);
+            assert_eq!(
+                verdict.expect("finished"),
+                whole,
+                "call {i} in pieces of {size}"
+            );
+            match i {
+                0 => assert!(early.is_none()),
+                // Rejected at the piece that completes the member, before the end.
+                _ => {
+                    let (at, rejection) = early.expect("rejected early");
+                    assert!(at < events.len() - 1, "call {i} in pieces of {size}");
+                    assert!(whole
+                        .unwrap_err()
+                        .errors()
+                        .iter()
+                        .any(|e| e == &rejection.errors()[0]));
+                }
+            }
+        }
+    }
+}
