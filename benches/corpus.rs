@@ -46,6 +46,9 @@ use toolargs::ToolArgs;
 
 #[path = "../tests/it/common.rs"]
 mod common;
+
+#[path = "shared/bfcl.rs"]
+mod bfcl;
 use common::IssueRefund;
 
 // ---------------------------------------------------------------------------------------------
@@ -337,44 +340,17 @@ fn refund_corpus() -> Option<Vec<String>> {
     Some(calls)
 }
 
-/// The BFCL ground-truth calls to the definitions that load, as `<tool>\t<arguments>` with the
-/// arguments compact (as models send them); `None` (with a message) when `scripts/bfcl.py` has
-/// not written them to `target/bfcl` (or `TOOLARGS_BFCL`).
+/// The BFCL ground-truth calls to the definitions that load, as `<tool>\t<arguments>`
+/// ([`bfcl::bfcl_calls`]); the definitions go to `BFCL_TOOLS`.
 fn bfcl_corpus() -> Option<Vec<String>> {
-    let dir = std::env::var_os("TOOLARGS_BFCL").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bfcl"),
-        PathBuf::from,
-    );
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
-    let (Some(tools), Some(calls)) = (read("tools.json"), read("calls.jsonl")) else {
-        eprintln!(
-            "corpus: {} has no tools.json and calls.jsonl; the bfcl groups are skipped (write them with scripts/bfcl.py)",
-            dir.display()
-        );
-        return None;
-    };
-    let list = toolargs::dynamic::load_tool_list_lenient(&tools).ok()?;
-    let specs: HashMap<String, toolargs::dynamic::Spec> = list
-        .specs
-        .into_iter()
-        .filter_map(|spec| Some((spec.name()?.to_owned(), spec)))
-        .collect();
-    let calls = calls
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter_map(|record| {
-            let tool = record["tool"].as_str()?;
-            specs.contains_key(tool).then(|| {
-                let arguments = match &record["arguments"] {
-                    Value::String(text) => text.clone(),
-                    other => other.to_string(),
-                };
-                format!("{tool}\t{arguments}")
-            })
-        })
-        .collect();
+    let (specs, calls) = bfcl::bfcl_calls("corpus")?;
     let _ = BFCL_TOOLS.set(specs);
-    Some(calls)
+    Some(
+        calls
+            .into_iter()
+            .map(|(tool, arguments)| format!("{tool}\t{arguments}"))
+            .collect(),
+    )
 }
 
 /// A small deterministic generator (SplitMix64), so the generated corpora never change.

@@ -16,7 +16,6 @@
 //! cargo bench --bench stream -- --table-only
 //! ```
 
-use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,6 +27,9 @@ use toolargs::{Spec, ToolArgs};
 
 #[path = "../tests/it/common.rs"]
 mod common;
+
+#[path = "shared/bfcl.rs"]
+mod bfcl;
 use common::IssueRefund;
 
 /// The refund tool with about 1 MB of tags, sent first so that its member is judged alone
@@ -70,9 +72,6 @@ type Run<'a> = Box<dyn Fn() -> bool + 'a>;
 
 /// A payload: its name, its size and its contenders.
 type Payload<'a> = (&'static str, usize, Vec<(&'static str, Run<'a>)>);
-
-/// The BFCL definitions by name, and the calls as (tool, arguments).
-type Bfcl = (HashMap<String, Spec>, Vec<(String, String)>);
 
 /// The contenders on one payload, `parse` first.
 fn contenders<'a, C: Contract + 'a>(
@@ -193,7 +192,7 @@ fn early_table() {
             }),
         );
     }
-    if let Some((specs, calls)) = bfcl_corpus() {
+    if let Some((specs, calls)) = bfcl::bfcl_calls("stream") {
         early_row(
             "bfcl",
             calls.iter().map(|(tool, text)| {
@@ -317,38 +316,4 @@ fn refund_corpus() -> Option<Vec<String>> {
             })
             .collect(),
     )
-}
-
-fn bfcl_corpus() -> Option<Bfcl> {
-    let dir = std::env::var_os("TOOLARGS_BFCL").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bfcl"),
-        PathBuf::from,
-    );
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
-    let (Some(tools), Some(calls)) = (read("tools.json"), read("calls.jsonl")) else {
-        eprintln!(
-            "stream: {} has no BFCL calls; the bfcl row is skipped (scripts/bfcl.py)",
-            dir.display()
-        );
-        return None;
-    };
-    let list = toolargs::dynamic::load_tool_list_lenient(&tools).ok()?;
-    let specs: HashMap<String, Spec> = list
-        .specs
-        .into_iter()
-        .filter_map(|spec| Some((spec.name()?.to_owned(), spec)))
-        .collect();
-    let calls = calls
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter_map(|record| {
-            let tool = record["tool"].as_str()?.to_owned();
-            let arguments = match &record["arguments"] {
-                Value::String(text) => text.clone(),
-                other => other.to_string(),
-            };
-            specs.contains_key(&tool).then_some((tool, arguments))
-        })
-        .collect();
-    Some((specs, calls))
 }

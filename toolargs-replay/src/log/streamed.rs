@@ -52,38 +52,23 @@ impl Replayer<'_> {
     ) {
         lines_of(block, |at, text| {
             state.last = at;
-            let Some(line) = text else {
-                return self.count(
-                    at,
-                    &block.name,
-                    Err(BadRecord::NotJson),
-                    report,
-                    out.as_deref_mut(),
-                );
-            };
-            let event = if is_sse_line(line) || line.starts_with(':') || line.trim().is_empty() {
-                match state.sse.line(line) {
-                    Some(data) => data,
-                    None => return,
+            let event = match text {
+                None => None,
+                // A line of server-sent events: an event once its blank line comes.
+                Some(line)
+                    if is_sse_line(line) || line.starts_with(':') || line.trim().is_empty() =>
+                {
+                    match state.sse.line(line) {
+                        Some(data) => Some(data),
+                        None => return,
+                    }
                 }
-            } else {
-                line.to_owned()
+                Some(line) => Some(line.to_owned()),
             };
-            let Ok(event) = serde_json::from_str::<Value>(&event) else {
-                return self.count(
-                    at,
-                    &block.name,
-                    Err(BadRecord::NotJson),
-                    report,
-                    out.as_deref_mut(),
-                );
-            };
-            let updates = state.streams.push(&event);
-            self.stream_updates(
+            self.stream_event(
                 &block.name,
                 at,
-                &event,
-                updates,
+                event.as_deref(),
                 state,
                 report,
                 out.as_deref_mut(),
@@ -102,30 +87,30 @@ impl Replayer<'_> {
     ) {
         let at = state.last;
         if let Some(data) = state.sse.end() {
-            match serde_json::from_str::<Value>(&data) {
-                Ok(event) => {
-                    let updates = state.streams.push(&event);
-                    self.stream_updates(
-                        name,
-                        at,
-                        &event,
-                        updates,
-                        state,
-                        report,
-                        out.as_deref_mut(),
-                    );
-                }
-                Err(_) => self.count(
-                    at,
-                    name,
-                    Err(BadRecord::NotJson),
-                    report,
-                    out.as_deref_mut(),
-                ),
-            }
+            self.stream_event(name, at, Some(&data), state, report, out.as_deref_mut());
         }
         let updates = state.streams.end();
         self.stream_updates(name, at, &Value::Null, updates, state, report, out);
+    }
+
+    /// Reads one event (`None`: a line that is not UTF-8), judging the calls it completes; an
+    /// event that is not JSON is a bad record.
+    fn stream_event(
+        &self,
+        name: &str,
+        at: Location,
+        event: Option<&str>,
+        state: &mut Streamed,
+        report: &mut Report,
+        out: Option<&mut Vec<u8>>,
+    ) {
+        match event.and_then(|text| serde_json::from_str::<Value>(text).ok()) {
+            Some(event) => {
+                let updates = state.streams.push(&event);
+                self.stream_updates(name, at, &event, updates, state, report, out);
+            }
+            None => self.count(at, name, Err(BadRecord::NotJson), report, out),
+        }
     }
 
     /// Judges the calls an event completed.
