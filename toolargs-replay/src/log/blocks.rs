@@ -1,8 +1,10 @@
-//! Cutting an input into blocks of whole lines, the unit of work handed to a worker.
+//! Cutting an input into blocks of whole lines, the unit of work handed to a worker, and
+//! the lines of a block.
 
 use std::io::{self, BufRead};
 
 use crate::formats::InputFormat;
+use crate::outcome::Location;
 
 /// Bytes handed to a worker at once: large enough to amortise the channel, and at least as
 /// large as the buffers of the readers [`Input::open`](crate::inputs::Input::open) gives, so that a block is read straight
@@ -97,5 +99,32 @@ pub(super) fn read_blocks<R: BufRead + ?Sized>(
             return Ok(());
         }
         first_line += lines;
+    }
+}
+
+/// Hands each line of a block to `line` with its location, as text when it is UTF-8.
+pub(super) fn lines_of(block: &Block, mut line: impl FnMut(Location, Option<&str>)) {
+    let bytes = &block.bytes[..block.len];
+    // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
+    // A line's bounds are newlines, which never fall inside a character.
+    let valid = std::str::from_utf8(bytes).ok();
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    for (offset, end) in ends.enumerate() {
+        let (line_start, line_end) = (start, end);
+        start = end + 1;
+        let line_end = match bytes[line_start..line_end].last() {
+            Some(b'\r') => line_end - 1,
+            _ => line_end,
+        };
+        let text = match valid {
+            Some(valid) => valid.get(line_start..line_end),
+            None => std::str::from_utf8(&bytes[line_start..line_end]).ok(),
+        };
+        let at = Location {
+            source: block.source,
+            line: block.first + offset as u64,
+        };
+        line(at, text);
     }
 }

@@ -6,11 +6,11 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{channel, sync_channel, TrySendError};
 use std::sync::Mutex;
 
-use super::blocks::{read_blocks, Block, BLOCK_BYTES};
+use super::blocks::{lines_of, read_blocks, Block, BLOCK_BYTES};
 use super::streamed::Streamed;
 use super::Replayer;
 use crate::formats::{self, InputFormat};
-use crate::outcome::{BadRecord, Location};
+use crate::outcome::BadRecord;
 use crate::tally::Report;
 
 /// One input of [`Replayer::run_sources`]: a name for locations, a format and a reader.
@@ -275,32 +275,5 @@ impl Replayer<'_> {
                 out.as_deref_mut(),
             ),
         });
-    }
-}
-
-/// Hands each line of a block to `line` with its location, as text when it is UTF-8.
-pub(super) fn lines_of(block: &Block, mut line: impl FnMut(Location, Option<&str>)) {
-    let bytes = &block.bytes[..block.len];
-    // One UTF-8 check for the whole block; lines are checked one by one only when it fails.
-    // A line's bounds are newlines, which never fall inside a character.
-    let valid = std::str::from_utf8(bytes).ok();
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
-    for (offset, end) in ends.enumerate() {
-        let (line_start, line_end) = (start, end);
-        start = end + 1;
-        let line_end = match bytes[line_start..line_end].last() {
-            Some(b'\r') => line_end - 1,
-            _ => line_end,
-        };
-        let text = match valid {
-            Some(valid) => valid.get(line_start..line_end),
-            None => std::str::from_utf8(&bytes[line_start..line_end]).ok(),
-        };
-        let at = Location {
-            source: block.source,
-            line: block.first + offset as u64,
-        };
-        line(at, text);
     }
 }

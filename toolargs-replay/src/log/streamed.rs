@@ -10,8 +10,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use toolargs_core::stream::provider::{is_sse_line, Sse, ToolCallStreams, Update};
 
-use super::blocks::Block;
-use super::run::lines_of;
+use super::blocks::{lines_of, Block};
 use super::Replayer;
 use crate::formats::{Args, Call};
 use crate::outcome::{BadRecord, Location};
