@@ -364,7 +364,7 @@ fn strip_code_fence(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::{read_embedded, strip_code_fence};
-    use crate::options::{Limits, ParseOptions};
+    use crate::options::Limits;
 
     #[test]
     fn an_embedded_object_is_read_within_the_payload_limit_only() {
