@@ -382,3 +382,90 @@ fn the_partial_view_holds_complete_members_as_the_parser_passes_them() {
     stream.feed(r#"{"tags": ["a", "b"#).unwrap();
     assert_eq!(stream.partial(), json!({}));
 }
+
+/// Feeds `text` in pieces of `size` bytes as text (moved to character boundaries) and of
+/// `size + 2` bytes as bytes; checks both against `whole` and that an accepted call is never
+/// rejected early. Returns whether the text pieces were rejected before the end.
+fn stream_agrees<C: Contract>(
+    make: impl Fn() -> ArgStream<C>,
+    whole: &Result<Parsed<C::Output>, Rejection>,
+    text: &str,
+    size: usize,
+) -> bool
+where
+    C::Output: PartialEq + std::fmt::Debug,
+{
+    let cuts: Vec<usize> = (1..text.len()).step_by(size).collect();
+    let (early, verdict) = feed_str(make(), text, &cuts);
+    assert_eq!(&verdict, whole, "{text}");
+    let cuts: Vec<usize> = (1..text.len()).step_by(size + 2).collect();
+    let (bytes_early, verdict) = feed_bytes(make(), text.as_bytes(), &cuts);
+    assert_eq!(&verdict, whole, "{text}");
+    if whole.is_ok() {
+        assert_eq!((early, bytes_early), (None, None), "rejected early: {text}");
+    }
+    early.is_some_and(|at| at < text.len())
+}
+
+/// The corpora CI writes: BFCL's ground-truth calls against their own definitions
+/// (`TOOLARGS_BFCL`, by `scripts/bfcl.py`) and the refund corpus (`TOOLARGS_CORPUS`, by
+/// `scripts/corpus.sh`). Each call streamed in pieces gets `parse`'s verdict, and no accepted
+/// call is rejected early. Without the variables the test says so and checks nothing.
+#[test]
+fn the_corpora_stream_as_they_parse() {
+    let arguments = |record: &Value| match &record["arguments"] {
+        Value::String(text) => Some(text.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    };
+    match std::env::var_os("TOOLARGS_BFCL") {
+        None => eprintln!("TOOLARGS_BFCL is not set: BFCL's calls were not streamed"),
+        Some(folder) => {
+            let folder = std::path::PathBuf::from(folder);
+            let tools = std::fs::read_to_string(folder.join("tools.json")).unwrap();
+            let list = toolargs::dynamic::load_tool_list_lenient(&tools).unwrap();
+            let specs: std::collections::HashMap<String, Spec> = list
+                .specs
+                .into_iter()
+                .filter_map(|spec| Some((spec.name()?.to_owned(), spec)))
+                .collect();
+            let calls = std::fs::read_to_string(folder.join("calls.jsonl")).unwrap();
+            let (mut seen, mut rejected, mut early) = (0, 0, 0);
+            for line in calls.lines() {
+                let record: Value = serde_json::from_str(line).unwrap();
+                let (Some(spec), Some(text)) = (
+                    record["tool"].as_str().and_then(|tool| specs.get(tool)),
+                    arguments(&record),
+                ) else {
+                    continue;
+                };
+                let whole = spec.parse(text.as_str());
+                seen += 1;
+                rejected += usize::from(whole.is_err());
+                early += usize::from(stream_agrees(|| spec.stream(), &whole, &text, 5));
+            }
+            eprintln!("bfcl: {seen} calls streamed, {rejected} rejected, {early} of them early");
+            assert!(seen > 7_000 && early > 0);
+        }
+    }
+    match std::env::var_os("TOOLARGS_CORPUS") {
+        None => eprintln!("TOOLARGS_CORPUS is not set: the refund corpus was not streamed"),
+        Some(path) => {
+            let spec = spec();
+            let corpus = std::fs::read_to_string(path).unwrap();
+            let (mut seen, mut early) = (0, 0);
+            for line in corpus.lines() {
+                let record: Value = serde_json::from_str(line).unwrap();
+                let Some(text) = arguments(&record) else {
+                    continue;
+                };
+                seen += 1;
+                let whole = IssueRefund::parse(text.as_str());
+                early += usize::from(stream_agrees(IssueRefund::stream, &whole, &text, 3));
+                stream_agrees(|| spec.stream(), &spec.parse(text.as_str()), &text, 7);
+            }
+            eprintln!("refund corpus: {seen} calls streamed, {early} rejected early");
+            assert!(seen > 1_000 && early > 0);
+        }
+    }
+}
