@@ -16,6 +16,7 @@ const CRATES: &[&str] = &[
     "toolargs-semantic/src",
     "toolargs-agent/src",
     "toolargs-replay/src",
+    "toolargs-gate/src",
     "toolargs-cli/src",
 ];
 

@@ -1,6 +1,8 @@
-//! `toolargs`: replay tool-call logs against tool definitions, and check single calls.
+//! `toolargs`: replay tool-call logs against tool definitions, check single calls, and gate
+//! MCP servers.
 //!
-//! A thin shell over `toolargs_replay` and `toolargs_dynamic::Spec`; see `toolargs --help`.
+//! A thin shell over `toolargs_replay`, `toolargs_dynamic::Spec` and `toolargs_gate`; see
+//! `toolargs --help`.
 
 mod baseline;
 mod render;
@@ -26,7 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "toolargs",
     version,
-    about = "Replay LLM tool-call logs and check calls against tool definitions"
+    about = "Replay LLM tool-call logs, check calls against tool definitions, and gate MCP servers"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -100,6 +102,40 @@ enum Command {
         /// The arguments (JSON text); `-` or nothing reads standard input.
         args: Option<String>,
     },
+    /// Put the toolargs policy in front of an MCP server that speaks stdio.
+    ///
+    /// Starts COMMAND and is an MCP server on this process's stdin and stdout in front of it:
+    /// a client config changes from `"command": "uvx", "args": ["mcp-server-time"]` to
+    /// `"command": "toolargs", "args": ["gate", "--", "uvx", "mcp-server-time"]`. Each tool's
+    /// `inputSchema` and annotations come from the server's `tools/list` results; every
+    /// `tools/call` is judged before it reaches the server: clean calls go on unchanged,
+    /// repaired calls go on repaired, rejected calls come back to the client as a tool result
+    /// with `isError: true` and the errors for the model. Everything else passes through. The
+    /// server's stderr is this process's, and its exit status becomes the gate's.
+    Gate {
+        /// Write one JSON line per `tools/call` here: time, tool, outcome, codes, rules,
+        /// paths, latency.
+        #[arg(long)]
+        log: Option<PathBuf>,
+        /// Add each call's arguments, as sent, to the log lines (`toolargs replay` then reads
+        /// the log as calls).
+        #[arg(long, requires = "log")]
+        log_arguments: bool,
+        /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
+        #[arg(long, value_enum, default_value = "pass")]
+        unchecked: UncheckedCalls,
+        /// The server to start, and its arguments (after `--`).
+        #[arg(required = true, last = true)]
+        command: Vec<std::ffi::OsString>,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UncheckedCalls {
+    /// Pass them on to the server.
+    Pass,
+    /// Refuse them with an error result.
+    Block,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -195,6 +231,32 @@ fn refused_text(refused: &RefusedDefinition) -> String {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
+        Command::Gate {
+            log,
+            log_arguments,
+            unchecked,
+            command,
+        } => {
+            let log = match log {
+                Some(path) => {
+                    let file = std::fs::File::create(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    Some(toolargs_gate::VerdictLog {
+                        out: Box::new(io::BufWriter::new(file)),
+                        arguments: log_arguments,
+                    })
+                }
+                None => None,
+            };
+            let gate = toolargs_gate::Gate::new().with_unchecked(match unchecked {
+                UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
+                UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
+            });
+            let (program, args) = command.split_first().ok_or("no server command given")?;
+            let code = toolargs_gate::run_stdio(gate, program, args, log)
+                .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;
+            Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+        }
         Command::Replay {
             tools,
             input_format,

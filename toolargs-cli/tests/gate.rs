@@ -1,0 +1,135 @@
+//! `toolargs gate` as a process, in front of a server it starts: the stdio transport, the
+//! tools learned from the server, calls judged, everything else passed through, the verdict
+//! log, and the server's exit status.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// The client's side of the gate's stdio.
+struct Client {
+    to: Option<std::process::ChildStdin>,
+    from: BufReader<std::process::ChildStdout>,
+}
+
+impl Client {
+    /// Sends a line and reads the next line back, as JSON.
+    fn ask(&mut self, line: &str) -> Value {
+        writeln!(self.to.as_mut().unwrap(), "{line}").unwrap();
+        self.read()
+    }
+
+    /// Reads the next line, as JSON.
+    fn read(&mut self) -> Value {
+        let mut back = String::new();
+        self.from.read_line(&mut back).unwrap();
+        serde_json::from_str(&back).unwrap_or_else(|_| panic!("not JSON: {back:?}"))
+    }
+}
+
+#[test]
+fn the_gate_judges_calls_between_a_client_and_a_server() {
+    let log = std::env::temp_dir().join(format!("toolargs-gate-{}.jsonl", std::process::id()));
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .args(["gate", "--log-arguments", "--log"])
+        .arg(&log)
+        .arg("--")
+        .arg("python3")
+        .arg(data("echo_server.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gate starts");
+    let mut client = Client {
+        to: gate.stdin.take(),
+        from: BufReader::new(gate.stdout.take().unwrap()),
+    };
+    let mut ask = |message: Value| client.ask(&message.to_string());
+    let init = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+    assert_eq!(init["result"]["serverInfo"]["name"], json!("echo"));
+    let list = ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    assert_eq!(list["result"]["tools"].as_array().unwrap().len(), 2);
+    let call = |id: u32, tool: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+    // Repaired on the way: the server receives an integer.
+    let reply = ask(call(3, "refund", json!({"amount_cents": "1999"})));
+    assert_eq!(reply["id"], json!(3));
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        json!(r#"{"amount_cents": 1999}"#)
+    );
+    // Rejected: the server never sees it; the client gets the errors as a tool result.
+    let reply = ask(call(
+        4,
+        "refund",
+        json!({"amount_cents": 1999, "overwrite": true}),
+    ));
+    assert_eq!(reply["result"]["isError"], json!(true));
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("unknown_field")
+    );
+    // A read-only tool: the invented key is stripped.
+    let reply = ask(call(5, "lookup", json!({"q": "x", "ghost": 1})));
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        json!(r#"{"q": "x"}"#)
+    );
+    // The server's own request passes through to the client.
+    let request = ask(call(7, "lookup", json!({"q": "y", "ask": true})));
+    assert_eq!(request["method"], json!("sampling/createMessage"));
+    assert_eq!(client.read()["id"], json!(7));
+    // Not JSON: answered, and the connection goes on.
+    let reply = client.ask("{not json");
+    assert_eq!(reply["error"]["code"], json!(-32700));
+    assert_eq!(
+        client.ask(r#"{"jsonrpc":"2.0","id":6,"method":"ping"}"#)["id"],
+        json!(6)
+    );
+    client.to.take();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut client.from, &mut rest).unwrap();
+    let output = gate.wait_with_output().unwrap();
+    // The server exits with 3 once its input closes; so does the gate.
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("echo: called refund"), "{stderr}");
+    assert!(!stderr.contains("overwrite"));
+    let verdicts: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let outcomes: Vec<&str> = verdicts
+        .iter()
+        .map(|v| v["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["repaired", "rejected", "repaired", "clean"]);
+    assert_eq!(verdicts[1]["codes"], json!(["unknown_field"]));
+    assert_eq!(
+        verdicts[0]["arguments"],
+        json!(r#"{"amount_cents":"1999"}"#)
+    );
+    // The log replays as calls.
+    let tools =
+        std::env::temp_dir().join(format!("toolargs-gate-tools-{}.json", std::process::id()));
+    std::fs::write(&tools, list["result"].to_string()).unwrap();
+    let replay = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .args(["replay", "--format", "json", "--tools"])
+        .arg(&tools)
+        .arg(&log)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(report["total"], json!(4), "{report}");
+    let _ = std::fs::remove_file(&log);
+    let _ = std::fs::remove_file(&tools);
+}

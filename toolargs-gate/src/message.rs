@@ -1,0 +1,116 @@
+//! One JSON-RPC message as the gate reads it: its id, method, params and result, each kept as
+//! the text it was written as, so that what the gate forwards is what was sent.
+
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// Why a line is not a message the gate reads.
+#[derive(Debug)]
+pub(crate) struct NotAMessage {
+    /// The JSON-RPC error code: `-32700` for text that is not JSON, `-32600` for JSON that is
+    /// not one request, response or notification.
+    pub code: i64,
+    pub message: String,
+}
+
+/// A message, its members as written.
+pub(crate) struct Message<'a> {
+    pub id: Option<&'a RawValue>,
+    pub method: Option<String>,
+    pub params: Option<&'a RawValue>,
+    pub result: Option<&'a RawValue>,
+}
+
+/// The members of a request's params the gate reads.
+pub(crate) struct Params<'a> {
+    pub name: Option<String>,
+    pub arguments: Option<&'a RawValue>,
+    pub cursor: Option<&'a RawValue>,
+}
+
+impl<'a> Message<'a> {
+    pub(crate) fn read(line: &'a str) -> Result<Message<'a>, NotAMessage> {
+        let members: BTreeMap<String, &'a RawValue> =
+            serde_json::from_str(line).map_err(|err| match err.classify() {
+                serde_json::error::Category::Data => NotAMessage {
+                    code: -32600,
+                    message:
+                        "not a JSON-RPC message: the gate reads one object per line (no batches)"
+                            .to_owned(),
+                },
+                _ => NotAMessage {
+                    code: -32700,
+                    message: format!("not JSON: {err}"),
+                },
+            })?;
+        let method = match members.get("method") {
+            Some(raw) => {
+                Some(
+                    serde_json::from_str::<String>(raw.get()).map_err(|_| NotAMessage {
+                        code: -32600,
+                        message: "the method is not a string".to_owned(),
+                    })?,
+                )
+            }
+            None => None,
+        };
+        Ok(Message {
+            id: members.get("id").copied().filter(|id| id.get() != "null"),
+            method,
+            params: members.get("params").copied(),
+            result: members.get("result").copied(),
+        })
+    }
+
+    /// The params, when they are an object.
+    pub(crate) fn params(&self) -> Option<Params<'a>> {
+        let members: BTreeMap<String, &'a RawValue> =
+            serde_json::from_str(self.params?.get()).ok()?;
+        Some(Params {
+            name: members
+                .get("name")
+                .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
+            arguments: members
+                .get("arguments")
+                .copied()
+                .filter(|a| a.get() != "null"),
+            cursor: members.get("cursor").copied().filter(|c| c.get() != "null"),
+        })
+    }
+}
+
+/// `line` with `arguments` in place of the ones it holds at `sent` (a slice of `line`), or
+/// added to its params when it holds none. The rest of the line is kept as written.
+pub(crate) fn with_arguments(line: &str, sent: Option<&RawValue>, arguments: &Value) -> String {
+    let text = arguments.to_string();
+    let at = |raw: &RawValue| raw.get().as_ptr() as usize - line.as_ptr() as usize;
+    match sent {
+        Some(raw) => {
+            let start = at(raw);
+            format!(
+                "{}{text}{}",
+                &line[..start],
+                &line[start + raw.get().len()..]
+            )
+        }
+        None => {
+            // Added as the first member of the params object.
+            let params = Message::read(line).ok().and_then(|m| m.params);
+            match params {
+                Some(params) if params.get().starts_with('{') => {
+                    let start = at(params) + 1;
+                    let rest = line[start..].trim_start();
+                    let comma = if rest.starts_with('}') { "" } else { "," };
+                    format!(
+                        "{}\"arguments\":{text}{comma}{}",
+                        &line[..start],
+                        &line[start..]
+                    )
+                }
+                _ => line.to_owned(),
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The stdio transport: the gate as an MCP server on its own stdin and stdout, in front of
+//! the server it starts as a child process.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use crate::{Gate, Route};
+
+/// The most bytes of one message the gate reads (64 MiB); a longer line is answered with an
+/// error and skipped.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Where the gate writes its verdicts, one JSON line per `tools/call`.
+pub struct VerdictLog {
+    /// The writer.
+    pub out: Box<dyn Write + Send>,
+    /// Whether each line holds the call's arguments as sent (then `toolargs replay` reads the
+    /// log as calls).
+    pub arguments: bool,
+}
+
+/// Starts `command` with `args` and runs `gate` between this process's stdin and stdout and
+/// the child's. The child's stderr is this process's. Returns the child's exit code once it
+/// ended (its stdout closed); stdin closing closes the child's stdin.
+pub fn run_stdio(
+    gate: Gate,
+    command: &OsString,
+    args: &[OsString],
+    log: Option<VerdictLog>,
+) -> io::Result<i32> {
+    let mut child = Command::new(command)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    let to_server = Arc::new(Mutex::new(child.stdin.take()));
+    let from_server = child.stdout.take().ok_or(io::ErrorKind::BrokenPipe)?;
+    let gate = Arc::new(Mutex::new(gate));
+    let to_client = Arc::new(Mutex::new(io::stdout()));
+    let log = Arc::new(Mutex::new(log));
+
+    let client = {
+        let (gate, to_server, to_client, log) = (
+            gate.clone(),
+            to_server.clone(),
+            to_client.clone(),
+            log.clone(),
+        );
+        std::thread::spawn(move || {
+            let mut input = BufReader::new(io::stdin().lock());
+            while let Some(line) = read_line(&mut input) {
+                let started = Instant::now();
+                let handled = match &line {
+                    Line::Text(text) => lock(&gate).from_client(text),
+                    Line::Unreadable(reason) => crate::Handled {
+                        routes: vec![Route::ToClient(crate::reply::parse_error(reason))],
+                        verdict: None,
+                    },
+                };
+                for route in handled.routes {
+                    let sent = match route {
+                        Route::ToServer(text) => lock(&to_server)
+                            .as_mut()
+                            .map_or(Ok(()), |server| write_line(server, &text)),
+                        Route::ToClient(text) => write_line(&mut *lock(&to_client), &text),
+                    };
+                    if sent.is_err() {
+                        return;
+                    }
+                }
+                if let (Some(verdict), Some(log)) = (handled.verdict, lock(&log).as_mut()) {
+                    let mut line = verdict.to_log(log.arguments);
+                    line["time"] = serde_json::json!(seconds_now());
+                    line["latency_us"] = serde_json::json!(started.elapsed().as_micros() as u64);
+                    let _ = write_line(&mut log.out, &line.to_string());
+                }
+            }
+            // The client is done: so is the server's input.
+            lock(&to_server).take();
+        })
+    };
+    drop(client);
+
+    let mut output = BufReader::new(from_server);
+    while let Some(line) = read_line(&mut output) {
+        let routes = match &line {
+            Line::Text(text) => lock(&gate).from_server(text),
+            // Not forwarded as if valid: reported on stderr.
+            Line::Unreadable(reason) => {
+                eprintln!(
+                    "toolargs gate: the server sent a line that is not a message: {}",
+                    reason.message
+                );
+                Vec::new()
+            }
+        };
+        for unchecked in lock(&gate).tools_mut().take_new_unchecked() {
+            eprintln!(
+                "toolargs gate: `{}` is not checked: {}",
+                unchecked.name, unchecked.reason
+            );
+        }
+        for route in routes {
+            if let Route::ToClient(text) = route {
+                write_line(&mut *lock(&to_client), &text)?;
+            }
+        }
+    }
+    for route in lock(&gate).server_closed() {
+        if let Route::ToClient(text) = route {
+            let _ = write_line(&mut *lock(&to_client), &text);
+        }
+    }
+    let status = child.wait()?;
+    Ok(status.code().unwrap_or(1))
+}
+
+/// One line read, without its line ending.
+enum Line {
+    Text(String),
+    /// Not UTF-8, or longer than [`MAX_LINE_BYTES`] (the rest of it is skipped).
+    Unreadable(crate::message::NotAMessage),
+}
+
+/// The next line, or `None` at the end of the input (or when it fails).
+fn read_line(input: &mut impl BufRead) -> Option<Line> {
+    let mut bytes = Vec::new();
+    loop {
+        let read = io::Read::take(
+            &mut *input,
+            (MAX_LINE_BYTES + 1 - bytes.len().min(MAX_LINE_BYTES)) as u64,
+        )
+        .read_until(b'\n', &mut bytes)
+        .ok()?;
+        if read == 0 && bytes.is_empty() {
+            return None;
+        }
+        if bytes.last() == Some(&b'\n') || read == 0 {
+            break;
+        }
+        if bytes.len() > MAX_LINE_BYTES {
+            // Skip to the end of the line, keeping nothing.
+            let mut rest = Vec::new();
+            loop {
+                rest.clear();
+                let n = io::Read::take(&mut *input, 1 << 20)
+                    .read_until(b'\n', &mut rest)
+                    .ok()?;
+                if n == 0 || rest.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+            return Some(Line::Unreadable(crate::message::NotAMessage {
+                code: -32600,
+                message: format!("the message is longer than {MAX_LINE_BYTES} bytes"),
+            }));
+        }
+    }
+    while matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        bytes.pop();
+    }
+    Some(match String::from_utf8(bytes) {
+        Ok(text) => Line::Text(text),
+        Err(_) => Line::Unreadable(crate::message::NotAMessage {
+            code: -32700,
+            message: "not JSON: the line is not UTF-8".to_owned(),
+        }),
+    })
+}
+
+fn write_line(out: &mut impl Write, text: &str) -> io::Result<()> {
+    out.write_all(text.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// A lock, even if a thread panicked while holding it: the gate's state stays usable.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Seconds since the Unix epoch, with microseconds.
+fn seconds_now() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
