@@ -37,6 +37,13 @@ impl Client {
 
 #[test]
 fn the_gate_judges_calls_between_a_client_and_a_server() {
+    // Every read below blocks until the gate answers: a gate that never does fails the test
+    // instead of hanging it.
+    std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        eprintln!("the gate did not answer within 120 s");
+        std::process::exit(1);
+    });
     let log = std::env::temp_dir().join(format!("toolargs-gate-{}.jsonl", std::process::id()));
     let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
         .args(["gate", "--log-arguments", "--log"])
