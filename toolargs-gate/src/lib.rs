@@ -50,7 +50,7 @@ mod tools;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 use toolargs_core::options::ParseOptions;
@@ -146,7 +146,7 @@ pub struct Gate {
     /// first page.
     listing: HashMap<String, bool>,
     /// Requests from the client not answered yet by the server, by id (as JSON text).
-    pending: HashMap<String, ()>,
+    pending: HashSet<String>,
 }
 
 impl Gate {
@@ -198,7 +198,7 @@ impl Gate {
             return forward();
         };
         if let Some(id) = message.id {
-            self.pending.insert(id.get().to_owned(), ());
+            self.pending.insert(id.get().to_owned());
             if method == "tools/list" {
                 let first = message.params().is_none_or(|p| p.cursor.is_none());
                 self.listing.insert(id.get().to_owned(), first);
@@ -227,7 +227,7 @@ impl Gate {
 
     /// The server ended: an error for every request it left unanswered.
     pub fn server_closed(&mut self) -> Vec<Route> {
-        let mut ids: Vec<String> = self.pending.drain().map(|(id, _)| id).collect();
+        let mut ids: Vec<String> = self.pending.drain().collect();
         ids.sort();
         self.listing.clear();
         ids.into_iter()
@@ -280,11 +280,7 @@ impl Gate {
                     verdict.rules.push(repair.rule.to_string());
                     verdict.paths.push(repair.path.clone());
                 }
-                Route::ToServer(message::with_arguments(
-                    line,
-                    params.arguments,
-                    &parsed.args,
-                ))
+                Route::ToServer(message::with_arguments(line, params, &parsed.args))
             }
             Err(rejection) => {
                 self.pending.remove(id);

@@ -25,6 +25,8 @@ pub(crate) struct Message<'a> {
 
 /// The members of a request's params the gate reads.
 pub(crate) struct Params<'a> {
+    /// The params object as written.
+    pub raw: &'a RawValue,
     pub name: Option<String>,
     pub arguments: Option<&'a RawValue>,
     pub cursor: Option<&'a RawValue>,
@@ -66,9 +68,10 @@ impl<'a> Message<'a> {
 
     /// The params, when they are an object.
     pub(crate) fn params(&self) -> Option<Params<'a>> {
-        let members: BTreeMap<String, &'a RawValue> =
-            serde_json::from_str(self.params?.get()).ok()?;
+        let raw = self.params?;
+        let members: BTreeMap<String, &'a RawValue> = serde_json::from_str(raw.get()).ok()?;
         Some(Params {
+            raw,
             name: members
                 .get("name")
                 .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
@@ -81,12 +84,12 @@ impl<'a> Message<'a> {
     }
 }
 
-/// `line` with `arguments` in place of the ones it holds at `sent` (a slice of `line`), or
-/// added to its params when it holds none. The rest of the line is kept as written.
-pub(crate) fn with_arguments(line: &str, sent: Option<&RawValue>, arguments: &Value) -> String {
+/// `line` with `arguments` in place of the ones its `params` (read from `line`) hold, or
+/// added to them when they hold none. The rest of the line is kept as written.
+pub(crate) fn with_arguments(line: &str, params: &Params<'_>, arguments: &Value) -> String {
     let text = arguments.to_string();
     let at = |raw: &RawValue| raw.get().as_ptr() as usize - line.as_ptr() as usize;
-    match sent {
+    match params.arguments {
         Some(raw) => {
             let start = at(raw);
             format!(
@@ -95,22 +98,16 @@ pub(crate) fn with_arguments(line: &str, sent: Option<&RawValue>, arguments: &Va
                 &line[start + raw.get().len()..]
             )
         }
+        // Added as the first member of the params object (`params` read it as one).
         None => {
-            // Added as the first member of the params object.
-            let params = Message::read(line).ok().and_then(|m| m.params);
-            match params {
-                Some(params) if params.get().starts_with('{') => {
-                    let start = at(params) + 1;
-                    let rest = line[start..].trim_start();
-                    let comma = if rest.starts_with('}') { "" } else { "," };
-                    format!(
-                        "{}\"arguments\":{text}{comma}{}",
-                        &line[..start],
-                        &line[start..]
-                    )
-                }
-                _ => line.to_owned(),
-            }
+            let start = at(params.raw) + 1;
+            let rest = line[start..].trim_start();
+            let comma = if rest.starts_with('}') { "" } else { "," };
+            format!(
+                "{}\"arguments\":{text}{comma}{}",
+                &line[..start],
+                &line[start..]
+            )
         }
     }
 }
