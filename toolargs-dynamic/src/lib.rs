@@ -40,6 +40,8 @@ pub struct Spec {
     description: Option<String>,
     effect: Option<Effect>,
     default_unknown: UnknownPolicy,
+    /// Chosen for the tool, over what its effect implies ([`Spec::with_unknown_policy`]).
+    unknown: Option<UnknownPolicy>,
     graph: Graph,
     warnings: Vec<LoadWarning>,
     /// Tool arguments are an object; a bare schema says itself what the payload is.
@@ -103,6 +105,7 @@ impl Spec {
             description: None,
             effect: None,
             default_unknown: UnknownPolicy::Reject,
+            unknown: None,
             expect_object: tool || only_objects,
             plain: walk::Plain::of(&loaded.graph),
             graph: loaded.graph,
@@ -139,6 +142,54 @@ impl Spec {
         self
     }
 
+    /// Sets the tool's effect, in place of what its annotations say (or their absence). The
+    /// unknown-key policy follows it unless one is chosen ([`Spec::with_unknown_policy`]).
+    pub fn with_effect(mut self, effect: Effect) -> Spec {
+        self.effect = Some(effect);
+        self
+    }
+
+    /// Sets the unknown-key policy whatever the tool's effect implies.
+    pub fn with_unknown_policy(mut self, policy: UnknownPolicy) -> Spec {
+        self.unknown = Some(policy);
+        self
+    }
+
+    /// Refuses every value repair of the root's property `name` and of everything below it:
+    /// a value that would need one is rejected with `repair_forbidden`, as for a derived
+    /// field declared `strict`. Returns false, changing nothing, when the root schema's own
+    /// `properties` do not declare `name`.
+    ///
+    /// ```
+    /// use toolargs_dynamic::Spec;
+    ///
+    /// let mut spec = Spec::from_json(r#"{"type": "object",
+    ///     "properties": {"year": {"type": "integer"}, "n": {"type": "integer"}}}"#)?;
+    /// assert!(spec.make_strict("year"));
+    /// assert!(!spec.make_strict("month"));
+    /// assert_eq!(spec.parse(r#"{"n": "5"}"#)?.repairs.len(), 1);
+    /// let rejection = spec.parse(r#"{"year": "1999"}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].code.as_str(), "repair_forbidden");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn make_strict(&mut self, name: &str) -> bool {
+        let root = self.graph.root;
+        let Some(Schema::Rules(rules)) = self.graph.schemas.get_mut(root) else {
+            return false;
+        };
+        let property = rules
+            .properties
+            .as_mut()
+            .and_then(|properties| properties.iter_mut().find(|p| p.name == name));
+        match property {
+            Some(property) => {
+                property.strict = true;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The tool's name, when the definition gives one.
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
@@ -156,15 +207,17 @@ impl Spec {
         &self.warnings
     }
 
-    /// The effect read from MCP annotations, when present.
+    /// The effect read from MCP annotations (or set by [`Spec::with_effect`]), when present.
     pub fn effect(&self) -> Option<Effect> {
         self.effect
     }
 
     /// The policy applied to unknown keys at every depth.
     pub fn unknown_policy(&self) -> UnknownPolicy {
-        self.effect
-            .map_or(self.default_unknown, Effect::default_unknown_policy)
+        self.unknown.unwrap_or_else(|| {
+            self.effect
+                .map_or(self.default_unknown, Effect::default_unknown_policy)
+        })
     }
 
     /// Parses a call with the default options; the arguments come back in canonical JSON.

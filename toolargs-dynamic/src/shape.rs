@@ -244,6 +244,9 @@ pub(crate) struct Property {
     /// Filled in when the key is absent and not required. Only a default that passes its own
     /// schema is kept.
     pub default: Option<Value>,
+    /// Every value repair on this property and below it is refused (`repair_forbidden`), as
+    /// on a field declared `strict` ([`Spec::make_strict`](crate::Spec::make_strict)).
+    pub strict: bool,
 }
 
 /// What `additionalProperties` says.

@@ -720,6 +720,7 @@ impl Loader<'_, '_> {
                 schema,
                 required: false,
                 default,
+                strict: false,
             });
         }
         Ok(properties)

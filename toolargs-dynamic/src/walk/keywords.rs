@@ -376,6 +376,11 @@ impl Walker<'_> {
         at: &Path<'_>,
         cx: &mut Cx,
     ) -> Option<Option<Value>> {
+        if property.strict && !self.forbid_repairs {
+            return self
+                .forbidding_repairs()
+                .property(property, member, schemas, at, cx);
+        }
         // A value that is there: its schemas judge it (what `field_with` does with it).
         if let Some(node) = member.filter(|node| !matches!(node, Node::Null)) {
             return self.value_of(schemas, node, at, cx).map(Some);

@@ -75,6 +75,7 @@ pub(crate) fn walk(
         graph,
         budget: &budget,
         build,
+        forbid_repairs: false,
     };
     let value = walker
         .eval(graph.root, node, path, cx, true, 0)
@@ -116,6 +117,7 @@ pub(crate) fn walk_properties(
         graph,
         budget: &budget,
         build: false,
+        forbid_repairs: false,
     };
     let mut ok = true;
     let properties = root.properties.as_deref().unwrap_or_default();
@@ -150,6 +152,7 @@ pub(crate) fn is_valid(graph: &Graph, id: Id, value: &Value) -> bool {
         graph,
         budget: &budget,
         build: true,
+        forbid_repairs: false,
     };
     walker.strict(id, &node, &Path::ROOT, &cx, 0)
 }
@@ -249,15 +252,24 @@ struct Walker<'g> {
     budget: &'g std::cell::Cell<usize>,
     /// Whether values are built; off, only what a keyword compares is built.
     build: bool,
+    /// Whether every value repair is refused: under a strict property, at every depth.
+    forbid_repairs: bool,
 }
 
 impl<'g> Walker<'g> {
     /// The same walk, building values: where parts must agree on a value, or items compare.
     fn building(&self) -> Walker<'g> {
         Walker {
-            graph: self.graph,
-            budget: self.budget,
             build: true,
+            ..*self
+        }
+    }
+
+    /// The same walk, refusing every value repair (below a strict property).
+    fn forbidding_repairs(&self) -> Walker<'g> {
+        Walker {
+            forbid_repairs: true,
+            ..*self
         }
     }
 }
@@ -449,7 +461,7 @@ impl Walker<'_> {
         path: &Path<'_>,
         cx: &mut Cx,
     ) -> Option<Value> {
-        let spec = FieldSpec::new();
+        let spec = FieldSpec::new().with_strict(self.forbid_repairs);
         match target {
             Types::INTEGER => coerce_integer(node, &spec, path, cx, INTEGER_RANGE).map(int_value),
             Types::NUMBER => coerce_number(node, &spec, path, cx, f64::MAX).map(Value::from),
@@ -464,9 +476,14 @@ impl Walker<'_> {
             }
             Types::OBJECT => {
                 // An object sent as JSON text is decoded once, then judged as sent.
-                let decoded = reread(node, Shape::Object, false, path, cx, |inner, _| {
-                    Some(inner.to_value())
-                });
+                let decoded = reread(
+                    node,
+                    Shape::Object,
+                    self.forbid_repairs,
+                    path,
+                    cx,
+                    |inner, _| Some(inner.to_value()),
+                );
                 if let Some(read) = decoded {
                     return read;
                 }
@@ -499,7 +516,8 @@ impl Walker<'_> {
         }
         let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
         // Records `enum` with the allowed strings when no single value matches.
-        let index = coerce_enum(node, &names, &FieldSpec::new(), path, cx)?;
+        let spec = FieldSpec::new().with_strict(self.forbid_repairs);
+        let index = coerce_enum(node, &names, &spec, path, cx)?;
         Some(match names.get(index) {
             Some(name) => EnumCase::Repaired(Value::from(*name)),
             None => EnumCase::Unsettled,
