@@ -17,6 +17,15 @@
 //! - a tool the server did not list, or whose definition did not load: passed on (the server
 //!   owns that answer), or refused with [`Unchecked::Block`].
 //!
+//! A [`Policy`] ([`Gate::with_policy`]) says what the server does not: per tool, or per glob
+//! of names, the effect (over the annotations), the unknown-key policy (over the effect),
+//! the fields never repaired (`strict`), and whether a call needs the user's confirmation.
+//! A call to such a tool that passed the gate is held while the gate asks the user through
+//! an MCP elicitation (`elicitation/create`, with an id of the gate's own, whose answer never
+//! reaches the server); accepted, it goes on as gated; declined, cancelled or failed, the
+//! client gets an `isError` result with `not_confirmed`. A client that did not declare the
+//! elicitation capability in `initialize` gets `confirmation_unavailable` instead.
+//!
 //! The arguments are judged as the client wrote them: a key sent twice is `duplicate_key`,
 //! and digits beyond a double are not rounded. Everything else passes through unchanged, ids
 //! preserved. A line that is not JSON gets a `-32700` error and the connection goes on; when
@@ -43,6 +52,7 @@
 //! ```
 
 mod message;
+mod policy;
 mod reply;
 mod stdio;
 mod tools;
@@ -56,6 +66,7 @@ use serde_json::Value;
 use toolargs_core::options::ParseOptions;
 
 use message::{Message, Params};
+pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, VerdictLog, MAX_LINE_BYTES};
 pub use tools::{Tools, UncheckedTool};
 
@@ -82,6 +93,11 @@ pub enum Outcome {
     Unchecked,
     /// Refused unchecked ([`Unchecked::Block`]).
     Blocked,
+    /// Needed the user's confirmation, and did not get it (declined, cancelled, or the
+    /// client's answer was an error); not forwarded.
+    NotConfirmed,
+    /// Needed the user's confirmation, and the client cannot ask for it; not forwarded.
+    ConfirmationUnavailable,
 }
 
 impl Outcome {
@@ -93,6 +109,8 @@ impl Outcome {
             Outcome::Rejected => "rejected",
             Outcome::Unchecked => "unchecked",
             Outcome::Blocked => "blocked",
+            Outcome::NotConfirmed => "not_confirmed",
+            Outcome::ConfirmationUnavailable => "confirmation_unavailable",
         }
     }
 }
@@ -105,7 +123,7 @@ pub struct CallVerdict {
     pub tool: String,
     /// What the gate did.
     pub outcome: Outcome,
-    /// The error codes of a rejection.
+    /// The error codes of a rejection or a refusal.
     pub codes: Vec<String>,
     /// The rules of the repairs.
     pub rules: Vec<String>,
@@ -113,6 +131,8 @@ pub struct CallVerdict {
     pub paths: Vec<String>,
     /// The arguments as the client sent them (the raw JSON text).
     pub arguments: String,
+    /// Whether the call was forwarded after the user confirmed it.
+    pub confirmed: bool,
 }
 
 /// What [`Gate::from_client`] made of one line.
@@ -121,7 +141,8 @@ pub struct CallVerdict {
 pub struct Handled {
     /// Where the line (or the answer to it) goes.
     pub routes: Vec<Route>,
-    /// The verdict, when the line was a `tools/call`.
+    /// The verdict, when the line was a `tools/call`, or the client's answer to the
+    /// confirmation of one (a call that waits for it has its verdict then).
     pub verdict: Option<CallVerdict>,
 }
 
@@ -136,12 +157,34 @@ pub enum Unchecked {
     Block,
 }
 
+/// A call waiting for the user's confirmation.
+#[derive(Debug)]
+struct HeldCall {
+    /// The call's id, as the client wrote it.
+    id: String,
+    /// The line to forward once confirmed (the call as gated).
+    line: String,
+    verdict: CallVerdict,
+}
+
+/// The prefix of the ids of the gate's own requests to the client: a string no server's
+/// numbered ids can be, and one no server has a reason to use.
+const CONFIRMATION_ID_PREFIX: &str = "toolargs-gate/confirm/";
+
 /// The message handling of the gate (see the [crate](self) docs).
 #[derive(Debug, Default)]
 pub struct Gate {
     tools: Tools,
     options: ParseOptions,
     unchecked: Unchecked,
+    policy: Policy,
+    /// Whether the client declared the elicitation capability in its `initialize` request.
+    client_elicits: bool,
+    /// Calls waiting for the user's confirmation, by the id (as JSON text) of the gate's
+    /// request that asks for it.
+    held: HashMap<String, HeldCall>,
+    /// How many confirmations the gate asked for: the next one's id.
+    confirmations: u64,
     /// `tools/list` requests on their way to the server, by id (as JSON text): true for a
     /// first page.
     listing: HashMap<String, bool>,
@@ -164,6 +207,14 @@ impl Gate {
     /// What to do with calls to a tool whose definition did not load.
     pub fn with_unchecked(mut self, unchecked: Unchecked) -> Gate {
         self.unchecked = unchecked;
+        self
+    }
+
+    /// Applies `policy` over what the server says of its tools (see [`Policy`]): the effect,
+    /// the unknown-key policy and the strict fields of each tool as it is learned, and which
+    /// calls wait for the user's confirmation.
+    pub fn with_policy(mut self, policy: Policy) -> Gate {
+        self.policy = policy;
         self
     }
 
@@ -194,9 +245,15 @@ impl Gate {
             verdict: None,
         };
         let Some(method) = message.method.as_deref() else {
+            if let Some(held) = message.id.and_then(|id| self.held.remove(id.get())) {
+                return self.confirmed(held, &message);
+            }
             // A response to a request of the server's (sampling, elicitation, ...).
             return forward();
         };
+        if method == "initialize" {
+            self.client_elicits = message.params.is_some_and(declares_elicitation);
+        }
         if let Some(id) = message.id {
             self.pending.insert(id.get().to_owned());
             if method == "tools/list" {
@@ -218,7 +275,7 @@ impl Gate {
                 self.pending.remove(id.get());
                 if let (Some(first), Some(result)) = (self.listing.remove(id.get()), message.result)
                 {
-                    self.tools.learn(result.get(), first);
+                    self.tools.learn(result.get(), first, &self.policy);
                 }
             }
         }
@@ -230,6 +287,7 @@ impl Gate {
         let mut ids: Vec<String> = self.pending.drain().collect();
         ids.sort();
         self.listing.clear();
+        self.held.clear();
         ids.into_iter()
             .map(|id| Route::ToClient(reply::server_gone(&id)))
             .collect()
@@ -251,6 +309,7 @@ impl Gate {
             rules: Vec::new(),
             paths: Vec::new(),
             arguments: sent.to_owned(),
+            confirmed: false,
         };
         let spec = match self.tools.get(name) {
             Some(Ok(spec)) => spec,
@@ -262,17 +321,12 @@ impl Gate {
                     verdict: Some(verdict),
                 };
             }
-            _ => {
-                return Handled {
-                    routes: vec![Route::ToServer(line.to_owned())],
-                    verdict: Some(verdict),
-                }
-            }
+            _ => return self.forward_call(id, name, line.to_owned(), sent.to_owned(), verdict),
         };
-        let route = match spec.parse_with(&sent.into(), &self.options) {
+        match spec.parse_with(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
-                Route::ToServer(line.to_owned())
+                self.forward_call(id, name, line.to_owned(), sent.to_owned(), verdict)
             }
             Ok(parsed) => {
                 verdict.outcome = Outcome::Repaired;
@@ -280,7 +334,8 @@ impl Gate {
                     verdict.rules.push(repair.rule.to_string());
                     verdict.paths.push(repair.path.clone());
                 }
-                Route::ToServer(message::with_arguments(line, params, &parsed.args))
+                let line = message::with_arguments(line, params, &parsed.args);
+                self.forward_call(id, name, line, parsed.args.to_string(), verdict)
             }
             Err(rejection) => {
                 self.pending.remove(id);
@@ -289,19 +344,117 @@ impl Gate {
                     verdict.codes.push(error.code.to_string());
                     verdict.paths.push(error.path.clone());
                 }
-                Route::ToClient(reply::rejected(id, &rejection))
+                Handled {
+                    routes: vec![Route::ToClient(reply::rejected(id, &rejection))],
+                    verdict: Some(verdict),
+                }
             }
-        };
+        }
+    }
+
+    /// Forwards a call that passed the gate as `line`, or, for a tool the policy says to
+    /// confirm, asks the user first (showing `arguments`, the JSON text forwarded) and holds
+    /// the call; refuses it when the client cannot ask.
+    fn forward_call(
+        &mut self,
+        id: &str,
+        tool: &str,
+        line: String,
+        arguments: String,
+        mut verdict: CallVerdict,
+    ) -> Handled {
+        if !self.policy.confirms(tool) {
+            return Handled {
+                routes: vec![Route::ToServer(line)],
+                verdict: Some(verdict),
+            };
+        }
+        if !self.client_elicits {
+            self.pending.remove(id);
+            verdict.outcome = Outcome::ConfirmationUnavailable;
+            verdict
+                .codes
+                .push(Outcome::ConfirmationUnavailable.as_str().to_owned());
+            return Handled {
+                routes: vec![Route::ToClient(reply::confirmation_unavailable(id, tool))],
+                verdict: Some(verdict),
+            };
+        }
+        self.confirmations += 1;
+        let request_id =
+            Value::String(format!("{CONFIRMATION_ID_PREFIX}{}", self.confirmations)).to_string();
+        let request = reply::confirmation_request(&request_id, tool, &arguments);
+        self.held.insert(
+            request_id,
+            HeldCall {
+                id: id.to_owned(),
+                line,
+                verdict,
+            },
+        );
+        // The verdict is the user's answer's to give.
         Handled {
-            routes: vec![route],
+            routes: vec![Route::ToClient(request)],
+            verdict: None,
+        }
+    }
+
+    /// The client's answer to a confirmation the gate asked for: the held call goes on when
+    /// the user accepted, and is refused otherwise. The answer itself goes nowhere: the
+    /// request was the gate's.
+    fn confirmed(&mut self, held: HeldCall, answer: &Message<'_>) -> Handled {
+        let HeldCall {
+            id,
+            line,
+            mut verdict,
+        } = held;
+        let action = answer
+            .result
+            .and_then(|result| serde_json::from_str::<Value>(result.get()).ok())
+            .and_then(|result| result.get("action")?.as_str().map(str::to_owned));
+        if answer.error.is_none() && action.as_deref() == Some("accept") {
+            verdict.confirmed = true;
+            return Handled {
+                routes: vec![Route::ToServer(line)],
+                verdict: Some(verdict),
+            };
+        }
+        let why = match (answer.error, action.as_deref()) {
+            (Some(_), _) => "asking the user for confirmation failed",
+            (None, Some("decline")) => "the user declined it",
+            (None, Some("cancel")) => "the user dismissed the confirmation",
+            _ => "the client's answer to the confirmation was not an acceptance",
+        };
+        self.pending.remove(&id);
+        verdict.outcome = Outcome::NotConfirmed;
+        verdict
+            .codes
+            .push(Outcome::NotConfirmed.as_str().to_owned());
+        Handled {
+            routes: vec![Route::ToClient(reply::not_confirmed(
+                &id,
+                &verdict.tool,
+                why,
+            ))],
             verdict: Some(verdict),
         }
     }
 }
 
+/// Whether `initialize` params (as written) declare the client's elicitation capability.
+fn declares_elicitation(params: &serde_json::value::RawValue) -> bool {
+    serde_json::from_str::<Value>(params.get()).is_ok_and(|params| {
+        params
+            .get("capabilities")
+            .and_then(|capabilities| capabilities.get("elicitation"))
+            .is_some_and(|elicitation| !elicitation.is_null())
+    })
+}
+
 impl CallVerdict {
-    /// The verdict as a line of the log: `tool`, `outcome`, `codes`, `rules`, `paths`, and
-    /// `arguments` when asked for (then `toolargs replay` reads the log as calls).
+    /// The verdict as a line of the log: `tool`, `outcome`, `codes`, `rules`, `paths`,
+    /// `confirmed: true` for a call the user confirmed, and `arguments` when asked for (then
+    /// `toolargs replay` reads the log as calls).
     pub fn to_log(&self, arguments: bool) -> Value {
         let mut line = serde_json::json!({
             "tool": self.tool,
@@ -310,6 +463,9 @@ impl CallVerdict {
             "rules": self.rules,
             "paths": self.paths,
         });
+        if self.confirmed {
+            line["confirmed"] = Value::Bool(true);
+        }
         if arguments {
             line["arguments"] = Value::String(self.arguments.clone());
         }

@@ -21,6 +21,7 @@ pub(crate) struct Message<'a> {
     pub method: Option<String>,
     pub params: Option<&'a RawValue>,
     pub result: Option<&'a RawValue>,
+    pub error: Option<&'a RawValue>,
 }
 
 /// The members of a request's params the gate reads.
@@ -63,6 +64,7 @@ impl<'a> Message<'a> {
             method,
             params: members.get("params").copied(),
             result: members.get("result").copied(),
+            error: members.get("error").copied(),
         })
     }
 

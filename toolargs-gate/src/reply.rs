@@ -22,10 +22,51 @@ pub(crate) fn rejected(id: &str, rejection: &Rejection) -> String {
 
 /// The result of a call to a tool whose definition did not load, under `--unchecked block`.
 pub(crate) fn blocked(id: &str, tool: &str) -> String {
+    refused(
+        id,
+        "unchecked_tool",
+        &format!("the definition of `{tool}` could not be checked, and calls to it are refused"),
+    )
+}
+
+/// The result of a call the user was asked to confirm and did not: `why` says what they
+/// answered.
+pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str) -> String {
+    refused(
+        id,
+        "not_confirmed",
+        &format!("the call to `{tool}` was not made: {why}; do not retry it unless the user asks"),
+    )
+}
+
+/// The result of a call that needs the user's confirmation when the client cannot ask.
+pub(crate) fn confirmation_unavailable(id: &str, tool: &str) -> String {
+    refused(
+        id,
+        "confirmation_unavailable",
+        &format!(
+            "calls to `{tool}` need the user's confirmation, and this client cannot ask for it (no elicitation); the call was not made"
+        ),
+    )
+}
+
+/// The gate's own request asking the user to confirm a call to `tool` with `arguments` (the
+/// JSON text that would be forwarded): an elicitation that asks for nothing but the answer.
+pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> String {
+    let params = json!({
+        "message": format!("Allow the call to `{tool}` with these arguments?\n{arguments}"),
+        "requestedSchema": {"type": "object", "properties": {}},
+    });
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{params}}}"#)
+}
+
+/// A refused call's tool result: one error, `code` at the root, in the model-facing shape of
+/// a rejection.
+fn refused(id: &str, code: &str, message: &str) -> String {
     let body = json!({"ok": false, "errors": [{
-        "error": "unchecked_tool",
+        "error": code,
         "path": "$",
-        "message": format!("the definition of `{tool}` could not be checked, and calls to it are refused"),
+        "message": message,
     }]});
     result(
         id,

@@ -104,6 +104,12 @@ pub fn run_stdio(
                 unchecked.name, unchecked.reason
             );
         }
+        for missing in lock(&gate).tools_mut().take_new_policy_warnings() {
+            eprintln!(
+                "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such top-level field",
+                missing.field, missing.tool
+            );
+        }
         for route in routes {
             if let Route::ToClient(text) = route {
                 write_line(&mut *lock(&to_client), &text)?;

@@ -198,3 +198,283 @@ fn a_first_page_replaces_the_tools_and_later_pages_add_to_them() {
     assert!(gate.tools().get("a").is_some() && gate.tools().get("b").is_some());
     assert_eq!(gate.tools().len(), 2);
 }
+
+/// [`listed`] under a policy: `refund`'s `amount_cents` strict and `refund` confirmed;
+/// `lookup` destructive (so unknown keys are rejected); `remote` confirmed too.
+fn listed_with_policy(toml: &str) -> Gate {
+    let policy = crate::Policy::from_toml(toml).unwrap();
+    let mut gate = Gate::new().with_policy(policy);
+    gate.from_client(r#"{"jsonrpc":"2.0","id":"l1","method":"tools/list"}"#);
+    let result = json!({"jsonrpc": "2.0", "id": "l1", "result": {"tools": [
+        {"name": "lookup", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+         "annotations": {"readOnlyHint": true}},
+        {"name": "refund", "inputSchema": {"type": "object",
+            "properties": {"amount_cents": {"type": "integer", "minimum": 1}, "quantity": {"type": "integer"}},
+            "required": ["amount_cents"]}},
+    ]}})
+    .to_string();
+    gate.from_server(&result);
+    gate
+}
+
+const CONFIRM_REFUND: &str = "[[tools]]\nname = \"refund\"\nconfirm = true\n";
+
+fn initialize(gate: &mut Gate, capabilities: Value) {
+    let line = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": capabilities}})
+    .to_string();
+    assert_eq!(gate.from_client(&line).routes, [Route::ToServer(line)]);
+    gate.from_server(r#"{"jsonrpc":"2.0","id":0,"result":{}}"#);
+}
+
+/// The gate's confirmation request for a call, and the call held (nothing reaches the
+/// server yet).
+fn asked(gate: &mut Gate, line: &str) -> Value {
+    let handled = gate.from_client(line);
+    assert_eq!(handled.verdict, None, "the verdict waits for the answer");
+    let request = to_client(&handled.routes);
+    assert_eq!(request["method"], json!("elicitation/create"));
+    request
+}
+
+#[test]
+fn a_strict_field_is_rejected_where_it_would_be_repaired() {
+    let mut gate =
+        listed_with_policy("[[tools]]\nname = \"refund\"\nstrict = [\"amount_cents\"]\n");
+    let handled = gate.from_client(&call(json!(1), "refund", r#"{"amount_cents": "1999"}"#));
+    let reply = to_client(&handled.routes);
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("repair_forbidden")
+    );
+    assert_eq!(handled.verdict.unwrap().outcome, Outcome::Rejected);
+    // Sent as the schema says, it goes on; the other fields are still repaired.
+    let line = call(
+        json!(2),
+        "refund",
+        r#"{"amount_cents": 1999, "quantity": "2"}"#,
+    );
+    assert_eq!(
+        gate.from_client(&line).routes,
+        [Route::ToServer(call(
+            json!(2),
+            "refund",
+            r#"{"amount_cents":1999,"quantity":2}"#
+        ))]
+    );
+    // Without the policy, the same call is repaired.
+    let mut gate = listed_with_policy("");
+    let handled = gate.from_client(&call(json!(1), "refund", r#"{"amount_cents": "1999"}"#));
+    assert_eq!(handled.verdict.unwrap().outcome, Outcome::Repaired);
+}
+
+#[test]
+fn the_policy_overrides_what_the_annotations_say() {
+    // `lookup` says it is read-only: made destructive, its invented keys are rejected.
+    let mut gate = listed_with_policy("[[tools]]\nname = \"look*\"\neffect = \"destructive\"\n");
+    let reply = to_client(
+        &gate
+            .from_client(&call(json!(1), "lookup", r#"{"q": "x", "ghost": 1}"#))
+            .routes,
+    );
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("unknown_field")
+    );
+    // `refund` says nothing (destructive): told to strip, it strips.
+    let mut gate = listed_with_policy("[[tools]]\nname = \"refund\"\nunknown = \"strip\"\n");
+    let line = call(json!(2), "refund", r#"{"amount_cents": 5, "ghost": 1}"#);
+    assert_eq!(
+        gate.from_client(&line).routes,
+        [Route::ToServer(call(
+            json!(2),
+            "refund",
+            r#"{"amount_cents":5}"#
+        ))]
+    );
+}
+
+#[test]
+fn strict_fields_the_schema_lacks_are_named_once() {
+    let policy = "[[tools]]\nname = \"refund\"\nstrict = [\"amount_cents\", \"amount\"]\n";
+    let mut gate = listed_with_policy(policy);
+    let missing = gate.tools_mut().take_new_policy_warnings();
+    assert_eq!(
+        missing,
+        [crate::StrictFieldMissing {
+            tool: "refund".to_owned(),
+            field: "amount".to_owned()
+        }]
+    );
+    // Listed again: not named again; a field the new schema lost is named.
+    let relist = |gate: &mut Gate, id: &str, schema: Value| {
+        let list = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"}).to_string();
+        gate.from_client(&list);
+        let result = json!({"jsonrpc": "2.0", "id": id,
+            "result": {"tools": [{"name": "refund", "inputSchema": schema}]}});
+        gate.from_server(&result.to_string());
+        gate.tools_mut().take_new_policy_warnings()
+    };
+    let schema = json!({"type": "object", "properties": {"amount_cents": {"type": "integer"}}});
+    assert!(relist(&mut gate, "l2", schema).is_empty());
+    let lost = relist(&mut gate, "l3", json!({"type": "object"}));
+    assert_eq!(lost.len(), 1);
+    assert_eq!(lost[0].field, "amount_cents");
+}
+
+#[test]
+fn a_confirmed_call_waits_for_the_user_and_goes_on_as_gated() {
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    initialize(&mut gate, json!({"elicitation": {}}));
+    let request = asked(
+        &mut gate,
+        &call(json!(5), "refund", r#"{"amount_cents": "1999"}"#),
+    );
+    let message = request["params"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`refund`") && message.contains(r#"{"amount_cents":1999}"#),
+        "{message}"
+    );
+    assert_eq!(
+        request["params"]["requestedSchema"]["type"],
+        json!("object")
+    );
+    let id = request["id"].as_str().unwrap();
+    assert!(id.starts_with("toolargs-gate/"), "{id}");
+    // The user accepts: the call goes to the server, repaired; the answer goes nowhere.
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": {}}});
+    let handled = gate.from_client(&answer.to_string());
+    assert_eq!(
+        handled.routes,
+        [Route::ToServer(call(
+            json!(5),
+            "refund",
+            r#"{"amount_cents":1999}"#
+        ))]
+    );
+    let verdict = handled.verdict.unwrap();
+    assert_eq!(
+        (verdict.outcome.clone(), verdict.confirmed),
+        (Outcome::Repaired, true)
+    );
+    assert_eq!(verdict.to_log(false)["confirmed"], json!(true));
+    // The same answer again is no longer the gate's: it passes on like any other response.
+    let again = answer.to_string();
+    assert_eq!(
+        gate.from_client(&again).routes,
+        [Route::ToServer(again.clone())]
+    );
+    // The server answers the call: the client gets it, and nothing is left pending.
+    gate.from_server(r#"{"jsonrpc":"2.0","id":5,"result":{"content":[]}}"#);
+    assert!(gate.server_closed().is_empty());
+}
+
+#[test]
+fn a_call_the_user_does_not_confirm_never_reaches_the_server() {
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    initialize(&mut gate, json!({"elicitation": {"form": {}}}));
+    for (n, answer) in [
+        json!({"result": {"action": "decline"}}),
+        json!({"result": {"action": "cancel"}}),
+        json!({"error": {"code": -32603, "message": "no user"}}),
+        json!({"result": {}}),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let request = asked(
+            &mut gate,
+            &call(json!(n + 10), "refund", r#"{"amount_cents": 7}"#),
+        );
+        let mut answer = answer;
+        answer["jsonrpc"] = json!("2.0");
+        answer["id"] = request["id"].clone();
+        let handled = gate.from_client(&answer.to_string());
+        let reply = to_client(&handled.routes);
+        assert_eq!(reply["id"], json!(n + 10), "{answer}");
+        assert_eq!(reply["result"]["isError"], json!(true));
+        assert_eq!(
+            reply["result"]["structuredContent"]["errors"][0]["error"],
+            json!("not_confirmed")
+        );
+        let verdict = handled.verdict.unwrap();
+        assert_eq!(
+            (verdict.outcome, verdict.codes),
+            (Outcome::NotConfirmed, vec!["not_confirmed".to_owned()])
+        );
+    }
+    // Every call was answered by the gate: none is waiting for the server.
+    assert!(gate.server_closed().is_empty());
+}
+
+#[test]
+fn without_elicitation_a_confirmed_tool_is_refused() {
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    initialize(&mut gate, json!({"sampling": {}}));
+    let handled = gate.from_client(&call(json!(3), "refund", r#"{"amount_cents": 7}"#));
+    let reply = to_client(&handled.routes);
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("confirmation_unavailable")
+    );
+    assert_eq!(
+        handled.verdict.unwrap().outcome,
+        Outcome::ConfirmationUnavailable
+    );
+    // Rejected calls are rejected before anyone is asked; other tools are not confirmed.
+    let reply = to_client(
+        &gate
+            .from_client(&call(json!(4), "refund", r#"{"amount_cents": 0}"#))
+            .routes,
+    );
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("out_of_range")
+    );
+    let line = call(json!(5), "lookup", r#"{"q": "x"}"#);
+    assert_eq!(
+        gate.from_client(&line).routes,
+        [Route::ToServer(line.clone())]
+    );
+    // No `initialize` seen at all: no elicitation either.
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    let reply = to_client(
+        &gate
+            .from_client(&call(json!(6), "refund", r#"{"amount_cents": 7}"#))
+            .routes,
+    );
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("confirmation_unavailable")
+    );
+}
+
+#[test]
+fn confirmations_of_several_calls_are_told_apart() {
+    let mut gate = listed_with_policy("[[tools]]\nname = \"*\"\nconfirm = true\n");
+    initialize(&mut gate, json!({"elicitation": {}}));
+    let first = asked(
+        &mut gate,
+        &call(json!(1), "refund", r#"{"amount_cents": 1}"#),
+    );
+    // A tool the server never listed is confirmed too before it is passed on.
+    let unlisted = call(json!(2), "unlisted", r#"{"a": 1}"#);
+    let second = asked(&mut gate, &unlisted);
+    assert_ne!(first["id"], second["id"]);
+    let answer = |id: &Value, action: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "result": {"action": action}}).to_string()
+    };
+    let handled = gate.from_client(&answer(&second["id"], "accept"));
+    assert_eq!(handled.routes, [Route::ToServer(unlisted)]);
+    assert_eq!(handled.verdict.unwrap().outcome, Outcome::Unchecked);
+    let reply = to_client(&gate.from_client(&answer(&first["id"], "decline")).routes);
+    assert_eq!(reply["id"], json!(1));
+    // The server ends: the forwarded call gets an error, the answered one does not.
+    let gone: Vec<Value> = gate
+        .server_closed()
+        .iter()
+        .map(|route| to_client(std::slice::from_ref(route)))
+        .collect();
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0]["id"], json!(2));
+}

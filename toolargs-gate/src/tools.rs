@@ -1,8 +1,10 @@
 //! The tools the gate learned from the server's `tools/list` results.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use toolargs_dynamic::{load_tool_list_lenient, Spec};
+
+use crate::policy::{Policy, StrictFieldMissing};
 
 /// A tool the server listed whose definition did not load: calls to it are not checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +21,11 @@ pub struct Tools {
     tools: HashMap<String, Result<Spec, UncheckedTool>>,
     /// Definitions that did not load, not reported yet ([`Tools::take_new_unchecked`]).
     new_unchecked: Vec<UncheckedTool>,
+    /// Strict fields of the policy a learned tool does not declare, not reported yet
+    /// ([`Tools::take_new_policy_warnings`]).
+    new_missing: Vec<StrictFieldMissing>,
+    /// Every one reported so far: a tool listed again is not reported again.
+    missing_seen: HashSet<StrictFieldMissing>,
 }
 
 impl Tools {
@@ -42,9 +49,15 @@ impl Tools {
         std::mem::take(&mut self.new_unchecked)
     }
 
-    /// Learns a page of a `tools/list` result (its JSON text); a first page replaces what
-    /// was known.
-    pub(crate) fn learn(&mut self, result: &str, first_page: bool) {
+    /// The strict fields the policy names for tools learned since the last call that their
+    /// schemas do not declare, each once.
+    pub fn take_new_policy_warnings(&mut self) -> Vec<StrictFieldMissing> {
+        std::mem::take(&mut self.new_missing)
+    }
+
+    /// Learns a page of a `tools/list` result (its JSON text), with `policy` applied over
+    /// what the server says; a first page replaces what was known.
+    pub(crate) fn learn(&mut self, result: &str, first_page: bool, policy: &Policy) {
         if first_page {
             self.tools.clear();
         }
@@ -53,6 +66,12 @@ impl Tools {
         };
         for spec in list.specs {
             if let Some(name) = spec.name().map(str::to_owned) {
+                let (spec, missing) = policy.apply(&name, spec);
+                for field in missing {
+                    if self.missing_seen.insert(field.clone()) {
+                        self.new_missing.push(field);
+                    }
+                }
                 self.tools.insert(name, Ok(spec));
             }
         }
