@@ -112,6 +112,13 @@ enum Command {
     /// repaired calls go on repaired, rejected calls come back to the client as a tool result
     /// with `isError: true` and the errors for the model. Everything else passes through. The
     /// server's stderr is this process's, and its exit status becomes the gate's.
+    ///
+    /// A policy file (`--policy`, TOML or JSON) says what the server does not, per tool name
+    /// or glob (`*`, `?`; an exact name wins, then the first glob in the file): `effect`
+    /// (over the annotations), `unknown` (`strip` or `reject`, over the effect), `strict`
+    /// (fields never repaired) and `confirm` (ask the user through an MCP elicitation before
+    /// forwarding; refused when the client cannot be asked). A file that does not load stops
+    /// the gate before the server starts, naming the line and column.
     Gate {
         /// Write one JSON line per `tools/call` here: time, tool, outcome, codes, rules,
         /// paths, latency.
@@ -124,6 +131,10 @@ enum Command {
         /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
         #[arg(long, value_enum, default_value = "pass")]
         unchecked: UncheckedCalls,
+        /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict` and
+        /// `confirm`.
+        #[arg(long)]
+        policy: Option<PathBuf>,
         /// The server to start, and its arguments (after `--`).
         #[arg(required = true, last = true)]
         command: Vec<std::ffi::OsString>,
@@ -235,8 +246,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             log,
             log_arguments,
             unchecked,
+            policy,
             command,
         } => {
+            // Before anything starts: a policy that does not load is the whole answer.
+            let policy = match policy {
+                Some(path) => toolargs_gate::Policy::load(&path).map_err(|e| e.to_string())?,
+                None => toolargs_gate::Policy::default(),
+            };
             let log = match log {
                 Some(path) => {
                     let file = std::fs::File::create(&path)
@@ -248,10 +265,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 None => None,
             };
-            let gate = toolargs_gate::Gate::new().with_unchecked(match unchecked {
-                UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
-                UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
-            });
+            let gate = toolargs_gate::Gate::new()
+                .with_unchecked(match unchecked {
+                    UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
+                    UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
+                })
+                .with_policy(policy);
             let (program, args) = command.split_first().ok_or("no server command given")?;
             let code = toolargs_gate::run_stdio(gate, program, args, log)
                 .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;

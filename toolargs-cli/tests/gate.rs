@@ -140,3 +140,140 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
     let _ = std::fs::remove_file(&log);
     let _ = std::fs::remove_file(&tools);
 }
+
+#[test]
+fn a_policy_file_makes_fields_strict_and_calls_wait_for_the_user() {
+    std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        eprintln!("the gate did not answer within 120 s");
+        std::process::exit(1);
+    });
+    let dir = std::env::temp_dir().join(format!("toolargs-gate-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("policy.toml");
+    std::fs::write(
+        &policy,
+        r#"
+[[tools]]
+name = "refund"
+strict = ["amount_cents"]
+confirm = true
+
+[[tools]]
+name = "look*"
+effect = "destructive"
+strict = ["query"]
+"#,
+    )
+    .unwrap();
+    let log = dir.join("verdicts.jsonl");
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .args(["gate", "--log"])
+        .arg(&log)
+        .arg("--policy")
+        .arg(&policy)
+        .arg("--")
+        .arg("python3")
+        .arg(data("echo_server.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gate starts");
+    let mut client = Client {
+        to: gate.stdin.take(),
+        from: BufReader::new(gate.stdout.take().unwrap()),
+    };
+    let mut ask = |message: Value| client.ask(&message.to_string());
+    let init = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"capabilities": {"elicitation": {}}}}));
+    assert_eq!(init["result"]["serverInfo"]["name"], json!("echo"));
+    ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let call = |id: u32, tool: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+    // Strict: what would be repaired is rejected, before anyone is asked.
+    let reply = ask(call(3, "refund", json!({"amount_cents": "1999"})));
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("repair_forbidden")
+    );
+    // Confirmed: the gate asks, the user accepts, the server gets the call.
+    let request = ask(call(4, "refund", json!({"amount_cents": 1999})));
+    assert_eq!(request["method"], json!("elicitation/create"));
+    let reply = ask(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept"}}));
+    assert_eq!(reply["id"], json!(4));
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        json!(r#"{"amount_cents": 1999}"#)
+    );
+    // Declined: the server never sees it.
+    let request = ask(call(5, "refund", json!({"amount_cents": 2})));
+    let reply =
+        ask(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "decline"}}));
+    assert_eq!(reply["id"], json!(5));
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("not_confirmed")
+    );
+    // Made destructive over its read-only annotation: the invented key is rejected.
+    let reply = ask(call(6, "lookup", json!({"q": "x", "ghost": 1})));
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("unknown_field")
+    );
+    client.to.take();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut client.from, &mut rest).unwrap();
+    let output = gate.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("echo: called refund").count(), 1, "{stderr}");
+    // The answers to the gate's own requests never reached the server.
+    assert!(!stderr.contains("echo: got the answer"), "{stderr}");
+    assert!(
+        stderr.contains("the policy makes `query` of `lookup` strict"),
+        "{stderr}"
+    );
+    let verdicts: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let outcomes: Vec<&str> = verdicts
+        .iter()
+        .map(|v| v["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["rejected", "clean", "not_confirmed", "rejected"]);
+    assert_eq!(verdicts[1]["confirmed"], json!(true));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_policy_file_stops_the_gate_before_the_server_starts() {
+    let dir = std::env::temp_dir().join(format!("toolargs-gate-bad-policy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let policy = dir.join("policy.toml");
+    std::fs::write(
+        &policy,
+        "[[tools]]\nname = \"refund\"\neffect = \"sometimes\"\n",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .arg("gate")
+        .arg("--policy")
+        .arg(&policy)
+        .args(["--", "/nonexistent/mcp-server"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}:3:10: unknown effect `sometimes`",
+            policy.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("nonexistent"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,8 +2,9 @@
 
 It answers `initialize`, `tools/list` (two tools: `lookup`, read-only, and `refund`, with no
 annotations) and `tools/call` (the result's text is the arguments it received, as JSON), and
-sends a `sampling/createMessage` request of its own when called with `{"ask": true}`. When
-its input closes it exits with status 3, so that the gate's exit status can be checked.
+sends a `sampling/createMessage` request of its own when called with `{"ask": true}`; it
+names on stderr every answer it receives. When its input closes it exits with status 3, so
+that the gate's exit status can be checked.
 """
 import json
 import sys
@@ -41,4 +42,6 @@ for line in sys.stdin:
             "content": [{"type": "text", "text": json.dumps(arguments, sort_keys=True)}]}})
     elif id_ is not None and method is not None:
         send({"jsonrpc": "2.0", "id": id_, "result": {}})
+    elif method is None:
+        sys.stderr.write("echo: got the answer to %s\n" % json.dumps(id_))
 sys.exit(3)
