@@ -395,3 +395,64 @@ impl Contract for &Spec {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(spec: &Spec, text: &str) -> Vec<String> {
+        let raw = RawArgs::from(text);
+        let parsed = spec.parse_with(&raw, &ParseOptions::DEFAULT);
+        let checked = spec.check_with(&raw, &ParseOptions::DEFAULT);
+        // The judging walk (and the plain reading before it) agrees with the parse.
+        assert_eq!(
+            parsed
+                .as_ref()
+                .map(|p| p.repairs.len())
+                .map_err(|r| r.errors().len()),
+            checked.as_ref().map(Vec::len).map_err(|r| r.errors().len()),
+            "{text}"
+        );
+        match parsed {
+            Ok(_) => Vec::new(),
+            Err(rejection) => rejection
+                .errors()
+                .iter()
+                .map(|e| e.code.to_string())
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_strict_property_refuses_repairs_at_every_depth_and_nowhere_else() {
+        let mut spec = Spec::from_json(
+            r##"{"type": "object", "$defs": {"n": {"type": "integer"}},
+                "properties": {
+                    "ids": {"type": "array", "items": {"$ref": "#/$defs/n"}},
+                    "point": {"type": "object", "properties": {"x": {"$ref": "#/$defs/n"}}},
+                    "count": {"$ref": "#/$defs/n"},
+                    "mode": {"enum": ["fast", "slow"]}
+                }}"##,
+        )
+        .unwrap();
+        let lenient = spec.clone();
+        assert!(spec.make_strict("ids") && spec.make_strict("point") && spec.make_strict("mode"));
+        for text in [
+            r#"{"ids": ["5"]}"#,
+            r#"{"ids": "[5]"}"#,
+            r#"{"point": {"x": "1"}}"#,
+            r#"{"point": "{\"x\": 1}"}"#,
+            r#"{"mode": "FAST"}"#,
+        ] {
+            assert_eq!(codes(&spec, text), ["repair_forbidden"], "{text}");
+            assert!(
+                codes(&lenient, text).is_empty(),
+                "{text}: repaired when not strict"
+            );
+        }
+        // The shared schema is strict only under the strict property.
+        assert!(codes(&spec, r#"{"count": "5", "ids": [5], "point": {"x": 1}}"#).is_empty());
+        // A null for an optional field is read as absent, as for a derived strict field.
+        assert!(codes(&spec, r#"{"ids": null}"#).is_empty());
+    }
+}
