@@ -24,7 +24,8 @@
 //! an MCP elicitation (`elicitation/create`, with an id of the gate's own, whose answer never
 //! reaches the server); accepted, it goes on as gated; declined, cancelled or failed, the
 //! client gets an `isError` result with `not_confirmed`. A client that did not declare the
-//! elicitation capability in `initialize` gets `confirmation_unavailable` instead.
+//! elicitation capability in `initialize` gets `confirmation_unavailable` instead. A held
+//! call the client cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
 //! The arguments are judged as the client wrote them: a key sent twice is `duplicate_key`,
 //! and digits beyond a double are not rounded. Everything else passes through unchanged, ids
@@ -165,11 +166,14 @@ struct HeldCall {
     /// The line to forward once confirmed (the call as gated).
     line: String,
     verdict: CallVerdict,
+    /// The client cancelled the call while it waited.
+    cancelled: bool,
 }
 
 /// The prefix of the ids of the gate's own requests to the client: a string no server's
-/// numbered ids can be, and one no server has a reason to use.
-const CONFIRMATION_ID_PREFIX: &str = "toolargs-gate/confirm/";
+/// numbered ids can be, and one no server has a reason to use. Ids are matched as written, so
+/// it holds nothing a client could write escaped.
+const CONFIRMATION_ID_PREFIX: &str = "toolargs-gate-confirm-";
 
 /// The message handling of the gate (see the [crate](self) docs).
 #[derive(Debug, Default)]
@@ -253,6 +257,16 @@ impl Gate {
         };
         if method == "initialize" {
             self.client_elicits = message.params.is_some_and(declares_elicitation);
+        }
+        if method == "notifications/cancelled" {
+            // A held call the client gave up on is never made, whatever the user answers.
+            let cancelled = message.params().and_then(|p| p.request_id);
+            if let Some(cancelled) = cancelled.map(|id| id.get()) {
+                for held in self.held.values_mut().filter(|held| held.id == cancelled) {
+                    held.cancelled = true;
+                }
+                self.pending.remove(cancelled);
+            }
         }
         if let Some(id) = message.id {
             self.pending.insert(id.get().to_owned());
@@ -390,6 +404,7 @@ impl Gate {
                 id: id.to_owned(),
                 line,
                 verdict,
+                cancelled: false,
             },
         );
         // The verdict is the user's answer's to give.
@@ -407,7 +422,12 @@ impl Gate {
             id,
             line,
             mut verdict,
+            cancelled,
         } = held;
+        if cancelled {
+            // Nobody waits for the call any more: nothing to forward or answer.
+            return Handled::default();
+        }
         let action = answer
             .result
             .and_then(|result| serde_json::from_str::<Value>(result.get()).ok())

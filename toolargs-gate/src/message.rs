@@ -31,6 +31,8 @@ pub(crate) struct Params<'a> {
     pub name: Option<String>,
     pub arguments: Option<&'a RawValue>,
     pub cursor: Option<&'a RawValue>,
+    /// The request a `notifications/cancelled` cancels.
+    pub request_id: Option<&'a RawValue>,
 }
 
 impl<'a> Message<'a> {
@@ -82,6 +84,7 @@ impl<'a> Message<'a> {
                 .copied()
                 .filter(|a| a.get() != "null"),
             cursor: members.get("cursor").copied().filter(|c| c.get() != "null"),
+            request_id: members.get("requestId").copied(),
         })
     }
 }

@@ -50,11 +50,19 @@ pub(crate) fn confirmation_unavailable(id: &str, tool: &str) -> String {
     )
 }
 
+/// The most characters of a call's arguments a confirmation shows: enough for any call a
+/// person reads, and a bound on what a client is asked to display.
+const SHOWN_ARGUMENTS: usize = 4000;
+
 /// The gate's own request asking the user to confirm a call to `tool` with `arguments` (the
 /// JSON text that would be forwarded): an elicitation that asks for nothing but the answer.
 pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> String {
+    let shown = match arguments.char_indices().nth(SHOWN_ARGUMENTS) {
+        Some((end, _)) => format!("{}… ({} bytes in all)", &arguments[..end], arguments.len()),
+        None => arguments.to_owned(),
+    };
     let params = json!({
-        "message": format!("Allow the call to `{tool}` with these arguments?\n{arguments}"),
+        "message": format!("Allow the call to `{tool}` with these arguments?\n{shown}"),
         "requestedSchema": {"type": "object", "properties": {}},
     });
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{params}}}"#)

@@ -340,7 +340,7 @@ fn a_confirmed_call_waits_for_the_user_and_goes_on_as_gated() {
         json!("object")
     );
     let id = request["id"].as_str().unwrap();
-    assert!(id.starts_with("toolargs-gate/"), "{id}");
+    assert!(id.starts_with("toolargs-gate-"), "{id}");
     // The user accepts: the call goes to the server, repaired; the answer goes nowhere.
     let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"action": "accept", "content": {}}});
     let handled = gate.from_client(&answer.to_string());
@@ -469,6 +469,20 @@ fn confirmations_of_several_calls_are_told_apart() {
     assert_eq!(handled.verdict.unwrap().outcome, Outcome::Unchecked);
     let reply = to_client(&gate.from_client(&answer(&first["id"], "decline")).routes);
     assert_eq!(reply["id"], json!(1));
+    // Long arguments are shown cut short.
+    let long = call(
+        json!(3),
+        "unlisted",
+        &json!({"a": "x".repeat(10_000)}).to_string(),
+    );
+    let third = asked(&mut gate, &long);
+    let message = third["params"]["message"].as_str().unwrap();
+    assert!(
+        message.len() < 4200 && message.ends_with("(10008 bytes in all)"),
+        "{}",
+        message.len()
+    );
+    gate.from_client(&answer(&third["id"], "cancel"));
     // The server ends: the forwarded call gets an error, the answered one does not.
     let gone: Vec<Value> = gate
         .server_closed()
@@ -477,4 +491,25 @@ fn confirmations_of_several_calls_are_told_apart() {
         .collect();
     assert_eq!(gone.len(), 1);
     assert_eq!(gone[0]["id"], json!(2));
+}
+
+#[test]
+fn a_call_cancelled_while_it_waits_is_never_made() {
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    initialize(&mut gate, json!({"elicitation": {}}));
+    let request = asked(
+        &mut gate,
+        &call(json!(8), "refund", r#"{"amount_cents": 7}"#),
+    );
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}"#;
+    assert_eq!(
+        gate.from_client(cancel).routes,
+        [Route::ToServer(cancel.to_owned())]
+    );
+    let answer = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"action": "accept"}});
+    assert_eq!(
+        gate.from_client(&answer.to_string()),
+        crate::Handled::default()
+    );
+    assert!(gate.server_closed().is_empty());
 }
