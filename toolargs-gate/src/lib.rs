@@ -335,12 +335,12 @@ impl Gate {
                     verdict: Some(verdict),
                 };
             }
-            _ => return self.forward_call(id, name, line.to_owned(), sent.to_owned(), verdict),
+            _ => return self.forward_call(id, name, line.to_owned(), || sent.to_owned(), verdict),
         };
         match spec.parse_with(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
-                self.forward_call(id, name, line.to_owned(), sent.to_owned(), verdict)
+                self.forward_call(id, name, line.to_owned(), || sent.to_owned(), verdict)
             }
             Ok(parsed) => {
                 verdict.outcome = Outcome::Repaired;
@@ -349,7 +349,7 @@ impl Gate {
                     verdict.paths.push(repair.path.clone());
                 }
                 let line = message::with_arguments(line, params, &parsed.args);
-                self.forward_call(id, name, line, parsed.args.to_string(), verdict)
+                self.forward_call(id, name, line, || parsed.args.to_string(), verdict)
             }
             Err(rejection) => {
                 self.pending.remove(id);
@@ -367,14 +367,14 @@ impl Gate {
     }
 
     /// Forwards a call that passed the gate as `line`, or, for a tool the policy says to
-    /// confirm, asks the user first (showing `arguments`, the JSON text forwarded) and holds
-    /// the call; refuses it when the client cannot ask.
+    /// confirm, asks the user first (showing `arguments()`, the JSON text forwarded, made only
+    /// then) and holds the call; refuses it when the client cannot ask.
     fn forward_call(
         &mut self,
         id: &str,
         tool: &str,
         line: String,
-        arguments: String,
+        arguments: impl FnOnce() -> String,
         mut verdict: CallVerdict,
     ) -> Handled {
         if !self.policy.confirms(tool) {
@@ -397,7 +397,7 @@ impl Gate {
         self.confirmations += 1;
         let request_id =
             Value::String(format!("{CONFIRMATION_ID_PREFIX}{}", self.confirmations)).to_string();
-        let request = reply::confirmation_request(&request_id, tool, &arguments);
+        let request = reply::confirmation_request(&request_id, tool, &arguments());
         self.held.insert(
             request_id,
             HeldCall {
@@ -407,7 +407,7 @@ impl Gate {
                 cancelled: false,
             },
         );
-        // The verdict is the user's answer's to give.
+        // The verdict waits for the user's answer.
         Handled {
             routes: vec![Route::ToClient(request)],
             verdict: None,
