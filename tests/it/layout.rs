@@ -17,6 +17,7 @@ const CRATES: &[&str] = &[
     "toolargs-agent/src",
     "toolargs-replay/src",
     "toolargs-gate/src",
+    "toolargs-python/src",
     "toolargs-cli/src",
 ];
 

@@ -189,19 +189,7 @@ fn replay_tools(
         None => ToolSet::new(),
     };
     if format.carries_definitions() {
-        let mut found = LogTools::default();
-        for input in inputs {
-            // Streamed standard input is read once, by the replay.
-            if *input == Input::Stdin {
-                continue;
-            }
-            let reader = input
-                .open(Arc::new(AtomicU64::new(0)))
-                .map_err(|e| format!("{}: {e}", input.name()))?;
-            found
-                .scan(&input.name(), reader, format)
-                .map_err(|e| format!("{}: {e}", input.name()))?;
-        }
+        let found = LogTools::from_inputs(inputs, format).map_err(|e| e.to_string())?;
         if !found.is_empty() {
             let from_logs = found
                 .tool_set()

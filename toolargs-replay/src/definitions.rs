@@ -3,11 +3,14 @@
 
 use std::collections::BTreeSet;
 use std::io::{self, BufRead};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 use serde_json::Value;
 use toolargs_dynamic::LoadError;
 
 use crate::formats::{self, InputFormat};
+use crate::inputs::Input;
 use crate::log::ToolSet;
 
 /// The distinct tool definitions found in logs, in order of first appearance, with where each
@@ -38,6 +41,19 @@ pub struct LogTools {
 }
 
 impl LogTools {
+    /// Reads the definitions of every input but standard input (which a replay can only read
+    /// once, for its calls), as [`LogTools::scan`] does; an input that cannot be opened or read
+    /// is the error, with its name.
+    pub fn from_inputs(inputs: &[Input], format: InputFormat) -> io::Result<LogTools> {
+        let mut found = LogTools::default();
+        for input in inputs.iter().filter(|i| **i != Input::Stdin) {
+            let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", input.name()));
+            let reader = input.open(Arc::new(AtomicU64::new(0))).map_err(named)?;
+            found.scan(&input.name(), reader, format).map_err(named)?;
+        }
+        Ok(found)
+    }
+
     /// Reads the definitions of every record of `reader` (named `name`), in `format`
     /// ([`InputFormat::Auto`] detects it from the first records). Lines that are not JSON
     /// are skipped: the replay counts them.

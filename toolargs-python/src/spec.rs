@@ -1,0 +1,322 @@
+//! `Spec` (one tool's contract) and `ToolSet` (the tools of a list), loaded from definitions
+//! given as Python values or JSON text.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
+use toolargs_core::decode::RawArgs;
+use toolargs_core::{Effect, Limits, Rejection, UnknownPolicy};
+
+use crate::convert::{to_json_text, NotJson};
+use crate::result::ParseResult;
+use crate::LoadError;
+
+/// Payloads this long (in bytes) are parsed with the GIL released, so that other Python
+/// threads run meanwhile; below it, releasing costs more than the parse.
+const DETACH_AT_BYTES: usize = 64 * 1024;
+
+/// One tool's argument contract, loaded from a JSON Schema or a tool definition.
+#[pyclass(frozen, module = "toolargs")]
+pub(crate) struct Spec {
+    pub(crate) spec: Arc<toolargs_dynamic::Spec>,
+}
+
+#[pymethods]
+impl Spec {
+    #[new]
+    #[pyo3(signature = (definition, effect=None, unknown=None))]
+    fn new(
+        definition: &Bound<'_, PyAny>,
+        effect: Option<&str>,
+        unknown: Option<&str>,
+    ) -> PyResult<Spec> {
+        let text = definition_text(definition)?;
+        let mut spec = toolargs_dynamic::Spec::from_json(&text)
+            .map_err(|e| LoadError::new_err(e.to_string()))?;
+        if let Some(effect) = effect {
+            spec = spec.with_effect(Effect::from_name(effect).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "effect must be \"read_only\", \"additive\", \"destructive\" or \"external\", not {effect:?}"
+                ))
+            })?);
+        }
+        if let Some(unknown) = unknown {
+            spec = spec.with_unknown_policy(match unknown {
+                "strip" => UnknownPolicy::Strip,
+                "reject" => UnknownPolicy::Reject,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "unknown must be \"strip\" or \"reject\", not {other:?}"
+                    )))
+                }
+            });
+        }
+        Ok(Spec {
+            spec: Arc::new(spec),
+        })
+    }
+
+    /// The tool's name, when the definition gives one.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        self.spec.name()
+    }
+
+    /// The tool's description, when the definition gives one.
+    #[getter]
+    fn description(&self) -> Option<&str> {
+        self.spec.description()
+    }
+
+    /// What the tool does, when set or annotated: `"read_only"`, `"additive"`,
+    /// `"destructive"` or `"external"`.
+    #[getter]
+    fn effect(&self) -> Option<&'static str> {
+        self.spec.effect().map(Effect::as_str)
+    }
+
+    /// What happens to keys the schema does not declare: `"strip"` or `"reject"`.
+    #[getter]
+    fn unknown(&self) -> &'static str {
+        self.spec.unknown_policy().as_str()
+    }
+
+    /// What loaded with a warning, one sentence each.
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.spec
+            .warnings()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// Judges one call's arguments (JSON text, bytes, or a decoded dict): never raises for
+    /// what the arguments hold.
+    fn parse(&self, py: Python<'_>, arguments: &Bound<'_, PyAny>) -> ParseResult {
+        parse(py, &self.spec, arguments)
+    }
+
+    /// The arguments (as sent or repaired) of a call that passes; raises `Rejected` (with
+    /// `errors` and `for_model()`) for one that does not.
+    fn validate(&self, py: Python<'_>, arguments: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        parse(py, &self.spec, arguments).into_arguments(py)
+    }
+
+    /// Loads a pydantic model's JSON Schema (`Model.model_json_schema()`).
+    #[classmethod]
+    #[pyo3(signature = (model, effect=None, unknown=None))]
+    fn from_pydantic(
+        _cls: &Bound<'_, PyType>,
+        model: &Bound<'_, PyAny>,
+        effect: Option<&str>,
+        unknown: Option<&str>,
+    ) -> PyResult<Spec> {
+        // As an MCP tool named after the model, so that the spec has its name and description.
+        let schema = model.call_method0("model_json_schema")?;
+        let definition = PyDict::new(model.py());
+        definition.set_item("name", model.getattr("__name__")?)?;
+        if let Some(description) = schema.cast::<PyDict>()?.get_item("description")? {
+            definition.set_item("description", description)?;
+        }
+        definition.set_item("inputSchema", schema)?;
+        Spec::new(&definition, effect, unknown)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.spec.name() {
+            Some(name) => format!("Spec(name={name:?}, unknown={:?})", self.unknown()),
+            None => format!("Spec(unknown={:?})", self.unknown()),
+        }
+    }
+}
+
+/// The tools of a list of definitions (or of an MCP `tools/list` result), each loaded on its
+/// own: one that does not load is named in `unchecked` and does not stop the others.
+#[pyclass(frozen, module = "toolargs")]
+pub(crate) struct ToolSet {
+    names: Vec<String>,
+    specs: HashMap<String, Spec>,
+    unchecked: Vec<(Option<String>, String)>,
+    /// The definitions as loaded, for a replay against the same tools.
+    pub(crate) text: String,
+}
+
+#[pymethods]
+impl ToolSet {
+    #[new]
+    pub(crate) fn new(definitions: &Bound<'_, PyAny>) -> PyResult<ToolSet> {
+        let definitions = match definitions.cast::<PyDict>() {
+            // A whole JSON-RPC response to `tools/list`: its result holds the tools.
+            Ok(dict) if !dict.contains("tools")? => match dict.get_item("result")? {
+                Some(result) => result,
+                None => definitions.clone(),
+            },
+            _ => definitions.clone(),
+        };
+        let text = definition_text(&definitions)?;
+        let list = toolargs_dynamic::load_tool_list_lenient(&text)
+            .map_err(|e| LoadError::new_err(e.to_string()))?;
+        let mut names = Vec::new();
+        let mut specs = HashMap::new();
+        let mut unchecked: Vec<_> = list
+            .refused
+            .iter()
+            .map(|r| (r.name.clone(), r.error.to_string()))
+            .collect();
+        for spec in list.specs {
+            let Some(name) = spec.name().map(str::to_owned) else {
+                unchecked.push((None, "the definition has no name".to_owned()));
+                continue;
+            };
+            if specs.contains_key(&name) {
+                unchecked.push((Some(name), "a second definition of this name".to_owned()));
+                continue;
+            }
+            names.push(name.clone());
+            specs.insert(
+                name,
+                Spec {
+                    spec: Arc::new(spec),
+                },
+            );
+        }
+        Ok(ToolSet {
+            names,
+            specs,
+            unchecked,
+            text,
+        })
+    }
+
+    /// The names of the tools that loaded, in the order of the definitions.
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// `(name, reason)` for each definition that did not load (`name` is None when the
+    /// definition has none).
+    #[getter]
+    fn unchecked(&self) -> Vec<(Option<String>, String)> {
+        self.unchecked.clone()
+    }
+
+    /// Judges a call to the tool `name`; a name that is not a loaded tool raises `KeyError`.
+    fn parse(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        arguments: &Bound<'_, PyAny>,
+    ) -> PyResult<ParseResult> {
+        let spec = self.spec(name)?;
+        Ok(parse(py, &spec.spec, arguments))
+    }
+
+    fn __getitem__(&self, name: &str) -> PyResult<Spec> {
+        let spec = self.spec(name)?;
+        Ok(Spec {
+            spec: spec.spec.clone(),
+        })
+    }
+
+    fn __contains__(&self, name: &str) -> bool {
+        self.specs.contains_key(name)
+    }
+
+    fn __len__(&self) -> usize {
+        self.names.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ToolSet(names={:?}, unchecked={})",
+            self.names,
+            self.unchecked.len()
+        )
+    }
+}
+
+impl ToolSet {
+    fn spec(&self, name: &str) -> PyResult<&Spec> {
+        self.specs.get(name).ok_or_else(|| {
+            let reason = self
+                .unchecked
+                .iter()
+                .find(|(n, _)| n.as_deref() == Some(name))
+                .map_or_else(
+                    || "no tool of this name".to_owned(),
+                    |(_, why)| format!("its definition did not load: {why}"),
+                );
+            PyKeyError::new_err(format!("{name}: {reason}"))
+        })
+    }
+}
+
+/// A definition as JSON text: text and bytes as given, anything else written as JSON.
+fn definition_text(definition: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = definition.cast::<PyString>() {
+        return Ok(text.to_cow()?.into_owned());
+    }
+    if let Ok(bytes) = definition.cast::<PyBytes>() {
+        return String::from_utf8(bytes.as_bytes().to_vec())
+            .map_err(|_| LoadError::new_err("the definition is not valid UTF-8"));
+    }
+    to_json_text(definition, &Limits::DEFAULT)
+        .map_err(|NotJson(e)| LoadError::new_err(format!("{}: {}", e.path, e.message)))
+}
+
+/// The arguments as the gate reads them, owned so that the GIL can be released.
+enum Arguments {
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+fn parse(
+    py: Python<'_>,
+    spec: &toolargs_dynamic::Spec,
+    arguments: &Bound<'_, PyAny>,
+) -> ParseResult {
+    let arguments = if let Ok(text) = arguments.cast::<PyString>() {
+        match text.to_cow() {
+            Ok(text) => Arguments::Text(text.into_owned()),
+            Err(_) => {
+                return rejected(toolargs_core::ArgumentError::new(
+                    "$",
+                    toolargs_core::Code::InvalidJson,
+                    "the text is not valid Unicode (it holds a lone surrogate)",
+                ))
+            }
+        }
+    } else if let Ok(bytes) = arguments.cast::<PyBytes>() {
+        Arguments::Bytes(bytes.as_bytes().to_vec())
+    } else if let Ok(bytes) = arguments.cast::<PyByteArray>() {
+        Arguments::Bytes(bytes.to_vec())
+    } else {
+        match to_json_text(arguments, &Limits::DEFAULT) {
+            Ok(text) => Arguments::Text(text),
+            Err(NotJson(error)) => return rejected(error),
+        }
+    };
+    let run = || match &arguments {
+        Arguments::Text(text) => spec.parse(RawArgs::Text(Cow::Borrowed(text))),
+        Arguments::Bytes(bytes) => spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))),
+    };
+    let len = match &arguments {
+        Arguments::Text(text) => text.len(),
+        Arguments::Bytes(bytes) => bytes.len(),
+    };
+    ParseResult::new(if len >= DETACH_AT_BYTES {
+        py.detach(run)
+    } else {
+        run()
+    })
+}
+
+fn rejected(error: toolargs_core::ArgumentError) -> ParseResult {
+    ParseResult::new(Err(Rejection::single(error)))
+}
