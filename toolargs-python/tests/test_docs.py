@@ -5,13 +5,16 @@ import pathlib
 import re
 
 import toolargs
+import toolargs.fastmcp
+import toolargs.pydantic_ai
 
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
-def test_the_package_docstring_examples_hold():
-    failures, tried = doctest.testmod(toolargs, raise_on_error=False)
-    assert tried > 0 and failures == 0
+def test_the_docstring_examples_hold():
+    for module in [toolargs, toolargs.fastmcp, toolargs.pydantic_ai]:
+        failures, tried = doctest.testmod(module, raise_on_error=False)
+        assert tried > 0 and failures == 0, module.__name__
 
 
 def test_the_readme_python_blocks_run():
