@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::{Effect, Limits, Rejection, UnknownPolicy};
+use toolargs_core::{Effect, Limits, ParseOptions, Rejection, UnknownPolicy};
 
 use crate::convert::{to_json_text, NotJson};
 use crate::result::ParseResult;
@@ -217,6 +217,60 @@ impl ToolSet {
         Ok(parse(py, &spec.spec, arguments))
     }
 
+    /// Judges many calls at once, with the GIL released, as `toolargs replay` judges them:
+    /// for each tool name and arguments text, the outcome (`"clean"`, `"repaired"`,
+    /// `"rejected"`; `"unchecked"` for a tool whose definition did not load, `"unknown_tool"`
+    /// for a name no definition gives), the error codes and the repair rules, in the order
+    /// found. A missing name (`None`) is an unknown tool; missing arguments are `null`
+    /// (rejected as `not_object`).
+    fn check_many(
+        &self,
+        py: Python<'_>,
+        names: Vec<Option<String>>,
+        arguments: Vec<Option<String>>,
+    ) -> PyResult<Checked> {
+        if names.len() != arguments.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} names for {} arguments",
+                names.len(),
+                arguments.len()
+            )));
+        }
+        let options = ParseOptions::DEFAULT.with_omit_messages(true);
+        Ok(py.detach(|| {
+            let mut checked = Checked::default();
+            for (name, text) in names.iter().zip(&arguments) {
+                let spec = name.as_deref().and_then(|n| self.specs.get(n));
+                let (outcome, codes, rules) = match spec {
+                    None if self.is_refused(name.as_deref()) => {
+                        ("unchecked", Vec::new(), Vec::new())
+                    }
+                    None => ("unknown_tool", Vec::new(), Vec::new()),
+                    Some(spec) => {
+                        let text = text.as_deref().unwrap_or("null");
+                        match spec.spec.check_with(&RawArgs::from(text), &options) {
+                            Ok(repairs) if repairs.is_empty() => ("clean", Vec::new(), Vec::new()),
+                            Ok(repairs) => (
+                                "repaired",
+                                Vec::new(),
+                                repairs.iter().map(|r| r.rule.as_str()).collect(),
+                            ),
+                            Err(rejection) => (
+                                "rejected",
+                                rejection.errors().iter().map(|e| e.code.as_str()).collect(),
+                                Vec::new(),
+                            ),
+                        }
+                    }
+                };
+                checked.0.push(outcome);
+                checked.1.push(codes);
+                checked.2.push(rules);
+            }
+            checked
+        }))
+    }
+
     fn __getitem__(&self, name: &str) -> PyResult<Spec> {
         let spec = self.spec(name)?;
         Ok(Spec {
@@ -242,6 +296,15 @@ impl ToolSet {
 }
 
 impl ToolSet {
+    /// True when `name` is a tool whose definition did not load.
+    fn is_refused(&self, name: Option<&str>) -> bool {
+        name.is_some_and(|name| {
+            self.unchecked
+                .iter()
+                .any(|(n, _)| n.as_deref() == Some(name))
+        })
+    }
+
     fn spec(&self, name: &str) -> PyResult<&Spec> {
         self.specs.get(name).ok_or_else(|| {
             let reason = self
@@ -269,6 +332,13 @@ fn definition_text(definition: &Bound<'_, PyAny>) -> PyResult<String> {
     to_json_text(definition, &Limits::DEFAULT)
         .map_err(|NotJson(e)| LoadError::new_err(format!("{}: {}", e.path, e.message)))
 }
+
+/// Outcomes, codes and rules of many calls, one entry each.
+type Checked = (
+    Vec<&'static str>,
+    Vec<Vec<&'static str>>,
+    Vec<Vec<&'static str>>,
+);
 
 /// The arguments as the gate reads them, owned so that the GIL can be released.
 enum Arguments {

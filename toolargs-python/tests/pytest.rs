@@ -1,6 +1,7 @@
 //! The Python package's suite, from `cargo test`: the package is installed with pip into a
 //! virtual environment under the target directory, with the test dependencies pinned in
-//! `requirements-test.txt`, and `tests/*.py` run under pytest.
+//! `requirements-test.txt` (and a Java runtime for Spark, `tests/java.sh`), and `tests/*.py`
+//! run under pytest.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,6 +66,10 @@ fn the_python_package_installs_and_its_suite_passes() {
             .env("PATH", with_venv_first(&venv))
             .env("CARGO_TARGET_DIR", scratch.join("target"))
             .env("MATURIN_PEP517_ARGS", "--profile dev"),
+    );
+    run(
+        "tests/java.sh (a Java runtime for Spark)",
+        Command::new("bash").arg(package.join("tests").join("java.sh")),
     );
     run(
         "pytest",
