@@ -13,7 +13,7 @@ if [ "${JOBS:-1}" -gt 1 ]; then
     parallel=(-jobs="$JOBS" -workers="$JOBS")
 fi
 cargo +nightly fuzz build
-for target in decode spec_loader differential differential_nested differential_schema; do
+for target in decode spec_loader differential differential_nested differential_schema gate; do
     mkdir -p "corpus/$target"
     echo "== $target: ${seconds}s"
     cargo +nightly fuzz run "$target" "corpus/$target" "seeds/$target" -- \

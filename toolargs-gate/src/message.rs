@@ -39,12 +39,18 @@ impl<'a> Message<'a> {
     pub(crate) fn read(line: &'a str) -> Result<Message<'a>, NotAMessage> {
         let members: BTreeMap<String, &'a RawValue> =
             serde_json::from_str(line).map_err(|err| match err.classify() {
-                serde_json::error::Category::Data => NotAMessage {
+                // JSON of another shape (`[...]`, `"text"`): unless the text goes on to be no
+                // JSON at all, which the reader stopped before seeing (`"1999"}}}`).
+                serde_json::error::Category::Data
+                    if serde_json::from_str::<serde::de::IgnoredAny>(line).is_ok() =>
+                {
+                    NotAMessage {
                     code: -32600,
                     message:
                         "not a JSON-RPC message: the gate reads one object per line (no batches)"
                             .to_owned(),
-                },
+                    }
+                }
                 _ => NotAMessage {
                     code: -32700,
                     message: format!("not JSON: {err}"),

@@ -177,6 +177,9 @@ fn everything_else_passes_through_and_bad_lines_are_answered() {
             .routes,
     );
     assert_eq!(reply["error"]["code"], json!(-32600));
+    // Text that starts as JSON of another shape and then stops being JSON is not JSON.
+    let reply = to_client(&gate.from_client(r#""1999"}}}"#).routes);
+    assert_eq!(reply["error"]["code"], json!(-32700));
     // The server ends with two requests unanswered: each gets an error, by its own id.
     let gone: Vec<Value> = gate
         .server_closed()

@@ -1,0 +1,87 @@
+//! The MCP gate's message handling on arbitrary lines from the client and the server, after it
+//! has learned two tools. Nothing may panic; every line the gate writes is one line of JSON;
+//! a client line that is not JSON is answered `-32700`; a rejected call is answered with its
+//! own id and `isError`; and a repaired call, sent again, is clean (the gate's repair in
+//! place is idempotent).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use toolargs_gate::{Gate, Outcome, Route};
+
+const LIST: &str = r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#;
+const TOOLS: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"tools":[
+  {"name":"refund","inputSchema":{"type":"object","properties":{
+    "order_id":{"type":"string","pattern":"^ord_[0-9]{4}$"},
+    "amount_cents":{"type":"integer","minimum":1,"maximum":50000},
+    "notify":{"type":"boolean"},"tags":{"type":"array","items":{"type":"string"}},
+    "when":{"type":"string","format":"date"}},"required":["order_id","amount_cents"]}},
+  {"name":"search","annotations":{"readOnlyHint":true},"inputSchema":{"type":"object",
+    "properties":{"q":{"type":"string","maxLength":20},"limit":{"type":"integer"}}}}]}}"#;
+
+fn learned() -> Gate {
+    let mut gate = Gate::new();
+    gate.from_client(LIST);
+    gate.from_server(&TOOLS.replace('\n', ""));
+    gate
+}
+
+fn json_line(line: &str) -> Value {
+    assert!(!line.contains('\n'), "a written line holds a newline: {line:?}");
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut gate = learned();
+    for raw in data.split(|b| *b == b'\n') {
+        let Some((&direction, line)) = raw.split_first() else {
+            continue;
+        };
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        if direction % 2 == 1 {
+            for route in gate.from_server(line) {
+                assert_eq!(route, Route::ToClient(line.to_owned()), "a server line changed");
+            }
+            continue;
+        }
+        let handled = gate.from_client(line);
+        let sent: Option<Value> = serde_json::from_str(line).ok();
+        for route in &handled.routes {
+            match route {
+                Route::ToClient(answer) => {
+                    let answer = json_line(answer);
+                    match &sent {
+                        None => assert_eq!(answer["error"]["code"], -32700, "{line}"),
+                        Some(sent) if handled.verdict.is_some() => {
+                            assert_eq!(answer["id"], sent["id"], "an answer to another id");
+                            assert_eq!(answer["result"]["isError"], true);
+                        }
+                        Some(_) => {}
+                    }
+                }
+                Route::ToServer(forwarded) => {
+                    json_line(forwarded);
+                    let repaired = handled
+                        .verdict
+                        .as_ref()
+                        .is_some_and(|v| v.outcome == Outcome::Repaired);
+                    if repaired {
+                        let again = learned().from_client(forwarded);
+                        let outcome = again.verdict.map(|v| v.outcome);
+                        assert_eq!(outcome, Some(Outcome::Clean), "a repair not idempotent: {forwarded}");
+                    } else {
+                        assert_eq!(forwarded, line, "a line forwarded changed without a repair");
+                    }
+                }
+            }
+        }
+    }
+    for route in gate.server_closed() {
+        let Route::ToClient(answer) = route else {
+            panic!("the gate wrote to a closed server");
+        };
+        json_line(&answer);
+    }
+});
