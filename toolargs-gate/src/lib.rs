@@ -13,7 +13,8 @@
 //! - unknown keys: stripped for read-only tools, rejected otherwise;
 //! - rejected: never forwarded; the client gets a tool result with `isError: true`, the
 //!   model-facing `{"ok":false,"errors":[...]}` as `structuredContent` and as text, as MCP says
-//!   input errors are reported;
+//!   input errors are reported (as text only for a tool that declares an `outputSchema`, which
+//!   any `structuredContent` of its results must match);
 //! - a tool the server did not list, or whose definition did not load: passed on (the server
 //!   owns that answer), or refused with [`Unchecked::Block`].
 //!
@@ -307,6 +308,13 @@ impl Gate {
             .collect()
     }
 
+    /// Whether the gate's own error results for `tool` carry the errors as
+    /// `structuredContent` too: not when the tool declares an `outputSchema`, which MCP holds
+    /// every `structuredContent` of its results to.
+    fn structured_errors(&self, tool: &str) -> bool {
+        !self.tools.declares_output_schema(tool)
+    }
+
     /// Judges a `tools/call` request.
     fn call(&mut self, line: &str, id: &str, params: &Params<'_>) -> Handled {
         let Some(name) = params.name.as_deref() else {
@@ -331,7 +339,11 @@ impl Gate {
                 self.pending.remove(id);
                 verdict.outcome = Outcome::Blocked;
                 return Handled {
-                    routes: vec![Route::ToClient(reply::blocked(id, name))],
+                    routes: vec![Route::ToClient(reply::blocked(
+                        id,
+                        name,
+                        self.structured_errors(name),
+                    ))],
                     verdict: Some(verdict),
                 };
             }
@@ -359,7 +371,11 @@ impl Gate {
                     verdict.paths.push(error.path.clone());
                 }
                 Handled {
-                    routes: vec![Route::ToClient(reply::rejected(id, &rejection))],
+                    routes: vec![Route::ToClient(reply::rejected(
+                        id,
+                        &rejection,
+                        self.structured_errors(name),
+                    ))],
                     verdict: Some(verdict),
                 }
             }
@@ -390,7 +406,11 @@ impl Gate {
                 .codes
                 .push(Outcome::ConfirmationUnavailable.as_str().to_owned());
             return Handled {
-                routes: vec![Route::ToClient(reply::confirmation_unavailable(id, tool))],
+                routes: vec![Route::ToClient(reply::confirmation_unavailable(
+                    id,
+                    tool,
+                    self.structured_errors(tool),
+                ))],
                 verdict: Some(verdict),
             };
         }
@@ -455,6 +475,7 @@ impl Gate {
                 &id,
                 &verdict.tool,
                 why,
+                self.structured_errors(&verdict.tool),
             ))],
             verdict: Some(verdict),
         }

@@ -6,24 +6,25 @@ use toolargs_core::report::Rejection;
 
 use crate::message::NotAMessage;
 
-/// The result of a rejected `tools/call`: the model-facing errors as text and as
-/// `structuredContent`, with `isError: true` (an input error is a tool result, not a
-/// JSON-RPC error). `id` is the request's id as written.
-pub(crate) fn rejected(id: &str, rejection: &Rejection) -> String {
-    result(
+/// The result of a rejected `tools/call`: the model-facing errors as text and, when
+/// `structured`, as `structuredContent`, with `isError: true` (an input error is a tool
+/// result, not a JSON-RPC error). `id` is the request's id as written. `structured` is false
+/// for a tool that declares an `outputSchema`: MCP holds any `structuredContent` of its results
+/// to that schema, and clients check it (the TypeScript SDK's fails the call otherwise).
+pub(crate) fn rejected(id: &str, rejection: &Rejection, structured: bool) -> String {
+    error_result(
         id,
-        json!({
-            "content": [{"type": "text", "text": rejection.for_model()}],
-            "structuredContent": rejection.to_model_json(),
-            "isError": true,
-        }),
+        rejection.for_model(),
+        rejection.to_model_json(),
+        structured,
     )
 }
 
 /// The result of a call to a tool whose definition did not load, under `--unchecked block`.
-pub(crate) fn blocked(id: &str, tool: &str) -> String {
+pub(crate) fn blocked(id: &str, tool: &str, structured: bool) -> String {
     refused(
         id,
+        structured,
         "unchecked_tool",
         &format!("the definition of `{tool}` could not be checked, and calls to it are refused"),
     )
@@ -31,18 +32,20 @@ pub(crate) fn blocked(id: &str, tool: &str) -> String {
 
 /// The result of a call the user was asked to confirm and did not: `why` says what they
 /// answered.
-pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str) -> String {
+pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, structured: bool) -> String {
     refused(
         id,
+        structured,
         "not_confirmed",
         &format!("the call to `{tool}` was not made: {why}; do not retry it unless the user asks"),
     )
 }
 
 /// The result of a call that needs the user's confirmation when the client cannot ask.
-pub(crate) fn confirmation_unavailable(id: &str, tool: &str) -> String {
+pub(crate) fn confirmation_unavailable(id: &str, tool: &str, structured: bool) -> String {
     refused(
         id,
+        structured,
         "confirmation_unavailable",
         &format!(
             "calls to `{tool}` need the user's confirmation, and this client cannot ask for it (no elicitation); the call was not made"
@@ -69,21 +72,26 @@ pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> Str
 }
 
 /// A refused call's tool result: one error, `code` at the root, in the model-facing shape of
-/// a rejection.
-fn refused(id: &str, code: &str, message: &str) -> String {
+/// a rejection (`structured` as for [`rejected`]).
+fn refused(id: &str, structured: bool, code: &str, message: &str) -> String {
     let body = json!({"ok": false, "errors": [{
         "error": code,
         "path": "$",
         "message": message,
     }]});
-    result(
-        id,
-        json!({
-            "content": [{"type": "text", "text": body.to_string()}],
-            "structuredContent": body,
-            "isError": true,
-        }),
-    )
+    error_result(id, body.to_string(), body, structured)
+}
+
+/// An `isError` tool result: `text`, and `body` as `structuredContent` when `structured`.
+fn error_result(id: &str, text: String, body: Value, structured: bool) -> String {
+    let mut content = json!({
+        "content": [{"type": "text", "text": text}],
+        "isError": true,
+    });
+    if structured {
+        content["structuredContent"] = body;
+    }
+    result(id, content)
 }
 
 /// The error answering a line that is not a message.

@@ -26,12 +26,22 @@ pub struct Tools {
     new_missing: Vec<StrictFieldMissing>,
     /// Every one reported so far: a tool listed again is not reported again.
     missing_seen: HashSet<StrictFieldMissing>,
+    /// The tools that declare an `outputSchema`: the gate's own error results for them carry
+    /// no `structuredContent`, which would not match it.
+    with_output_schema: HashSet<String>,
 }
 
 impl Tools {
     /// The spec of `name`, or why it has none; `None` for a tool not listed.
     pub fn get(&self, name: &str) -> Option<Result<&Spec, &UncheckedTool>> {
         self.tools.get(name).map(Result::as_ref)
+    }
+
+    /// Whether the server listed `name` with an `outputSchema`. MCP holds the
+    /// `structuredContent` of such a tool's results to that schema, so the gate's own error
+    /// results for it carry the errors as text only.
+    pub fn declares_output_schema(&self, name: &str) -> bool {
+        self.with_output_schema.contains(name)
     }
 
     /// How many tools were listed.
@@ -60,7 +70,9 @@ impl Tools {
     pub(crate) fn learn(&mut self, result: &str, first_page: bool, policy: &Policy) {
         if first_page {
             self.tools.clear();
+            self.with_output_schema.clear();
         }
+        self.with_output_schema.extend(with_output_schema(result));
         let Ok(list) = load_tool_list_lenient(result) else {
             return;
         };
@@ -84,5 +96,59 @@ impl Tools {
             self.new_unchecked.push(unchecked.clone());
             self.tools.insert(name, Err(unchecked));
         }
+    }
+}
+
+/// The names of the tools a `tools/list` result (its JSON text) lists with an `outputSchema`.
+fn with_output_schema(result: &str) -> Vec<String> {
+    let Ok(result) = serde_json::from_str::<serde_json::Value>(result) else {
+        return Vec::new();
+    };
+    let Some(tools) = result.get("tools").and_then(|tools| tools.as_array()) else {
+        return Vec::new();
+    };
+    tools
+        .iter()
+        .filter(|tool| {
+            tool.get("outputSchema")
+                .is_some_and(|schema| !schema.is_null())
+        })
+        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
+        .collect()
+}
+
+#[cfg(test)]
+mod output_schema_tests {
+    use serde_json::{json, Value};
+
+    use crate::{Gate, Route};
+
+    #[test]
+    fn errors_for_a_tool_with_an_output_schema_are_text_only() {
+        let mut gate = Gate::new();
+        gate.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        let list = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "typed", "inputSchema": schema, "outputSchema": {"type": "object",
+                "properties": {"total": {"type": "integer"}}, "required": ["total"]}},
+            {"name": "plain", "inputSchema": schema},
+        ]}});
+        gate.from_server(&list.to_string());
+        let reply = |gate: &mut Gate, tool: &str| {
+            let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": tool, "arguments": {"n": "many"}}});
+            let Route::ToClient(reply) = &gate.from_client(&call.to_string()).routes[0] else {
+                panic!("{tool}: the call was forwarded");
+            };
+            serde_json::from_str::<Value>(reply).unwrap()["result"].clone()
+        };
+        let typed = reply(&mut gate, "typed");
+        assert_eq!(typed["isError"], json!(true));
+        assert!(typed.get("structuredContent").is_none(), "{typed}");
+        let text: Value =
+            serde_json::from_str(typed["content"][0]["text"].as_str().unwrap()).unwrap();
+        assert_eq!(text["errors"][0]["error"], json!("ambiguous_integer"));
+        let plain = reply(&mut gate, "plain");
+        assert_eq!(plain["structuredContent"], text);
     }
 }
