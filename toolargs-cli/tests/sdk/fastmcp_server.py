@@ -1,0 +1,36 @@
+"""A FastMCP server with typed tools, for the gate's end-to-end tests.
+
+Every call a tool receives is appended to the JSON-lines file named by `SHOP_RECORD`, with the
+values as the tool got them (after FastMCP's own validation), so a test can tell what reached
+the tool and in which type.
+"""
+
+import json
+import os
+
+from fastmcp import FastMCP
+
+mcp = FastMCP("shop")
+
+
+def record(tool: str, **arguments) -> None:
+    with open(os.environ["SHOP_RECORD"], "a", encoding="utf-8") as out:
+        out.write(json.dumps({"tool": tool, "arguments": arguments}) + "\n")
+
+
+@mcp.tool
+def refund(order_id: str, amount_cents: int, notify: bool = False) -> dict:
+    """Refund part of an order, in cents; optionally tell the customer."""
+    record("refund", order_id=order_id, amount_cents=amount_cents, notify=notify)
+    return {"order_id": order_id, "refunded_cents": amount_cents, "notified": notify}
+
+
+@mcp.tool(annotations={"readOnlyHint": True})
+def quote(order_id: str, quantity: int = 1) -> dict:
+    """The price of an order line, in cents."""
+    record("quote", order_id=order_id, quantity=quantity)
+    return {"order_id": order_id, "total_cents": 250 * quantity}
+
+
+if __name__ == "__main__":
+    mcp.run(show_banner=False)
