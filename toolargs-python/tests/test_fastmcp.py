@@ -71,13 +71,14 @@ def test_a_rejected_call_never_reaches_the_tool_and_the_model_gets_the_errors():
     result = call(server, "refund", {"order_id": "ord_1", "amount_cents": "19.99", "notify": "yes"})
     assert result.is_error
     assert received == []
-    body = result.structured_content
+    # `refund` returns a str, so FastMCP declares an output schema: the errors come as text.
+    assert result.structured_content is None
+    body = json.loads(result.content[0].text)
     assert body["ok"] is False
     assert [(e["path"], e["error"]) for e in body["errors"]] == [
         ("$.amount_cents", "ambiguous_integer"),
         ("$.notify", "ambiguous_boolean"),
     ]
-    assert json.loads(result.content[0].text) == body
 
 
 def test_undeclared_keys_are_stripped_for_read_only_tools_and_rejected_for_the_others():
@@ -86,7 +87,7 @@ def test_undeclared_keys_are_stripped_for_read_only_tools_and_rejected_for_the_o
     assert received == [("lookup", "ord_1")]
     result = call(server, "refund", {"order_id": "ord_1", "amount_cents": 5, "overwrite": True})
     assert result.is_error
-    assert [e["error"] for e in result.structured_content["errors"]] == ["unknown_field"]
+    assert [e["error"] for e in json.loads(result.content[0].text)["errors"]] == ["unknown_field"]
     assert received == [("lookup", "ord_1")]
 
 
@@ -113,3 +114,19 @@ def test_a_tool_whose_schema_does_not_load_is_passed_on_and_named_once(caplog):
     assert received == [("remote", {"a": 1})] * 2 and verdicts == []
     named = [r.getMessage() for r in caplog.records if "remote" in r.getMessage()]
     assert len(named) == 1 and "does not load" in named[0]
+
+
+def test_a_tool_without_an_output_schema_gets_the_errors_as_structured_content_too():
+    server = FastMCP("plain")
+    server.add_middleware(Gate())
+
+    def count(n: int):
+        return None
+
+    tool = Tool.from_function(count)
+    assert tool.output_schema is None
+    server.add_tool(tool)
+    result = call(server, "count", {"n": "two"})
+    assert result.is_error
+    assert result.structured_content == json.loads(result.content[0].text)
+    assert result.structured_content["errors"][0]["error"] == "ambiguous_integer"

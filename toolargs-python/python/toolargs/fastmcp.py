@@ -8,7 +8,8 @@ the schema FastMCP lists for the tool and the effect its annotations declare:
 - a key the schema does not declare is stripped for a read-only tool and rejected otherwise
   (a tool without annotations is destructive, as MCP says);
 - a rejected call never reaches the tool: the client gets a result with ``isError`` set and
-  the model-facing ``{"ok":false,"errors":[...]}`` as text and as structured content.
+  the model-facing ``{"ok":false,"errors":[...]}`` as text, and as structured content unless
+  the tool declares an output schema (which any structured content of its results must match).
 
 >>> from fastmcp import FastMCP
 >>> from toolargs.fastmcp import Gate
@@ -67,9 +68,11 @@ class Gate(Middleware):
             self._on_verdict(tool.name, result)
         if not result.ok:
             text = result.for_model()
+            # MCP holds every structuredContent of a tool's results to its outputSchema (and
+            # clients check it): for a tool that declares one, the errors go as text only.
             return ToolResult(
                 content=[mt.TextContent(type="text", text=text)],
-                structured_content=json.loads(text),
+                structured_content=None if tool.output_schema else json.loads(text),
                 is_error=True,
             )
         if result.repairs:
