@@ -38,7 +38,8 @@ pub(crate) struct Params<'a> {
 impl<'a> Message<'a> {
     pub(crate) fn read(line: &'a str) -> Result<Message<'a>, NotAMessage> {
         let members: BTreeMap<String, &'a RawValue> =
-            serde_json::from_str(line).map_err(|err| match err.classify() {
+            serde_json::from_str(line).map_err(|err| {
+                match err.classify() {
                 // JSON of another shape (`[...]`, `"text"`): unless the text goes on to be no
                 // JSON at all, which the reader stopped before seeing (`"1999"}}}`).
                 serde_json::error::Category::Data
@@ -55,6 +56,7 @@ impl<'a> Message<'a> {
                     code: -32700,
                     message: format!("not JSON: {err}"),
                 },
+            }
             })?;
         let method = match members.get("method") {
             Some(raw) => {
