@@ -102,7 +102,7 @@ enum Command {
         /// The arguments (JSON text); `-` or nothing reads standard input.
         args: Option<String>,
     },
-    /// Put the toolargs policy in front of an MCP server that speaks stdio.
+    /// Put the toolargs policy in front of an MCP server, over stdio or Streamable HTTP.
     ///
     /// Starts COMMAND and is an MCP server on this process's stdin and stdout in front of it:
     /// a client config changes from `"command": "uvx", "args": ["mcp-server-time"]` to
@@ -119,6 +119,15 @@ enum Command {
     /// (fields never repaired) and `confirm` (ask the user through an MCP elicitation before
     /// forwarding; refused when the client cannot be asked). A file that does not load stops
     /// the gate before the server starts, naming the line and column.
+    ///
+    /// With `--listen ADDR --upstream URL` instead of a command, the gate is a Streamable HTTP
+    /// endpoint at ADDR, with the path of URL, in front of the server's endpoint at URL: a
+    /// client's `"url": "http://127.0.0.1:8000/mcp"` becomes `"http://127.0.0.1:8931/mcp"`
+    /// for `--listen 127.0.0.1:8931 --upstream http://127.0.0.1:8000/mcp`. Headers (sessions,
+    /// protocol versions, authorization) pass through, event streams are relayed as they
+    /// come, each session has a gate of its own, and many clients are served at once. A call
+    /// the policy says to confirm is refused over HTTP. The address listened on is printed on
+    /// stderr once the gate is ready (port 0 picks a free port).
     Gate {
         /// Write one JSON line per `tools/call` here: time, tool, outcome, codes, rules,
         /// paths, latency.
@@ -135,8 +144,21 @@ enum Command {
         /// `confirm`.
         #[arg(long)]
         policy: Option<PathBuf>,
+        /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8931) in front of `--upstream`,
+        /// instead of starting a server.
+        #[arg(
+            long,
+            value_name = "ADDR",
+            requires = "upstream",
+            conflicts_with = "command"
+        )]
+        listen: Option<std::net::SocketAddr>,
+        /// The server's Streamable HTTP endpoint, with `--listen` (e.g.
+        /// http://127.0.0.1:8000/mcp).
+        #[arg(long, value_name = "URL", requires = "listen")]
+        upstream: Option<String>,
         /// The server to start, and its arguments (after `--`).
-        #[arg(required = true, last = true)]
+        #[arg(required_unless_present = "listen", last = true)]
         command: Vec<std::ffi::OsString>,
     },
 }
@@ -235,6 +257,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             log_arguments,
             unchecked,
             policy,
+            listen,
+            upstream,
             command,
         } => {
             // Before anything starts: a policy that does not load is the whole answer.
@@ -253,11 +277,28 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 }
                 None => None,
             };
+            let unchecked = match unchecked {
+                UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
+                UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
+            };
+            if let (Some(listen), Some(upstream)) = (listen, upstream) {
+                let new_gate = move || {
+                    toolargs_gate::Gate::new()
+                        .with_unchecked(unchecked)
+                        .with_policy(policy.clone())
+                };
+                let gate = toolargs_gate::HttpGate::bind(listen, &upstream, new_gate, log)
+                    .map_err(|e| format!("{listen}: {e}"))?;
+                // Tests and scripts wait for this line.
+                eprintln!(
+                    "toolargs gate: listening on {} in front of {upstream}",
+                    gate.endpoint()
+                );
+                gate.serve().map_err(|e| format!("{listen}: {e}"))?;
+                return Ok(ExitCode::SUCCESS);
+            }
             let gate = toolargs_gate::Gate::new()
-                .with_unchecked(match unchecked {
-                    UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
-                    UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
-                })
+                .with_unchecked(unchecked)
                 .with_policy(policy);
             let (program, args) = command.split_first().ok_or("no server command given")?;
             let code = toolargs_gate::run_stdio(gate, program, args, log)

@@ -53,9 +53,11 @@
 //! assert!(reply.contains(r#""isError":true"#) && reply.contains("out_of_range"));
 //! ```
 
+mod http;
 mod message;
 mod policy;
 mod reply;
+mod sse;
 mod stdio;
 mod tools;
 
@@ -67,6 +69,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 use toolargs_core::options::ParseOptions;
 
+pub use http::HttpGate;
 use message::{Message, Params};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, VerdictLog, MAX_LINE_BYTES};
@@ -195,6 +198,10 @@ pub struct Gate {
     listing: HashMap<String, bool>,
     /// Requests from the client not answered yet by the server, by id (as JSON text).
     pending: HashSet<String>,
+    /// The transport matches each answer to its request itself ([`Gate::server_answers`]):
+    /// no id is kept (the clients that share the gate may all use the same ids), and no call
+    /// is held for a confirmation (its answer would come on another request).
+    per_exchange: bool,
 }
 
 impl Gate {
@@ -269,7 +276,7 @@ impl Gate {
                 self.pending.remove(cancelled);
             }
         }
-        if let Some(id) = message.id {
+        if let Some(id) = message.id.filter(|_| !self.per_exchange) {
             self.pending.insert(id.get().to_owned());
             if method == "tools/list" {
                 let first = message.params().is_none_or(|p| p.cursor.is_none());
@@ -290,6 +297,38 @@ impl Gate {
                 self.pending.remove(id.get());
                 if let (Some(first), Some(result)) = (self.listing.remove(id.get()), message.result)
                 {
+                    self.tools.learn(result.get(), first, &self.policy);
+                }
+            }
+        }
+        vec![Route::ToClient(line.to_owned())]
+    }
+
+    /// A gate for a transport that matches each answer to the request it answers, as
+    /// Streamable HTTP does (it comes on the response to the POST that carried the request).
+    pub(crate) fn per_exchange(mut self) -> Gate {
+        self.per_exchange = true;
+        self
+    }
+
+    /// Handles one message from the server that came on the channel of the client's message
+    /// `request` (the line the gate forwarded; `None` for a channel of the server's own, as
+    /// the GET stream of Streamable HTTP): as [`Gate::from_server`], with a `tools/list`
+    /// result matched to its request by the channel, not by an id that other clients of the
+    /// gate may be using too.
+    pub(crate) fn server_answers(&mut self, request: Option<&str>, line: &str) -> Vec<Route> {
+        let request = request.and_then(|request| Message::read(request).ok());
+        if let (Some(request), Ok(message)) = (request, Message::read(line)) {
+            let answers = match (request.id, message.id) {
+                (Some(asked), Some(answered)) => asked.get() == answered.get(),
+                _ => false,
+            };
+            if answers
+                && message.method.is_none()
+                && request.method.as_deref() == Some("tools/list")
+            {
+                if let Some(result) = message.result {
+                    let first = request.params().is_none_or(|p| p.cursor.is_none());
                     self.tools.learn(result.get(), first, &self.policy);
                 }
             }
@@ -399,16 +438,22 @@ impl Gate {
                 verdict: Some(verdict),
             };
         }
-        if !self.client_elicits {
+        if !self.client_elicits || self.per_exchange {
             self.pending.remove(id);
             verdict.outcome = Outcome::ConfirmationUnavailable;
             verdict
                 .codes
                 .push(Outcome::ConfirmationUnavailable.as_str().to_owned());
+            let why = if self.per_exchange {
+                "the gate cannot ask for it over Streamable HTTP"
+            } else {
+                "this client cannot ask for it (no elicitation)"
+            };
             return Handled {
                 routes: vec![Route::ToClient(reply::confirmation_unavailable(
                     id,
                     tool,
+                    why,
                     self.structured_errors(tool),
                 ))],
                 verdict: Some(verdict),

@@ -41,14 +41,20 @@ pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, structured: bool) -
     )
 }
 
-/// The result of a call that needs the user's confirmation when the client cannot ask.
-pub(crate) fn confirmation_unavailable(id: &str, tool: &str, structured: bool) -> String {
+/// The result of a call that needs the user's confirmation when it cannot be asked for:
+/// `why` says why not.
+pub(crate) fn confirmation_unavailable(
+    id: &str,
+    tool: &str,
+    why: &str,
+    structured: bool,
+) -> String {
     refused(
         id,
         structured,
         "confirmation_unavailable",
         &format!(
-            "calls to `{tool}` need the user's confirmation, and this client cannot ask for it (no elicitation); the call was not made"
+            "calls to `{tool}` need the user's confirmation, and {why}; the call was not made"
         ),
     )
 }
@@ -102,6 +108,16 @@ pub(crate) fn parse_error(reason: &NotAMessage) -> String {
 /// The error answering a request the server ended without answering.
 pub(crate) fn server_gone(id: &str) -> String {
     error(id, -32603, "the server ended before answering")
+}
+
+/// The error answering the client's message `line` (its id as written, or `null`) that
+/// could not be forwarded: `why` says what failed.
+pub(crate) fn not_forwarded(line: &str, why: &str) -> String {
+    let message = crate::message::Message::read(line).ok();
+    let id = message
+        .and_then(|message| message.id)
+        .map_or("null", |id| id.get());
+    error(id, -32603, why)
 }
 
 fn result(id: &str, result: Value) -> String {

@@ -22,6 +22,33 @@ pub struct VerdictLog {
     pub arguments: bool,
 }
 
+impl VerdictLog {
+    /// Writes the line of `verdict`, on a call whose handling started at `started`.
+    pub(crate) fn write(&mut self, verdict: &crate::CallVerdict, started: Instant) {
+        let mut line = verdict.to_log(self.arguments);
+        line["time"] = serde_json::json!(seconds_now());
+        line["latency_us"] = serde_json::json!(started.elapsed().as_micros() as u64);
+        let _ = write_line(&mut self.out, &line.to_string());
+    }
+}
+
+/// Names on stderr, once, each tool learned since the last call whose definition did not
+/// load, and each strict field of the policy its schema does not declare.
+pub(crate) fn report_new_tools(gate: &mut Gate) {
+    for unchecked in gate.tools_mut().take_new_unchecked() {
+        eprintln!(
+            "toolargs gate: `{}` is not checked: {}",
+            unchecked.name, unchecked.reason
+        );
+    }
+    for missing in gate.tools_mut().take_new_policy_warnings() {
+        eprintln!(
+            "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such top-level field",
+            missing.field, missing.tool
+        );
+    }
+}
+
 /// Starts `command` with `args` and runs `gate` between this process's stdin and stdout and
 /// the child's. The child's stderr is this process's. Returns the child's exit code once it
 /// ended (its stdout closed); stdin closing closes the child's stdin.
@@ -73,10 +100,7 @@ pub fn run_stdio(
                     }
                 }
                 if let (Some(verdict), Some(log)) = (handled.verdict, lock(&log).as_mut()) {
-                    let mut line = verdict.to_log(log.arguments);
-                    line["time"] = serde_json::json!(seconds_now());
-                    line["latency_us"] = serde_json::json!(started.elapsed().as_micros() as u64);
-                    let _ = write_line(&mut log.out, &line.to_string());
+                    log.write(&verdict, started);
                 }
             }
             // The client is done: so is the server's input.
@@ -98,18 +122,7 @@ pub fn run_stdio(
                 Vec::new()
             }
         };
-        for unchecked in lock(&gate).tools_mut().take_new_unchecked() {
-            eprintln!(
-                "toolargs gate: `{}` is not checked: {}",
-                unchecked.name, unchecked.reason
-            );
-        }
-        for missing in lock(&gate).tools_mut().take_new_policy_warnings() {
-            eprintln!(
-                "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such top-level field",
-                missing.field, missing.tool
-            );
-        }
+        report_new_tools(&mut lock(&gate));
         for route in routes {
             if let Route::ToClient(text) = route {
                 write_line(&mut *lock(&to_client), &text)?;
@@ -185,7 +198,7 @@ fn write_line(out: &mut impl Write, text: &str) -> io::Result<()> {
 }
 
 /// A lock, even if a thread panicked while holding it: the gate's state stays usable.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
