@@ -10,6 +10,11 @@
 //! reaching the server (its state file and the follow-up reads show it), and the gate's
 //! verdict log naming each repair and rejection. A script exits non-zero on a failed check.
 //!
+//! `tests/sdk/http_client.py` does the same over Streamable HTTP: the FastMCP server at an HTTP
+//! endpoint, `toolargs gate --listen` in front of it, in both revisions the SDK speaks over HTTP
+//! (2025-11-25 with sessions, 2026-07-28 without), then the session header passing through
+//! and 16 sessions at once.
+//!
 //! The packages, pinned in `tests/sdk/requirements.txt` and `tests/sdk/package-lock.json`, are
 //! installed under the target directory: a virtual environment (pip) and an npm project (`npm
 //! ci`), each installed again only when its pins change.
@@ -240,4 +245,14 @@ fn the_python_sdk_client_sees_through_the_gate_what_it_sees_without_it() {
 fn the_typescript_sdk_client_sees_through_the_gate_what_it_sees_without_it() {
     let npm = &installed().npm;
     run_client("node", Path::new("node"), &npm.join("client.mjs"));
+}
+
+#[test]
+fn the_python_sdk_client_sees_through_the_http_gate_what_it_sees_without_it() {
+    let venv = &installed().venv;
+    run_client(
+        "http",
+        &venv.join("bin/python"),
+        &sdk_dir().join("http_client.py"),
+    );
 }

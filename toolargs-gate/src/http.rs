@@ -42,6 +42,13 @@ use crate::sse;
 use crate::stdio::{lock, report_new_tools};
 use crate::{reply, Gate, Route, VerdictLog, MAX_LINE_BYTES};
 
+/// A line on stderr, never a panic (stderr may be closed).
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), $($arg)*);
+    }};
+}
+
 /// The most requests handled at once (each on a thread of its own, an open GET stream
 /// included); one more is answered `503`.
 const MAX_REQUESTS: usize = 1024;
@@ -80,7 +87,7 @@ const HOP_BY_HOP: [&str; 11] = [
 ///     Gate::new,
 ///     None,
 /// )?;
-/// eprintln!("listening on {}", gate.endpoint());
+/// note!("listening on {}", gate.endpoint());
 /// gate.serve()?;
 /// # Ok::<(), std::io::Error>(())
 /// ```
@@ -198,7 +205,7 @@ impl HttpGate {
             if let Err(e) = spawned {
                 // The request is dropped with the closure: its connection closes.
                 self.shared.active.fetch_sub(1, Ordering::SeqCst);
-                eprintln!("toolargs gate: cannot start a thread for a request: {e}");
+                note!("toolargs gate: cannot start a thread for a request: {e}");
             }
         }
     }
@@ -368,7 +375,7 @@ fn forward(
 ) {
     let sent_line = gate.as_ref().and_then(|(_, line)| line.clone());
     let failed = |request: tiny_http::Request, why: String| {
-        eprintln!("toolargs gate: {why}");
+        note!("toolargs gate: {why}");
         let body = reply::not_forwarded(sent_line.as_deref().unwrap_or(""), &why);
         respond(request, 502, &[json_type()], body.as_bytes());
     };
@@ -502,12 +509,12 @@ fn relay_events(
             Ok(read) => read,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                eprintln!("toolargs gate: the upstream's event stream failed: {e}");
+                note!("toolargs gate: the upstream's event stream failed: {e}");
                 break;
             }
         };
         let Ok(complete) = events.feed(&buffer[..read]) else {
-            eprintln!("toolargs gate: the upstream sent an event longer than {MAX_LINE_BYTES} bytes; its stream is closed");
+            note!("toolargs gate: the upstream sent an event longer than {MAX_LINE_BYTES} bytes; its stream is closed");
             return;
         };
         let mut relayed = Vec::new();

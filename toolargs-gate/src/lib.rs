@@ -172,6 +172,8 @@ struct HeldCall {
     verdict: CallVerdict,
     /// The client cancelled the call while it waited.
     cancelled: bool,
+    /// The call's results carry `resultType` (its revision requires it).
+    tagged: bool,
 }
 
 /// The prefix of the ids of the gate's own requests to the client: a string no server's
@@ -347,11 +349,15 @@ impl Gate {
             .collect()
     }
 
-    /// Whether the gate's own error results for `tool` carry the errors as
-    /// `structuredContent` too: not when the tool declares an `outputSchema`, which MCP holds
-    /// every `structuredContent` of its results to.
-    fn structured_errors(&self, tool: &str) -> bool {
-        !self.tools.declares_output_schema(tool)
+    /// How the gate writes its own error results for `tool`: with the errors as
+    /// `structuredContent` too, unless the tool declares an `outputSchema`, which MCP holds
+    /// every `structuredContent` of its results to; `tagged` for a call of a revision that
+    /// requires `resultType`.
+    fn shape(&self, tool: &str, tagged: bool) -> reply::Shape {
+        reply::Shape {
+            structured: !self.tools.declares_output_schema(tool),
+            tagged,
+        }
     }
 
     /// Judges a `tools/call` request.
@@ -381,17 +387,33 @@ impl Gate {
                     routes: vec![Route::ToClient(reply::blocked(
                         id,
                         name,
-                        self.structured_errors(name),
+                        self.shape(name, params.tagged),
                     ))],
                     verdict: Some(verdict),
                 };
             }
-            _ => return self.forward_call(id, name, line.to_owned(), || sent.to_owned(), verdict),
+            _ => {
+                return self.forward_call(
+                    id,
+                    name,
+                    params.tagged,
+                    line.to_owned(),
+                    || sent.to_owned(),
+                    verdict,
+                )
+            }
         };
         match spec.parse_with(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
-                self.forward_call(id, name, line.to_owned(), || sent.to_owned(), verdict)
+                self.forward_call(
+                    id,
+                    name,
+                    params.tagged,
+                    line.to_owned(),
+                    || sent.to_owned(),
+                    verdict,
+                )
             }
             Ok(parsed) => {
                 verdict.outcome = Outcome::Repaired;
@@ -400,7 +422,14 @@ impl Gate {
                     verdict.paths.push(repair.path.clone());
                 }
                 let line = message::with_arguments(line, params, &parsed.args);
-                self.forward_call(id, name, line, || parsed.args.to_string(), verdict)
+                self.forward_call(
+                    id,
+                    name,
+                    params.tagged,
+                    line,
+                    || parsed.args.to_string(),
+                    verdict,
+                )
             }
             Err(rejection) => {
                 self.pending.remove(id);
@@ -413,7 +442,7 @@ impl Gate {
                     routes: vec![Route::ToClient(reply::rejected(
                         id,
                         &rejection,
-                        self.structured_errors(name),
+                        self.shape(name, params.tagged),
                     ))],
                     verdict: Some(verdict),
                 }
@@ -428,6 +457,7 @@ impl Gate {
         &mut self,
         id: &str,
         tool: &str,
+        tagged: bool,
         line: String,
         arguments: impl FnOnce() -> String,
         mut verdict: CallVerdict,
@@ -454,7 +484,7 @@ impl Gate {
                     id,
                     tool,
                     why,
-                    self.structured_errors(tool),
+                    self.shape(tool, tagged),
                 ))],
                 verdict: Some(verdict),
             };
@@ -470,6 +500,7 @@ impl Gate {
                 line,
                 verdict,
                 cancelled: false,
+                tagged,
             },
         );
         // The verdict waits for the user's answer.
@@ -488,6 +519,7 @@ impl Gate {
             line,
             mut verdict,
             cancelled,
+            tagged,
         } = held;
         if cancelled {
             // Nobody waits for the call any more: nothing to forward or answer.
@@ -520,7 +552,7 @@ impl Gate {
                 &id,
                 &verdict.tool,
                 why,
-                self.structured_errors(&verdict.tool),
+                self.shape(&verdict.tool, tagged),
             ))],
             verdict: Some(verdict),
         }

@@ -33,7 +33,13 @@ pub(crate) struct Params<'a> {
     pub cursor: Option<&'a RawValue>,
     /// The request a `notifications/cancelled` cancels.
     pub request_id: Option<&'a RawValue>,
+    /// Whether the request names its protocol version in its `_meta`, as every request of
+    /// the 2026-07-28 revision does: its results carry `resultType`.
+    pub tagged: bool,
 }
+
+/// The `_meta` key of a request's protocol version (2026-07-28).
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 
 impl<'a> Message<'a> {
     pub(crate) fn read(line: &'a str) -> Result<Message<'a>, NotAMessage> {
@@ -93,6 +99,10 @@ impl<'a> Message<'a> {
                 .filter(|a| a.get() != "null"),
             cursor: members.get("cursor").copied().filter(|c| c.get() != "null"),
             request_id: members.get("requestId").copied(),
+            tagged: members.get("_meta").is_some_and(|meta| {
+                serde_json::from_str::<BTreeMap<String, &RawValue>>(meta.get())
+                    .is_ok_and(|meta| meta.contains_key(PROTOCOL_VERSION_META))
+            }),
         })
     }
 }

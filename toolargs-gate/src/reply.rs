@@ -11,20 +11,25 @@ use crate::message::NotAMessage;
 /// result, not a JSON-RPC error). `id` is the request's id as written. `structured` is false
 /// for a tool that declares an `outputSchema`: MCP holds any `structuredContent` of its results
 /// to that schema, and clients check it (the TypeScript SDK's fails the call otherwise).
-pub(crate) fn rejected(id: &str, rejection: &Rejection, structured: bool) -> String {
-    error_result(
-        id,
-        rejection.for_model(),
-        rejection.to_model_json(),
-        structured,
-    )
+pub(crate) fn rejected(id: &str, rejection: &Rejection, shape: Shape) -> String {
+    error_result(id, rejection.for_model(), rejection.to_model_json(), shape)
+}
+
+/// How the gate writes its own tool results for one call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// With the errors as `structuredContent` too (see [`rejected`]).
+    pub structured: bool,
+    /// With `resultType: "complete"`, which the 2026-07-28 revision requires of every result
+    /// (and earlier ones do not know).
+    pub tagged: bool,
 }
 
 /// The result of a call to a tool whose definition did not load, under `--unchecked block`.
-pub(crate) fn blocked(id: &str, tool: &str, structured: bool) -> String {
+pub(crate) fn blocked(id: &str, tool: &str, shape: Shape) -> String {
     refused(
         id,
-        structured,
+        shape,
         "unchecked_tool",
         &format!("the definition of `{tool}` could not be checked, and calls to it are refused"),
     )
@@ -32,10 +37,10 @@ pub(crate) fn blocked(id: &str, tool: &str, structured: bool) -> String {
 
 /// The result of a call the user was asked to confirm and did not: `why` says what they
 /// answered.
-pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, structured: bool) -> String {
+pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, shape: Shape) -> String {
     refused(
         id,
-        structured,
+        shape,
         "not_confirmed",
         &format!("the call to `{tool}` was not made: {why}; do not retry it unless the user asks"),
     )
@@ -43,15 +48,10 @@ pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, structured: bool) -
 
 /// The result of a call that needs the user's confirmation when it cannot be asked for:
 /// `why` says why not.
-pub(crate) fn confirmation_unavailable(
-    id: &str,
-    tool: &str,
-    why: &str,
-    structured: bool,
-) -> String {
+pub(crate) fn confirmation_unavailable(id: &str, tool: &str, why: &str, shape: Shape) -> String {
     refused(
         id,
-        structured,
+        shape,
         "confirmation_unavailable",
         &format!(
             "calls to `{tool}` need the user's confirmation, and {why}; the call was not made"
@@ -79,23 +79,26 @@ pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> Str
 
 /// A refused call's tool result: one error, `code` at the root, in the model-facing shape of
 /// a rejection (`structured` as for [`rejected`]).
-fn refused(id: &str, structured: bool, code: &str, message: &str) -> String {
+fn refused(id: &str, shape: Shape, code: &str, message: &str) -> String {
     let body = json!({"ok": false, "errors": [{
         "error": code,
         "path": "$",
         "message": message,
     }]});
-    error_result(id, body.to_string(), body, structured)
+    error_result(id, body.to_string(), body, shape)
 }
 
 /// An `isError` tool result: `text`, and `body` as `structuredContent` when `structured`.
-fn error_result(id: &str, text: String, body: Value, structured: bool) -> String {
+fn error_result(id: &str, text: String, body: Value, shape: Shape) -> String {
     let mut content = json!({
         "content": [{"type": "text", "text": text}],
         "isError": true,
     });
-    if structured {
+    if shape.structured {
         content["structuredContent"] = body;
+    }
+    if shape.tagged {
+        content["resultType"] = Value::from("complete");
     }
     result(id, content)
 }

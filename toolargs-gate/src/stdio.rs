@@ -33,16 +33,20 @@ impl VerdictLog {
 }
 
 /// Names on stderr, once, each tool learned since the last call whose definition did not
-/// load, and each strict field of the policy its schema does not declare.
+/// load, and each strict field of the policy its schema does not declare (nothing when stderr
+/// is closed).
 pub(crate) fn report_new_tools(gate: &mut Gate) {
     for unchecked in gate.tools_mut().take_new_unchecked() {
-        eprintln!(
+        let _ = writeln!(
+            io::stderr(),
             "toolargs gate: `{}` is not checked: {}",
-            unchecked.name, unchecked.reason
+            unchecked.name,
+            unchecked.reason
         );
     }
     for missing in gate.tools_mut().take_new_policy_warnings() {
-        eprintln!(
+        let _ = writeln!(
+            io::stderr(),
             "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such top-level field",
             missing.field, missing.tool
         );

@@ -33,4 +33,10 @@ def quote(order_id: str, quantity: int = 1) -> dict:
 
 
 if __name__ == "__main__":
-    mcp.run(show_banner=False)
+    import sys
+
+    # `fastmcp_server.py --http PORT`: Streamable HTTP on 127.0.0.1:PORT/mcp, else stdio.
+    if sys.argv[1:2] == ["--http"]:
+        mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False, log_level="warning")
+    else:
+        mcp.run(show_banner=False)
