@@ -87,7 +87,7 @@ const HOP_BY_HOP: [&str; 11] = [
 ///     Gate::new,
 ///     None,
 /// )?;
-/// note!("listening on {}", gate.endpoint());
+/// eprintln!("listening on {}", gate.endpoint());
 /// gate.serve()?;
 /// # Ok::<(), std::io::Error>(())
 /// ```

@@ -33,6 +33,9 @@
 //! preserved. A line that is not JSON gets a `-32700` error and the connection goes on; when
 //! the server ends, every request it left unanswered gets an error ([`Gate::server_closed`]).
 //!
+//! Two transports carry the messages: [`run_stdio`], in front of a server the gate starts,
+//! and [`HttpGate`], a Streamable HTTP endpoint in front of a server's endpoint.
+//!
 //! ```
 //! use toolargs_gate::{Gate, Route};
 //!

@@ -516,3 +516,68 @@ fn a_call_cancelled_while_it_waits_is_never_made() {
     );
     assert!(gate.server_closed().is_empty());
 }
+
+#[test]
+fn a_rejection_in_a_revision_that_names_its_version_per_request_carries_result_type() {
+    let mut gate = listed();
+    let modern = r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"refund","arguments":{"amount_cents":0},
+        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let reply = to_client(&gate.from_client(modern).routes);
+    assert_eq!(reply["result"]["resultType"], "complete");
+    assert_eq!(reply["result"]["isError"], true);
+    let handshake = to_client(
+        &gate
+            .from_client(&call(6, "refund", r#"{"amount_cents":0}"#))
+            .routes,
+    );
+    assert!(handshake["result"].get("resultType").is_none());
+}
+
+#[test]
+fn answers_matched_by_their_channel_learn_tools_whatever_ids_other_clients_use() {
+    let mut gate = Gate::new().per_exchange();
+    // Two clients, each with its own id 1: one lists the tools, the other calls one.
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let unknown = call(1, "refund", r#"{"amount_cents":"5"}"#);
+    gate.from_client(list);
+    gate.from_client(&unknown);
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
+    assert_eq!(
+        gate.server_answers(Some(&unknown), answer),
+        [Route::ToClient(answer.to_owned())]
+    );
+    let tools = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "refund",
+        "inputSchema": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}]}})
+    .to_string();
+    gate.server_answers(Some(list), &tools);
+    assert_eq!(gate.tools().len(), 1);
+    // A message on the server's own stream, or one answering another request, teaches nothing.
+    let empty = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+    gate.server_answers(None, empty);
+    gate.server_answers(Some(&unknown), empty);
+    assert_eq!(gate.tools().len(), 1);
+    let judged = gate.from_client(&call(2, "refund", r#"{"amount_cents":"5"}"#));
+    assert_eq!(judged.verdict.unwrap().outcome, Outcome::Repaired);
+}
+
+#[test]
+fn a_gate_matched_by_channel_holds_no_call_for_a_confirmation() {
+    let policy =
+        crate::Policy::from_toml("[[tools]]\nname = \"refund\"\nconfirm = true\n").unwrap();
+    let mut gate = Gate::new().with_policy(policy).per_exchange();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{"elicitation":{}}}}"#;
+    gate.from_client(init);
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    gate.from_client(list);
+    let tools = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "refund",
+        "inputSchema": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}]}})
+    .to_string();
+    gate.server_answers(Some(list), &tools);
+    let judged = gate.from_client(&call(2, "refund", r#"{"amount_cents":5}"#));
+    assert_eq!(
+        judged.verdict.unwrap().outcome,
+        Outcome::ConfirmationUnavailable
+    );
+    let reply = to_client(&judged.routes);
+    assert!(reply.to_string().contains("Streamable HTTP"), "{reply}");
+}
