@@ -35,6 +35,26 @@ impl Client {
     }
 }
 
+/// `toolargs gate OPTIONS -- python3 echo_server.py`, and the client's side of its stdio.
+fn start_gate(options: &[&std::ffi::OsStr]) -> (std::process::Child, Client) {
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .arg("gate")
+        .args(options)
+        .arg("--")
+        .arg("python3")
+        .arg(data("echo_server.py"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the gate starts");
+    let client = Client {
+        to: gate.stdin.take(),
+        from: BufReader::new(gate.stdout.take().expect("the gate's stdout")),
+    };
+    (gate, client)
+}
+
 #[test]
 fn the_gate_judges_calls_between_a_client_and_a_server() {
     // Every read below blocks until the gate answers: a gate that never does fails the test
@@ -45,21 +65,11 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
         std::process::exit(1);
     });
     let log = std::env::temp_dir().join(format!("toolargs-gate-{}.jsonl", std::process::id()));
-    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
-        .args(["gate", "--log-arguments", "--log"])
-        .arg(&log)
-        .arg("--")
-        .arg("python3")
-        .arg(data("echo_server.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the gate starts");
-    let mut client = Client {
-        to: gate.stdin.take(),
-        from: BufReader::new(gate.stdout.take().unwrap()),
-    };
+    let (gate, mut client) = start_gate(&[
+        "--log-arguments".as_ref(),
+        "--log".as_ref(),
+        log.as_os_str(),
+    ]);
     let mut ask = |message: Value| client.ask(&message.to_string());
     let init = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
     assert_eq!(init["result"]["serverInfo"]["name"], json!("echo"));
@@ -167,23 +177,12 @@ strict = ["query"]
     )
     .unwrap();
     let log = dir.join("verdicts.jsonl");
-    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
-        .args(["gate", "--log"])
-        .arg(&log)
-        .arg("--policy")
-        .arg(&policy)
-        .arg("--")
-        .arg("python3")
-        .arg(data("echo_server.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the gate starts");
-    let mut client = Client {
-        to: gate.stdin.take(),
-        from: BufReader::new(gate.stdout.take().unwrap()),
-    };
+    let (gate, mut client) = start_gate(&[
+        "--log".as_ref(),
+        log.as_os_str(),
+        "--policy".as_ref(),
+        policy.as_os_str(),
+    ]);
     let mut ask = |message: Value| client.ask(&message.to_string());
     let init = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"capabilities": {"elicitation": {}}}}));
