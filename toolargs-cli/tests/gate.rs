@@ -37,6 +37,13 @@ impl Client {
 
 /// `toolargs gate OPTIONS -- python3 echo_server.py`, and the client's side of its stdio.
 fn start_gate(options: &[&std::ffi::OsStr]) -> (std::process::Child, Client) {
+    // Every read of the client blocks until the gate answers: a gate that never does fails
+    // the test instead of hanging it.
+    std::thread::spawn(|| {
+        std::thread::sleep(std::time::Duration::from_secs(120));
+        eprintln!("the gate did not answer within 120 s");
+        std::process::exit(1);
+    });
     let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
         .arg("gate")
         .args(options)
@@ -57,13 +64,6 @@ fn start_gate(options: &[&std::ffi::OsStr]) -> (std::process::Child, Client) {
 
 #[test]
 fn the_gate_judges_calls_between_a_client_and_a_server() {
-    // Every read below blocks until the gate answers: a gate that never does fails the test
-    // instead of hanging it.
-    std::thread::spawn(|| {
-        std::thread::sleep(std::time::Duration::from_secs(120));
-        eprintln!("the gate did not answer within 120 s");
-        std::process::exit(1);
-    });
     let log = std::env::temp_dir().join(format!("toolargs-gate-{}.jsonl", std::process::id()));
     let (gate, mut client) = start_gate(&[
         "--log-arguments".as_ref(),
@@ -153,11 +153,6 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
 
 #[test]
 fn a_policy_file_makes_fields_strict_and_calls_wait_for_the_user() {
-    std::thread::spawn(|| {
-        std::thread::sleep(std::time::Duration::from_secs(120));
-        eprintln!("the gate did not answer within 120 s");
-        std::process::exit(1);
-    });
     let dir = std::env::temp_dir().join(format!("toolargs-gate-policy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let policy = dir.join("policy.toml");
