@@ -70,6 +70,7 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
         "--log".as_ref(),
         log.as_os_str(),
     ]);
+    let gate_pid = gate.id();
     let mut ask = |message: Value| client.ask(&message.to_string());
     let init = ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
     assert_eq!(init["result"]["serverInfo"]["name"], json!("echo"));
@@ -130,6 +131,16 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
         .map(|v| v["outcome"].as_str().unwrap())
         .collect();
     assert_eq!(outcomes, ["repaired", "rejected", "repaired", "clean"]);
+    // One stdio connection is one session, named after the gate's run.
+    let session = verdicts[0]["session"].as_str().unwrap();
+    assert!(
+        session.starts_with(&format!("stdio-{}-", gate_pid)),
+        "{session}"
+    );
+    assert!(verdicts.iter().all(|v| v["session"] == json!(session)));
+    assert!(verdicts
+        .iter()
+        .all(|v| v["latency_us"].is_u64() && v["time"].is_f64()));
     assert_eq!(verdicts[1]["codes"], json!(["unknown_field"]));
     assert_eq!(
         verdicts[0]["arguments"],

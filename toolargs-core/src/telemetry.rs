@@ -69,24 +69,57 @@ pub fn record_outcome(span: &Span, outcome: SpanOutcome<'_>) {
             } else {
                 "repaired"
             };
-            span.record("toolargs.outcome", name);
-            if !repairs.is_empty() {
-                let rules: Vec<&str> = repairs.iter().map(|r| r.rule.as_str()).collect();
-                span.record("toolargs.rules", rules.join(",").as_str());
-            }
+            let rules = repairs.iter().map(|r| r.rule.as_str());
+            record_names(span, name, None, std::iter::empty::<&str>(), rules);
         }
         SpanOutcome::Rejected(rejection) => {
-            span.record("toolargs.outcome", "rejected");
-            span.record("error.type", "invalid_arguments");
-            let codes: Vec<&str> = rejection.errors().iter().map(|e| e.code.as_str()).collect();
-            span.record("toolargs.codes", codes.join(",").as_str());
+            let codes = rejection.errors().iter().map(|e| e.code.as_str());
+            record_names(
+                span,
+                "rejected",
+                Some("invalid_arguments"),
+                codes,
+                std::iter::empty::<&str>(),
+            );
         }
         SpanOutcome::Stopped {
             error_type,
             outcome,
-        } => {
-            span.record("toolargs.outcome", outcome);
-            span.record("error.type", error_type);
+        } => record_names(
+            span,
+            outcome,
+            Some(error_type),
+            std::iter::empty::<&str>(),
+            std::iter::empty::<&str>(),
+        ),
+    }
+}
+
+/// Records how the call ended by its names, for a caller that judged it elsewhere (the MCP
+/// gate, whose verdicts outlive the parse): `toolargs.outcome`, `error.type` when given, and
+/// the codes and rules, comma-separated, when there are any.
+///
+/// ```
+/// let span = toolargs_core::telemetry::tool_span("refund", Some("call_1"));
+/// toolargs_core::telemetry::record_names(&span, "repaired", None, [], ["string_to_int"]);
+/// ```
+pub fn record_names<'a>(
+    span: &Span,
+    outcome: &str,
+    error_type: Option<&str>,
+    codes: impl IntoIterator<Item = &'a str>,
+    rules: impl IntoIterator<Item = &'a str>,
+) {
+    span.record("toolargs.outcome", outcome);
+    if let Some(error_type) = error_type {
+        span.record("error.type", error_type);
+    }
+    for (field, names) in [
+        ("toolargs.codes", codes.into_iter().collect::<Vec<_>>()),
+        ("toolargs.rules", rules.into_iter().collect()),
+    ] {
+        if !names.is_empty() {
+            span.record(field, names.join(",").as_str());
         }
     }
 }

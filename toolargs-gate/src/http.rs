@@ -40,6 +40,7 @@ use ureq::http::{self as h, HeaderName, HeaderValue};
 
 use crate::sse;
 use crate::stdio::{lock, report_new_tools};
+use crate::trace::CallSpan;
 use crate::{reply, Gate, Route, VerdictLog, MAX_LINE_BYTES};
 
 /// A line on stderr, never a panic (stderr may be closed).
@@ -263,14 +264,12 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
     let Some(body) = body.filter(|_| incoming.method == "POST") else {
         // GET (the server's stream) and DELETE (the session's end) pass as they are; what the
         // server sends on the stream goes through the gate.
-        return forward(
-            shared,
-            request,
-            &incoming,
-            &target,
-            None,
-            Some((gate, None)),
-        );
+        let judged = Judged {
+            gate,
+            line: None,
+            span: None,
+        };
+        return forward(shared, request, &incoming, &target, None, Some(judged));
     };
     let Ok(text) = String::from_utf8(body) else {
         let reason = crate::message::NotAMessage {
@@ -281,20 +280,29 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
         return respond(request, 400, &[json_type()], body.as_bytes());
     };
     let started = Instant::now();
-    let handled = lock(&gate).from_client(&text);
+    let (handled, span) = {
+        let mut gate = lock(&gate);
+        let handled = gate.from_client(&text);
+        (handled, gate.take_exchange_span())
+    };
     if let (Some(verdict), Some(log)) = (&handled.verdict, lock(&shared.log).as_mut()) {
-        log.write(verdict, started);
+        log.write(verdict, incoming.session.as_deref(), started);
     }
     match handled.routes.into_iter().next() {
         Some(Route::ToServer(line)) => {
             let sent = line.clone().into_bytes();
+            let judged = Judged {
+                gate,
+                line: Some(line),
+                span,
+            };
             forward(
                 shared,
                 request,
                 &incoming,
                 &target,
                 Some(sent),
-                Some((gate, Some(line))),
+                Some(judged),
             )
         }
         // The gate's own answer: a JSON-RPC response, as a server would give it.
@@ -369,8 +377,13 @@ fn remember(sessions: &mut HashMap<String, Session>, session: &str, gate: Arc<Mu
     );
 }
 
-/// The gate judging a request, and the client's message it forwarded (`None` for a GET).
-type Judged = (Arc<Mutex<Gate>>, Option<String>);
+/// The gate judging a request, the client's message it forwarded (`None` for a GET), and
+/// the span of the call it forwarded, which the answer ends.
+struct Judged {
+    gate: Arc<Mutex<Gate>>,
+    line: Option<String>,
+    span: Option<CallSpan>,
+}
 
 /// Sends the request to `target` and the upstream's answer back; with `gate`, the answer's
 /// messages go through it.
@@ -382,7 +395,7 @@ fn forward(
     body: Option<Vec<u8>>,
     gate: Option<Judged>,
 ) {
-    let sent_line = gate.as_ref().and_then(|(_, line)| line.clone());
+    let sent_line = gate.as_ref().and_then(|judged| judged.line.clone());
     let failed = |request: tiny_http::Request, why: String| {
         note!("toolargs gate: {why}");
         let body = reply::not_forwarded(sent_line.as_deref().unwrap_or(""), &why);
@@ -425,10 +438,10 @@ fn forward(
     }
     let mut body = answer.into_body().into_reader();
     match gate {
-        Some((gate, line)) if content_type.starts_with("text/event-stream") => {
-            relay_events(request, status, &headers, &mut body, &gate, line.as_deref())
+        Some(mut judged) if content_type.starts_with("text/event-stream") => {
+            relay_events(request, status, &headers, &mut body, &mut judged)
         }
-        Some((gate, line)) if content_type.starts_with("application/json") => {
+        Some(mut judged) if content_type.starts_with("application/json") => {
             let text = match read_bounded(&mut body) {
                 Ok(Some(text)) => text,
                 Ok(None) => {
@@ -440,8 +453,13 @@ fn forward(
             };
             let text = match String::from_utf8(text) {
                 Ok(text) if !text.trim().is_empty() => {
-                    let routes = lock(&gate).server_answers(line.as_deref(), &text);
-                    report_new_tools(&mut lock(&gate));
+                    let routes = {
+                        let mut gate = lock(&judged.gate);
+                        let routes =
+                            gate.server_answers(judged.line.as_deref(), &text, &mut judged.span);
+                        report_new_tools(&mut gate);
+                        routes
+                    };
                     to_client(routes).into_bytes()
                 }
                 Ok(text) => text.into_bytes(),
@@ -474,7 +492,7 @@ fn track_session(
             // The session begins (the answer to `initialize`): a gate of its own, which must
             // not inherit what the request's gate knows of other sessions.
             let gate = match (gate, &incoming.session) {
-                (Some((gate, _)), Some(_)) => gate.clone(),
+                (Some(judged), Some(_)) => judged.gate.clone(),
                 _ => Arc::new(Mutex::new((shared.new_gate)())),
             };
             remember(&mut sessions, answered, gate);
@@ -503,8 +521,7 @@ fn relay_events(
     status: u16,
     headers: &[(String, String)],
     body: &mut impl Read,
-    gate: &Mutex<Gate>,
-    line: Option<&str>,
+    judged: &mut Judged,
 ) {
     let mut out = request.into_writer();
     if write_head(&mut out, status, headers, None).is_err() {
@@ -528,7 +545,7 @@ fn relay_events(
         };
         let mut relayed = Vec::new();
         for event in complete {
-            relayed.extend(through_gate(event, gate, line));
+            relayed.extend(through_gate(event, judged));
         }
         if !relayed.is_empty() && write_chunk(&mut out, &relayed).is_err() {
             // The client went away: so does the upstream's stream, dropped here.
@@ -543,12 +560,16 @@ fn relay_events(
 }
 
 /// An event as it goes on to the client: as written, unless the gate routes other messages.
-fn through_gate(event: sse::Event, gate: &Mutex<Gate>, line: Option<&str>) -> Vec<u8> {
+fn through_gate(event: sse::Event, judged: &mut Judged) -> Vec<u8> {
     let Some(data) = event.data.as_deref().filter(|data| !data.trim().is_empty()) else {
         return event.raw;
     };
-    let routes = lock(gate).server_answers(line, data);
-    report_new_tools(&mut lock(gate));
+    let routes = {
+        let mut gate = lock(&judged.gate);
+        let routes = gate.server_answers(judged.line.as_deref(), data, &mut judged.span);
+        report_new_tools(&mut gate);
+        routes
+    };
     match routes.as_slice() {
         [Route::ToClient(text)] if text == data => event.raw,
         _ => {

@@ -36,6 +36,12 @@
 //! Two transports carry the messages: [`run_stdio`], in front of a server the gate starts,
 //! and [`HttpGate`], a Streamable HTTP endpoint in front of a server's endpoint.
 //!
+//! With the `telemetry` feature each `tools/call` has the toolbox's `tracing` span
+//! (`toolargs_core::telemetry`), `execute_tool {tool}`, from its arrival to its answer: the
+//! verdict as `toolargs.outcome`, `toolargs.codes` and `toolargs.rules`, and `error.type` for
+//! a call the gate did not forward (`invalid_arguments` for a rejection, or the outcome) or
+//! whose answer was a failure (`tool_error`, `server_error`, `server_gone`, `cancelled`).
+//!
 //! ```
 //! use toolargs_gate::{Gate, Route};
 //!
@@ -63,6 +69,7 @@ mod reply;
 mod sse;
 mod stdio;
 mod tools;
+mod trace;
 
 #[cfg(test)]
 mod tests;
@@ -77,6 +84,7 @@ use message::{Message, Params};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, VerdictLog, MAX_LINE_BYTES};
 pub use tools::{Tools, UncheckedTool};
+use trace::{Answer, CallSpan};
 
 /// Where a message goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,6 +204,12 @@ pub struct Gate {
     /// Calls waiting for the user's confirmation, by the id (as JSON text) of the gate's
     /// request that asks for it.
     held: HashMap<String, HeldCall>,
+    /// The spans of the calls forwarded or held, by the call's id (as JSON text), until their
+    /// answer.
+    spans: HashMap<String, CallSpan>,
+    /// The span of the call just forwarded on a transport that matches answers itself, for it
+    /// to take ([`Gate::take_exchange_span`]).
+    exchange_span: Option<CallSpan>,
     /// How many confirmations the gate asked for: the next one's id.
     confirmations: u64,
     /// `tools/list` requests on their way to the server, by id (as JSON text): true for a
@@ -263,7 +277,12 @@ impl Gate {
         };
         let Some(method) = message.method.as_deref() else {
             if let Some(held) = message.id.and_then(|id| self.held.remove(id.get())) {
-                return self.confirmed(held, &message);
+                let id = held.id.clone();
+                let handled = self.confirmed(held, &message);
+                if let Some(span) = self.spans.remove(&id) {
+                    self.track(&id, span, &handled);
+                }
+                return handled;
             }
             // A response to a request of the server's (sampling, elicitation, ...).
             return forward();
@@ -279,6 +298,9 @@ impl Gate {
                     held.cancelled = true;
                 }
                 self.pending.remove(cancelled);
+                if let Some(span) = self.spans.remove(cancelled) {
+                    span.answered(|| Answer::Cancelled);
+                }
             }
         }
         if let Some(id) = message.id.filter(|_| !self.per_exchange) {
@@ -300,6 +322,9 @@ impl Gate {
         if let Ok(message) = Message::read(line) {
             if let (None, Some(id)) = (message.method.as_deref(), message.id) {
                 self.pending.remove(id.get());
+                if let Some(span) = self.spans.remove(id.get()) {
+                    span.answered(|| Answer::of(&message));
+                }
                 if let (Some(first), Some(result)) = (self.listing.remove(id.get()), message.result)
                 {
                     self.tools.learn(result.get(), first, &self.policy);
@@ -320,18 +345,27 @@ impl Gate {
     /// `request` (the line the gate forwarded; `None` for a channel of the server's own, as
     /// the GET stream of Streamable HTTP): as [`Gate::from_server`], with a `tools/list`
     /// result matched to its request by the channel, not by an id that other clients of the
-    /// gate may be using too.
-    pub(crate) fn server_answers(&mut self, request: Option<&str>, line: &str) -> Vec<Route> {
+    /// gate may be using too. The answer to a call ends `span`, the call's.
+    pub(crate) fn server_answers(
+        &mut self,
+        request: Option<&str>,
+        line: &str,
+        span: &mut Option<CallSpan>,
+    ) -> Vec<Route> {
         let request = request.and_then(|request| Message::read(request).ok());
         if let (Some(request), Ok(message)) = (request, Message::read(line)) {
             let answers = match (request.id, message.id) {
-                (Some(asked), Some(answered)) => asked.get() == answered.get(),
+                (Some(asked), Some(answered)) => {
+                    asked.get() == answered.get() && message.method.is_none()
+                }
                 _ => false,
             };
-            if answers
-                && message.method.is_none()
-                && request.method.as_deref() == Some("tools/list")
-            {
+            if answers {
+                if let Some(span) = span.take() {
+                    span.answered(|| Answer::of(&message));
+                }
+            }
+            if answers && request.method.as_deref() == Some("tools/list") {
                 if let Some(result) = message.result {
                     let first = request.params().is_none_or(|p| p.cursor.is_none());
                     self.tools.learn(result.get(), first, &self.policy);
@@ -347,6 +381,9 @@ impl Gate {
         ids.sort();
         self.listing.clear();
         self.held.clear();
+        for (_, span) in self.spans.drain() {
+            span.answered(|| Answer::Gone);
+        }
         ids.into_iter()
             .map(|id| Route::ToClient(reply::server_gone(&id)))
             .collect()
@@ -363,7 +400,7 @@ impl Gate {
         }
     }
 
-    /// Judges a `tools/call` request.
+    /// Judges a `tools/call` request, in its span.
     fn call(&mut self, line: &str, id: &str, params: &Params<'_>) -> Handled {
         let Some(name) = params.name.as_deref() else {
             return Handled {
@@ -371,6 +408,38 @@ impl Gate {
                 verdict: None,
             };
         };
+        let span = CallSpan::start(name, id);
+        let handled = span.in_scope(|| self.judge(line, id, name, params));
+        self.track(id, span, &handled);
+        handled
+    }
+
+    /// Records the verdict of a call on its span, and keeps the span of a call forwarded or
+    /// held until its answer; the span of a call the gate answered itself ends here.
+    fn track(&mut self, id: &str, span: CallSpan, handled: &Handled) {
+        if let Some(verdict) = &handled.verdict {
+            span.judged(verdict);
+        }
+        let forwarded = handled
+            .routes
+            .iter()
+            .any(|route| matches!(route, Route::ToServer(_)));
+        let held = handled.verdict.is_none() && !handled.routes.is_empty();
+        if forwarded && self.per_exchange {
+            self.exchange_span = Some(span);
+        } else if forwarded || held {
+            self.spans.insert(id.to_owned(), span);
+        }
+    }
+
+    /// The span of the call [`Gate::from_client`] just forwarded, for a transport that
+    /// matches each answer to its request itself; it ends when dropped.
+    pub(crate) fn take_exchange_span(&mut self) -> Option<CallSpan> {
+        self.exchange_span.take()
+    }
+
+    /// The verdict on a call to `name`, and where it goes.
+    fn judge(&mut self, line: &str, id: &str, name: &str, params: &Params<'_>) -> Handled {
         let sent = params.arguments.map_or("{}", |raw| raw.get());
         let mut verdict = CallVerdict {
             tool: name.to_owned(),

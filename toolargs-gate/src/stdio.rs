@@ -23,10 +23,17 @@ pub struct VerdictLog {
 }
 
 impl VerdictLog {
-    /// Writes the line of `verdict`, on a call whose handling started at `started`.
-    pub(crate) fn write(&mut self, verdict: &crate::CallVerdict, started: Instant) {
+    /// Writes the line of `verdict`, on a call of `session` whose handling started at
+    /// `started`.
+    pub(crate) fn write(
+        &mut self,
+        verdict: &crate::CallVerdict,
+        session: Option<&str>,
+        started: Instant,
+    ) {
         let mut line = verdict.to_log(self.arguments);
         line["time"] = serde_json::json!(seconds_now());
+        line["session"] = serde_json::json!(session);
         line["latency_us"] = serde_json::json!(started.elapsed().as_micros() as u64);
         let _ = write_line(&mut self.out, &line.to_string());
     }
@@ -73,6 +80,13 @@ pub fn run_stdio(
     let gate = Arc::new(Mutex::new(gate));
     let to_client = Arc::new(Mutex::new(io::stdout()));
     let log = Arc::new(Mutex::new(log));
+    // A stdio connection is one session, which has no id of its own: the gate's run names it,
+    // so that the runs writing one log are told apart.
+    let session = format!(
+        "stdio-{}-{}",
+        std::process::id(),
+        (seconds_now() * 1e6) as u64
+    );
 
     let client = {
         let (gate, to_server, to_client, log) = (
@@ -104,7 +118,7 @@ pub fn run_stdio(
                     }
                 }
                 if let (Some(verdict), Some(log)) = (handled.verdict, lock(&log).as_mut()) {
-                    log.write(&verdict, started);
+                    log.write(&verdict, Some(&session), started);
                 }
             }
             // The client is done: so is the server's input.

@@ -543,18 +543,18 @@ fn answers_matched_by_their_channel_learn_tools_whatever_ids_other_clients_use()
     gate.from_client(&unknown);
     let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#;
     assert_eq!(
-        gate.server_answers(Some(&unknown), answer),
+        gate.server_answers(Some(&unknown), answer, &mut None),
         [Route::ToClient(answer.to_owned())]
     );
     let tools = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "refund",
         "inputSchema": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}]}})
     .to_string();
-    gate.server_answers(Some(list), &tools);
+    gate.server_answers(Some(list), &tools, &mut None);
     assert_eq!(gate.tools().len(), 1);
     // A message on the server's own stream, or one answering another request, teaches nothing.
     let empty = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
-    gate.server_answers(None, empty);
-    gate.server_answers(Some(&unknown), empty);
+    gate.server_answers(None, empty, &mut None);
+    gate.server_answers(Some(&unknown), empty, &mut None);
     assert_eq!(gate.tools().len(), 1);
     let judged = gate.from_client(&call(2, "refund", r#"{"amount_cents":"5"}"#));
     assert_eq!(judged.verdict.unwrap().outcome, Outcome::Repaired);
@@ -572,7 +572,7 @@ fn a_gate_matched_by_channel_holds_no_call_for_a_confirmation() {
     let tools = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "refund",
         "inputSchema": {"type": "object", "properties": {"amount_cents": {"type": "integer"}}}}]}})
     .to_string();
-    gate.server_answers(Some(list), &tools);
+    gate.server_answers(Some(list), &tools, &mut None);
     let judged = gate.from_client(&call(2, "refund", r#"{"amount_cents":5}"#));
     assert_eq!(
         judged.verdict.unwrap().outcome,
@@ -580,4 +580,95 @@ fn a_gate_matched_by_channel_holds_no_call_for_a_confirmation() {
     );
     let reply = to_client(&judged.routes);
     assert!(reply.to_string().contains("Streamable HTTP"), "{reply}");
+}
+
+/// The spans a gate's calls make, as `tracing-subscriber`'s formatter writes them when they
+/// close, in the order they closed.
+#[cfg(feature = "telemetry")]
+fn closed_spans(run: impl FnOnce()) -> Vec<String> {
+    use std::sync::{Arc, Mutex};
+    use tracing_subscriber::fmt::format::FmtSpan;
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, run);
+    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    text.lines().map(str::to_owned).collect()
+}
+
+#[cfg(feature = "telemetry")]
+#[test]
+fn each_call_has_the_toolbox_span_from_its_arrival_to_its_answer() {
+    let mut gate = listed();
+    let lines = closed_spans(|| {
+        // Forwarded repaired: its span waits for the server's answer.
+        gate.from_client(&call(2, "refund", r#"{"amount_cents":"1999"}"#));
+        // Rejected: answered by the gate, its span ends at once.
+        gate.from_client(&call(3, "refund", r#"{"amount_cents":0}"#));
+        tracing::info!("the server answers");
+        gate.from_server(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[],"isError":true}}"#);
+        // Forwarded clean, then the server ends before answering.
+        gate.from_client(&call(4, "lookup", r#"{"q":"x"}"#));
+        gate.server_closed();
+    });
+    let [rejected, marker, repaired, gone] = &lines[..] else {
+        panic!("{lines:#?}")
+    };
+    for (line, id) in [(rejected, 3), (repaired, 2), (gone, 4)] {
+        assert!(line.contains("execute_tool{"), "{line}");
+        assert!(
+            line.contains("gen_ai.operation.name=\"execute_tool\""),
+            "{line}"
+        );
+        assert!(
+            line.contains(&format!("gen_ai.tool.call.id=\"{id}\"")),
+            "{line}"
+        );
+        assert!(line.contains(": toolargs: close"), "{line}");
+    }
+    assert!(marker.contains("the server answers"), "{marker}");
+    assert!(
+        rejected.contains("otel.name=execute_tool refund"),
+        "{rejected}"
+    );
+    assert!(
+        rejected.contains("toolargs.outcome=\"rejected\""),
+        "{rejected}"
+    );
+    assert!(
+        rejected.contains("error.type=\"invalid_arguments\""),
+        "{rejected}"
+    );
+    assert!(
+        rejected.contains("toolargs.codes=\"out_of_range\""),
+        "{rejected}"
+    );
+    assert!(
+        repaired.contains("toolargs.outcome=\"repaired\""),
+        "{repaired}"
+    );
+    assert!(
+        repaired.contains("toolargs.rules=\"numeric_string_to_int\""),
+        "{repaired}"
+    );
+    assert!(repaired.contains("error.type=\"tool_error\""), "{repaired}");
+    assert!(gone.contains("gen_ai.tool.name=\"lookup\""), "{gone}");
+    assert!(gone.contains("toolargs.outcome=\"clean\""), "{gone}");
+    assert!(gone.contains("error.type=\"server_gone\""), "{gone}");
 }

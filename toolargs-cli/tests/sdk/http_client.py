@@ -151,6 +151,13 @@ async def revision(mode, gated_url, direct_url, record, log, checks):
         )
         verdict = records(log)[-1] if records(log) else {}
         checks.check(f"{mode}: the verdict log says rejected", verdict.get("outcome") == "rejected", f"{verdict}")
+        # The session the upstream gave (2025-11-25), or none in the stateless revision.
+        session = verdict.get("session", "missing")
+        checks.check(
+            f"{mode}: the verdict log names the session",
+            bool(session) and isinstance(session, str) if mode == "legacy" else session is None,
+            f"{verdict}",
+        )
 
 
 async def session_header(gated_url, checks):
