@@ -111,7 +111,8 @@ enum Command {
     /// `tools/call` is judged before it reaches the server: clean calls go on unchanged,
     /// repaired calls go on repaired, rejected calls come back to the client as a tool result
     /// with `isError: true` and the errors for the model. Everything else passes through. The
-    /// server's stderr is this process's, and its exit status becomes the gate's.
+    /// server's stderr is this process's, its exit status becomes the gate's, and on Unix a
+    /// SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to the gate is sent on to the server.
     ///
     /// A policy file (`--policy`, TOML or JSON) says what the server does not, per tool name
     /// or glob (`*`, `?`; an exact name wins, then the first glob in the file): `effect`

@@ -282,3 +282,31 @@ fn a_bad_policy_file_stops_the_gate_before_the_server_starts() {
     assert!(!stderr.contains("nonexistent"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A signal sent to the gate reaches the server, which ends as it would on its own, and the
+/// gate ends with its status: the server's code, or 128 and the signal for a server the
+/// signal ended.
+#[cfg(unix)]
+#[test]
+fn a_signal_to_the_gate_reaches_the_server_and_the_gate_ends_with_it() {
+    for (signal, code, said) in [("HUP", 5, Some("echo: got signal 1")), ("TERM", 143, None)] {
+        let (gate, mut client) = start_gate(&[]);
+        // Once the server answers, it runs with its handler in place.
+        let init = client.ask(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+        assert_eq!(init["result"]["serverInfo"]["name"], json!("echo"));
+        let sent = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(gate.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        // The client's side stays open: the gate ends because the server did.
+        let output = gate.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(code), "SIG{signal}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if let Some(said) = said {
+            assert!(stderr.contains(said), "SIG{signal}: {stderr}");
+        }
+        drop(client);
+    }
+}

@@ -66,6 +66,7 @@ mod http;
 mod message;
 mod policy;
 mod reply;
+mod signals;
 mod sse;
 mod stdio;
 mod tools;

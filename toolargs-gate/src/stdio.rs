@@ -62,7 +62,10 @@ pub(crate) fn report_new_tools(gate: &mut Gate) {
 
 /// Starts `command` with `args` and runs `gate` between this process's stdin and stdout and
 /// the child's. The child's stderr is this process's. Returns the child's exit code once it
-/// ended (its stdout closed); stdin closing closes the child's stdin.
+/// ended (its stdout closed; 128 and the signal's number for a child a signal ended); stdin
+/// closing closes the child's stdin. On Unix, `SIGTERM`, `SIGINT`, `SIGHUP` and `SIGQUIT`
+/// sent to this process are sent on to the child (not one the kernel sent, as a terminal's
+/// Ctrl-C, which reached the child already), and this process ends when the child does.
 pub fn run_stdio(
     gate: Gate,
     command: &OsString,
@@ -75,6 +78,7 @@ pub fn run_stdio(
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()?;
+    crate::signals::forward_to(&child)?;
     let to_server = Arc::new(Mutex::new(child.stdin.take()));
     let from_server = child.stdout.take().ok_or(io::ErrorKind::BrokenPipe)?;
     let gate = Arc::new(Mutex::new(gate));
@@ -152,8 +156,7 @@ pub fn run_stdio(
             let _ = write_line(&mut *lock(&to_client), &text);
         }
     }
-    let status = child.wait()?;
-    Ok(status.code().unwrap_or(1))
+    Ok(crate::signals::exit_code(child.wait()?))
 }
 
 /// One line read, without its line ending.

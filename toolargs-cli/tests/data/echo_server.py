@@ -4,9 +4,11 @@ It answers `initialize`, `tools/list` (two tools: `lookup`, read-only, and `refu
 annotations) and `tools/call` (the result's text is the arguments it received, as JSON), and
 sends a `sampling/createMessage` request of its own when called with `{"ask": true}`; it
 names on stderr every answer it receives. When its input closes it exits with status 3, so
-that the gate's exit status can be checked.
+that the gate's exit status can be checked; on SIGHUP it says so and exits with status 5
+(SIGTERM ends it as Python's default does).
 """
 import json
+import signal
 import sys
 
 TOOLS = [
@@ -17,6 +19,14 @@ TOOLS = [
         "amount_cents": {"type": "integer", "minimum": 1, "maximum": 50000},
         "note": {"type": "string"}}, "required": ["amount_cents"]}},
 ]
+
+
+def hang_up(signum, frame):
+    sys.stderr.write("echo: got signal %d\n" % signum)
+    sys.exit(5)
+
+
+signal.signal(signal.SIGHUP, hang_up)
 
 
 def send(message):
