@@ -9,7 +9,8 @@
 //!
 //! - a POST's message goes through [`Gate::from_client`] first: a call the gate answers
 //!   itself (a rejection) comes back as `application/json` and never reaches the upstream, a
-//!   repaired call is forwarded repaired;
+//!   repaired call is forwarded repaired, with the `Mcp-Param-*` headers the client sent made
+//!   to mirror its repaired arguments (the tool's `x-mcp-header` properties);
 //! - an `application/json` answer goes through the gate whole; a `text/event-stream` answer
 //!   (to a POST, or the GET stream) is relayed event by event as it arrives, each event's
 //!   data going through the gate and the event kept as written (`id:`, `event:`, `retry:`,
@@ -231,7 +232,7 @@ struct Incoming {
 fn handle(shared: &Shared, mut request: tiny_http::Request) {
     let url = request.url().to_owned();
     let path = url.split_once('?').map_or(&url[..], |(path, _)| path);
-    let incoming = incoming(&request);
+    let mut incoming = incoming(&request);
     let endpoint = path == shared.path;
     let target = if endpoint {
         shared.upstream.clone()
@@ -283,6 +284,13 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
     let (handled, span) = {
         let mut gate = lock(&gate);
         let handled = gate.from_client(&text);
+        if let (Some(verdict), Some(Route::ToServer(line))) =
+            (&handled.verdict, handled.routes.first())
+        {
+            if verdict.outcome == crate::Outcome::Repaired {
+                mirror_repaired(&gate, &mut incoming.headers, line);
+            }
+        }
         (handled, gate.take_exchange_span())
     };
     if let (Some(verdict), Some(log)) = (&handled.verdict, lock(&shared.log).as_mut()) {
@@ -309,6 +317,28 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
         Some(Route::ToClient(answer)) => respond(request, 200, &[json_type()], answer.as_bytes()),
         // Nothing to forward or answer (an answer to a confirmation nobody waits for).
         None => respond(request, 202, &[], b""),
+    }
+}
+
+/// Makes the `Mcp-Param-*` headers of a call the gate repaired mirror the arguments it
+/// forwards (`forwarded`, the call as it goes on).
+fn mirror_repaired(gate: &Gate, headers: &mut Vec<(HeaderName, HeaderValue)>, forwarded: &str) {
+    #[derive(serde::Deserialize)]
+    struct Call {
+        params: Params,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        name: String,
+        #[serde(default)]
+        arguments: serde_json::Value,
+    }
+    let Ok(call) = serde_json::from_str::<Call>(forwarded) else {
+        return;
+    };
+    let mirrors = gate.tools().mirrors(&call.params.name);
+    if !mirrors.is_empty() {
+        crate::params::mirror(headers, mirrors, &call.params.arguments);
     }
 }
 

@@ -64,6 +64,7 @@
 
 mod http;
 mod message;
+mod params;
 mod policy;
 mod reply;
 mod signals;

@@ -672,3 +672,95 @@ fn each_call_has_the_toolbox_span_from_its_arrival_to_its_answer() {
     assert!(gone.contains("toolargs.outcome=\"clean\""), "{gone}");
     assert!(gone.contains("error.type=\"server_gone\""), "{gone}");
 }
+
+/// Over HTTP, a repaired call goes on with `Mcp-Param-*` headers that mirror its repaired
+/// arguments, which the server checks against the body (2026-07-28).
+#[test]
+fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
+    use std::sync::mpsc;
+
+    let upstream = tiny_http::Server::http("127.0.0.1:0").unwrap();
+    let port = upstream.server_addr().to_ip().unwrap().port();
+    let (received, arrived) = mpsc::channel();
+    std::thread::spawn(move || {
+        for mut request in upstream.incoming_requests() {
+            let mut body = String::new();
+            request.as_reader().read_to_string(&mut body).unwrap();
+            let message: Value = serde_json::from_str(&body).unwrap();
+            let result = match message["method"].as_str() {
+                Some("tools/list") => json!({"tools": [{"name": "deploy", "inputSchema": {
+                    "type": "object", "properties": {
+                        "region": {"type": "string", "enum": ["eu", "us"], "x-mcp-header": "Region"},
+                        "dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"}},
+                    "required": ["region"]}}]}),
+                _ => {
+                    let header = |name: &'static str| {
+                        request
+                            .headers()
+                            .iter()
+                            .find(|h| h.field.equiv(name))
+                            .map(|h| h.value.as_str().to_owned())
+                    };
+                    received
+                        .send((
+                            message["params"]["arguments"].clone(),
+                            header("Mcp-Param-Region"),
+                            header("Mcp-Param-Dry-Run"),
+                        ))
+                        .unwrap();
+                    json!({"content": []})
+                }
+            };
+            let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+            let json_type: tiny_http::Header = "Content-Type: application/json".parse().unwrap();
+            let _ = request.respond(
+                tiny_http::Response::from_string(answer.to_string()).with_header(json_type),
+            );
+        }
+    });
+    let gate = crate::HttpGate::bind(
+        "127.0.0.1:0".parse().unwrap(),
+        &format!("http://127.0.0.1:{port}/mcp"),
+        Gate::new,
+        None,
+    )
+    .unwrap();
+    let endpoint = gate.endpoint();
+    std::thread::spawn(move || gate.serve());
+    let post = |message: Value, headers: &[(&str, &str)]| {
+        let mut request = ureq::post(&endpoint)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut answer = request.send(message.to_string()).unwrap();
+        serde_json::from_str::<Value>(&answer.body_mut().read_to_string().unwrap()).unwrap()
+    };
+    post(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        &[],
+    );
+    let deploy = |id: u32, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "deploy", "arguments": arguments}})
+    };
+    // Repaired: the headers follow the arguments.
+    post(
+        deploy(2, json!({"region": "EU", "dry_run": "TRUE"})),
+        &[("Mcp-Param-Region", "EU"), ("Mcp-Param-Dry-Run", "TRUE")],
+    );
+    let (arguments, region, dry_run) = arrived.recv().unwrap();
+    assert_eq!(arguments, json!({"region": "eu", "dry_run": true}));
+    assert_eq!(region.as_deref(), Some("eu"));
+    assert_eq!(dry_run.as_deref(), Some("true"));
+    // Clean: the headers go on as the client wrote them; none is added.
+    post(
+        deploy(3, json!({"region": "us"})),
+        &[("Mcp-Param-Region", "us")],
+    );
+    assert_eq!(
+        arrived.recv().unwrap(),
+        (json!({"region": "us"}), Some("us".to_owned()), None)
+    );
+}

@@ -4,6 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use toolargs_dynamic::{load_tool_list_lenient, Spec};
 
+use crate::params::{self, Mirror};
 use crate::policy::{Policy, StrictFieldMissing};
 
 /// A tool the server listed whose definition did not load: calls to it are not checked.
@@ -29,6 +30,8 @@ pub struct Tools {
     /// The tools that declare an `outputSchema`: the gate's own error results for them carry
     /// no `structuredContent`, which would not match it.
     with_output_schema: HashSet<String>,
+    /// The arguments each tool mirrors into `Mcp-Param-*` headers, for the tools that do.
+    mirrors: HashMap<String, Vec<Mirror>>,
 }
 
 impl Tools {
@@ -42,6 +45,11 @@ impl Tools {
     /// results for it carry the errors as text only.
     pub fn declares_output_schema(&self, name: &str) -> bool {
         self.with_output_schema.contains(name)
+    }
+
+    /// The arguments `name` mirrors into `Mcp-Param-*` headers (none for most tools).
+    pub(crate) fn mirrors(&self, name: &str) -> &[Mirror] {
+        self.mirrors.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// How many tools were listed.
@@ -71,8 +79,11 @@ impl Tools {
         if first_page {
             self.tools.clear();
             self.with_output_schema.clear();
+            self.mirrors.clear();
         }
-        self.with_output_schema.extend(with_output_schema(result));
+        let extras = extras(result);
+        self.with_output_schema.extend(extras.with_output_schema);
+        self.mirrors.extend(extras.mirrors);
         let Ok(list) = load_tool_list_lenient(result) else {
             return;
         };
@@ -99,22 +110,43 @@ impl Tools {
     }
 }
 
-/// The names of the tools a `tools/list` result (its JSON text) lists with an `outputSchema`.
-fn with_output_schema(result: &str) -> Vec<String> {
+/// What a `tools/list` result says of its tools besides the input schema the dynamic spec
+/// loads.
+#[derive(Default)]
+struct Extras {
+    /// The tools listed with an `outputSchema`.
+    with_output_schema: Vec<String>,
+    /// The tools whose arguments are mirrored into headers, with those arguments.
+    mirrors: Vec<(String, Vec<Mirror>)>,
+}
+
+/// The [`Extras`] of a `tools/list` result (its JSON text).
+fn extras(result: &str) -> Extras {
+    let mut extras = Extras::default();
     let Ok(result) = serde_json::from_str::<serde_json::Value>(result) else {
-        return Vec::new();
+        return extras;
     };
     let Some(tools) = result.get("tools").and_then(|tools| tools.as_array()) else {
-        return Vec::new();
+        return extras;
     };
-    tools
-        .iter()
-        .filter(|tool| {
-            tool.get("outputSchema")
-                .is_some_and(|schema| !schema.is_null())
-        })
-        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
-        .collect()
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(|name| name.as_str()) else {
+            continue;
+        };
+        if tool
+            .get("outputSchema")
+            .is_some_and(|schema| !schema.is_null())
+        {
+            extras.with_output_schema.push(name.to_owned());
+        }
+        if let Some(schema) = tool.get("inputSchema") {
+            let mirrors = params::declared(schema);
+            if !mirrors.is_empty() {
+                extras.mirrors.push((name.to_owned(), mirrors));
+            }
+        }
+    }
+    extras
 }
 
 #[cfg(test)]
