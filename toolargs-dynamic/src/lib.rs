@@ -13,6 +13,7 @@ mod exact;
 mod list;
 mod load;
 mod shape;
+mod strict;
 mod walk;
 
 use serde_json::Value;
@@ -157,8 +158,9 @@ impl Spec {
 
     /// Refuses every value repair of the root's property `name` and of everything below it:
     /// a value that would need one is rejected with `repair_forbidden`, as for a derived
-    /// field declared `strict`. Returns false, changing nothing, when the root schema's own
-    /// `properties` do not declare `name`.
+    /// field declared `strict`. Returns false, changing nothing, when the root schema does
+    /// not declare `name` (in its `properties`, or in a schema it applies in place: `$ref`,
+    /// `allOf`, `anyOf`, `oneOf`).
     ///
     /// ```
     /// use toolargs_dynamic::Spec;
@@ -173,17 +175,55 @@ impl Spec {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn make_strict(&mut self, name: &str) -> bool {
-        let root = self.graph.root;
-        let Some(Schema::Rules(rules)) = self.graph.schemas.get_mut(root) else {
-            return false;
-        };
-        let property = rules
-            .properties
-            .as_mut()
-            .and_then(|properties| properties.iter_mut().find(|p| p.name == name));
-        match property {
-            Some(property) => {
-                property.strict = true;
+        self.make_strict_steps(&[strict::Step::Property(name)])
+    }
+
+    /// As [`Spec::make_strict`], for a property at any depth: `path` names the properties
+    /// from the root down, separated by `.`, with `[]` after an array's name for its items
+    /// (`order.amount_cents`, `lines[].amount`). Only that property is made strict: a schema
+    /// on the way that is also used elsewhere (through `$ref`) stays lenient there. Returns
+    /// false, changing nothing, when a step names nothing the schema declares, or `path`
+    /// does not end with a property. (A name that holds `.` or ends with `[]` is reached with
+    /// [`Spec::make_strict`] at the root only.)
+    ///
+    /// ```
+    /// use toolargs_dynamic::Spec;
+    ///
+    /// let mut spec = Spec::from_json(r##"{"type": "object", "$defs": {"money": {"type": "object",
+    ///         "properties": {"cents": {"type": "integer"}}}},
+    ///     "properties": {"refund": {"$ref": "#/$defs/money"}, "fee": {"$ref": "#/$defs/money"},
+    ///         "lines": {"type": "array", "items": {"$ref": "#/$defs/money"}}}}"##)?;
+    /// assert!(spec.make_strict_at("refund.cents") && spec.make_strict_at("lines[].cents"));
+    /// assert!(!spec.make_strict_at("refund.dollars"));
+    /// let rejection = spec.parse(r#"{"refund": {"cents": "1999"}}"#).unwrap_err();
+    /// assert_eq!(rejection.errors()[0].code.as_str(), "repair_forbidden");
+    /// assert!(spec.parse(r#"{"lines": [{"cents": "5"}]}"#).is_err());
+    /// // The same definition, used by another property: repaired there.
+    /// assert_eq!(spec.parse(r#"{"fee": {"cents": "5"}}"#)?.repairs.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn make_strict_at(&mut self, path: &str) -> bool {
+        let mut steps = Vec::new();
+        for segment in path.split('.') {
+            let mut name = segment;
+            let mut items = 0;
+            while let Some(rest) = name.strip_suffix("[]") {
+                name = rest;
+                items += 1;
+            }
+            if name.is_empty() {
+                return false;
+            }
+            steps.push(strict::Step::Property(name));
+            steps.extend(std::iter::repeat_n(strict::Step::Items, items));
+        }
+        self.make_strict_steps(&steps)
+    }
+
+    fn make_strict_steps(&mut self, steps: &[strict::Step<'_>]) -> bool {
+        match self.graph.strict_copy(self.graph.root, steps) {
+            Some(root) => {
+                self.graph.root = root;
                 true
             }
             None => false,
@@ -454,5 +494,63 @@ mod tests {
         assert!(codes(&spec, r#"{"count": "5", "ids": [5], "point": {"x": 1}}"#).is_empty());
         // A null for an optional field is read as absent, as for a derived strict field.
         assert!(codes(&spec, r#"{"ids": null}"#).is_empty());
+    }
+
+    #[test]
+    fn a_strict_path_refuses_repairs_at_its_property_and_nowhere_else() {
+        let schema = r##"{"type": "object",
+            "$defs": {
+                "money": {"type": "object", "properties": {"cents": {"type": "integer"},
+                    "currency": {"enum": ["EUR", "USD"]}}},
+                "node": {"type": "object", "properties": {"n": {"type": "integer"},
+                    "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}
+            },
+            "properties": {
+                "order": {"allOf": [{"$ref": "#/$defs/money"}], "properties": {"note": {"type": "string"}}},
+                "fee": {"$ref": "#/$defs/money"},
+                "grid": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/money"}}},
+                "tree": {"$ref": "#/$defs/node"}
+            }}"##;
+        let lenient = Spec::from_json(schema).unwrap();
+        let mut spec = lenient.clone();
+        // Through `allOf` and `$ref`, through nested arrays, through a recursive definition.
+        for path in ["order.cents", "grid[][].currency", "tree.kids[].n"] {
+            assert!(spec.make_strict_at(path), "{path}");
+        }
+        // Names nothing, or does not end with a property: nothing changes.
+        for path in [
+            "order.dollars",
+            "fee.cents.x",
+            "grid[]",
+            "grid.currency",
+            "order..cents",
+            "",
+            "tree[].n",
+        ] {
+            assert!(!spec.make_strict_at(path), "{path}");
+        }
+        for text in [
+            r#"{"order": {"cents": "1999"}}"#,
+            r#"{"grid": [[{"currency": "eur"}]]}"#,
+            r#"{"tree": {"kids": [{"n": "1"}]}}"#,
+        ] {
+            assert_eq!(codes(&spec, text), ["repair_forbidden"], "{text}");
+            assert_eq!(codes(&lenient, text), Vec::<String>::new(), "{text}");
+        }
+        // Beside and below the strict property, and where its schemas are used elsewhere:
+        // repaired as before.
+        for text in [
+            r#"{"fee": {"cents": "5"}}"#,
+            r#"{"order": {"currency": "eur"}}"#,
+            r#"{"tree": {"n": "1"}}"#,
+            r#"{"tree": {"kids": [{"kids": [{"n": "1"}]}]}}"#,
+        ] {
+            assert!(codes(&spec, text).is_empty(), "{text}");
+            assert_eq!(
+                spec.parse(text).unwrap().repairs.len(),
+                1,
+                "{text}: not repaired"
+            );
+        }
     }
 }

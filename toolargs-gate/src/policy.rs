@@ -4,8 +4,9 @@
 //! run of characters, `?` for one). A rule may set the tool's effect (`read_only`,
 //! `additive`, `destructive`, `external`), which replaces what its MCP annotations say; the
 //! unknown-key policy (`strip` or `reject`), which replaces what the effect implies; the
-//! top-level fields that must be sent exactly as the schema says (`strict`: a value that
-//! would need a repair is rejected with `repair_forbidden`); and `confirm`, which makes the
+//! fields that must be sent exactly as the schema says (`strict`: a value that would need a
+//! repair is rejected with `repair_forbidden`), each a top-level name or a path below it
+//! (`order.amount_cents`, `lines[].amount`); and `confirm`, which makes the
 //! gate ask the user before it forwards a call.
 //!
 //! The rule for a tool is the one that names it exactly, or else the first glob in file
@@ -129,8 +130,8 @@ impl fmt::Display for PolicyError {
 
 impl std::error::Error for PolicyError {}
 
-/// A strict field the policy names for a tool whose schema does not declare it at its top
-/// level: the name is ignored for that tool.
+/// A strict field the policy names for a tool whose schema does not declare it (at its top
+/// level, or along the path given): the name is ignored for that tool.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StrictFieldMissing {
     /// The tool.
@@ -230,7 +231,8 @@ impl Policy {
         }
         let mut missing = Vec::new();
         for field in &rule.strict {
-            if !spec.make_strict(field) {
+            // A top-level name as written, else a path (which a name holding `.` is not).
+            if !spec.make_strict(field) && !spec.make_strict_at(field) {
                 missing.push(StrictFieldMissing {
                     tool: tool.to_owned(),
                     field: field.clone(),
@@ -514,23 +516,28 @@ effect = "external"
     #[test]
     fn applying_a_rule_sets_the_spec_and_names_missing_strict_fields() {
         let policy = Policy::from_toml(
-            "[[tools]]\nname = \"t\"\neffect = \"read_only\"\nstrict = [\"n\", \"ghost\"]\n",
+            "[[tools]]\nname = \"t\"\neffect = \"read_only\"\nstrict = [\"n\", \"ghost\", \"a.b\", \"o.m\", \"o.ghost\"]\n",
         )
         .unwrap();
-        let spec =
-            Spec::from_json(r#"{"type": "object", "properties": {"n": {"type": "integer"}}}"#)
-                .unwrap();
+        // `a.b` is a top-level name; `o.m` a path.
+        let spec = Spec::from_json(
+            r#"{"type": "object", "properties": {"n": {"type": "integer"}, "a.b": {"type": "integer"},
+                "o": {"type": "object", "properties": {"m": {"type": "integer"}, "k": {"type": "integer"}}}}}"#,
+        )
+        .unwrap();
         let (spec, missing) = policy.apply("t", spec);
         assert_eq!(spec.effect(), Some(Effect::ReadOnly));
         assert_eq!(spec.unknown_policy(), UnknownPolicy::Strip);
-        assert_eq!(
-            missing,
-            [StrictFieldMissing {
-                tool: "t".to_owned(),
-                field: "ghost".to_owned()
-            }]
-        );
-        let rejection = spec.parse(r#"{"n": "5"}"#).unwrap_err();
-        assert_eq!(rejection.errors()[0].code.as_str(), "repair_forbidden");
+        let missing: Vec<&str> = missing.iter().map(|m| m.field.as_str()).collect();
+        assert_eq!(missing, ["ghost", "o.ghost"]);
+        for text in [r#"{"n": "5"}"#, r#"{"a.b": "5"}"#, r#"{"o": {"m": "5"}}"#] {
+            let rejection = spec.parse(text).unwrap_err();
+            assert_eq!(
+                rejection.errors()[0].code.as_str(),
+                "repair_forbidden",
+                "{text}"
+            );
+        }
+        assert_eq!(spec.parse(r#"{"o": {"k": "5"}}"#).unwrap().repairs.len(), 1);
     }
 }

@@ -54,7 +54,7 @@ pub(crate) fn report_new_tools(gate: &mut Gate) {
     for missing in gate.tools_mut().take_new_policy_warnings() {
         let _ = writeln!(
             io::stderr(),
-            "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such top-level field",
+            "toolargs gate: the policy makes `{}` of `{}` strict, but its schema declares no such field",
             missing.field, missing.tool
         );
     }
