@@ -51,8 +51,8 @@ macro_rules! note {
     }};
 }
 
-/// The most requests handled at once (each on a thread of its own, an open GET stream
-/// included); one more is answered `503`.
+/// The most requests handled at once (each on a worker thread of its own, an open GET
+/// stream included); one more is answered `503`.
 const MAX_REQUESTS: usize = 1024;
 
 /// The most sessions kept; past it, the one unused the longest is forgotten (its next
@@ -94,7 +94,7 @@ const HOP_BY_HOP: [&str; 11] = [
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct HttpGate {
-    server: tiny_http::Server,
+    server: Arc<tiny_http::Server>,
     address: SocketAddr,
     shared: Arc<Shared>,
 }
@@ -110,7 +110,10 @@ struct Shared {
     sessionless: Arc<Mutex<Gate>>,
     sessions: Mutex<HashMap<String, Session>>,
     log: Mutex<Option<VerdictLog>>,
-    active: AtomicUsize,
+    /// The workers started, those waiting for a request, and the requests being handled.
+    workers: AtomicUsize,
+    idle: AtomicUsize,
+    busy: AtomicUsize,
 }
 
 struct Session {
@@ -170,7 +173,7 @@ impl HttpGate {
             .ok_or_else(|| io::Error::other("not listening on an IP address"))?;
         let new_gate = move || new_gate().per_exchange();
         Ok(HttpGate {
-            server,
+            server: Arc::new(server),
             address,
             shared: Arc::new(Shared {
                 upstream: upstream.to_owned(),
@@ -181,7 +184,9 @@ impl HttpGate {
                 new_gate: Box::new(new_gate),
                 sessions: Mutex::new(HashMap::new()),
                 log: Mutex::new(log),
-                active: AtomicUsize::new(0),
+                workers: AtomicUsize::new(0),
+                idle: AtomicUsize::new(0),
+                busy: AtomicUsize::new(0),
             }),
         })
     }
@@ -196,29 +201,49 @@ impl HttpGate {
         format!("http://{}{}", self.address, self.shared.path)
     }
 
-    /// Handles requests, each on a thread of its own, until listening fails.
+    /// Handles requests until listening fails, each on a worker thread of its own.
+    ///
+    /// Workers are kept and reused: a thread started for each request cost more than the
+    /// rest of its handling (a new thread's stack and allocator heap are fresh pages the
+    /// kernel zeroes). One more starts whenever none is left waiting, so that a long answer
+    /// (an event stream) never holds up the requests behind it.
     pub fn serve(self) -> io::Result<()> {
-        loop {
-            let request = self.server.recv()?;
-            if self.shared.active.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
-                self.shared.active.fetch_sub(1, Ordering::SeqCst);
-                let body = reply::not_forwarded("", "the gate is handling too many requests");
-                respond(request, 503, &[], body.as_bytes());
-                continue;
+        work(&self.server, &self.shared)
+    }
+}
+
+/// One worker: takes the next request, starts another worker when it took the last one
+/// waiting, and handles it; until listening fails.
+fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()> {
+    shared.workers.fetch_add(1, Ordering::SeqCst);
+    loop {
+        shared.idle.fetch_add(1, Ordering::SeqCst);
+        let request = server.recv();
+        let waiting = shared.idle.fetch_sub(1, Ordering::SeqCst) - 1;
+        let request = match request {
+            Ok(request) => request,
+            Err(e) => {
+                shared.workers.fetch_sub(1, Ordering::SeqCst);
+                return Err(e);
             }
-            let shared = self.shared.clone();
+        };
+        // One worker more than `MAX_REQUESTS`, to answer `503` past it.
+        if waiting == 0 && shared.workers.load(Ordering::SeqCst) <= MAX_REQUESTS {
+            let (server, shared) = (server.clone(), shared.clone());
             let spawned = std::thread::Builder::new()
                 .name("toolargs-gate-http".to_owned())
-                .spawn(move || {
-                    handle(&shared, request);
-                    shared.active.fetch_sub(1, Ordering::SeqCst);
-                });
+                .spawn(move || work(&server, &shared));
             if let Err(e) = spawned {
-                // The request is dropped with the closure: its connection closes.
-                self.shared.active.fetch_sub(1, Ordering::SeqCst);
-                note!("toolargs gate: cannot start a thread for a request: {e}");
+                note!("toolargs gate: cannot start a worker thread: {e}");
             }
         }
+        if shared.busy.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
+            let body = reply::not_forwarded("", "the gate is handling too many requests");
+            respond(request, 503, &[], body.as_bytes());
+        } else {
+            handle(shared, request);
+        }
+        shared.busy.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
