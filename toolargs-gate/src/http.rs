@@ -27,8 +27,10 @@
 //! revision, or a stateless server) share one gate: the tool list is then the server's, for
 //! every client. Either way each answer is matched to its request by the POST it comes on,
 //! not by its id, which clients sharing a gate may all use. A call the policy wants
-//! confirmed is refused (`confirmation_unavailable`): its confirmation would come back on
-//! another request, and this transport holds no call.
+//! confirmed is asked about in the rounds of the 2026-07-28 revision (an `input_required`
+//! answer, which holds nothing open); a call of an earlier revision is refused
+//! (`confirmation_unavailable`): its confirmation would come back on another request, and
+//! this transport holds no call.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};

@@ -21,12 +21,15 @@
 //! A [`Policy`] ([`Gate::with_policy`]) says what the server does not: per tool, or per glob
 //! of names, the effect (over the annotations), the unknown-key policy (over the effect),
 //! the fields never repaired (`strict`), and whether a call needs the user's confirmation.
-//! A call to such a tool that passed the gate is held while the gate asks the user through
-//! an MCP elicitation (`elicitation/create`, with an id of the gate's own, whose answer never
-//! reaches the server); accepted, it goes on as gated; declined, cancelled or failed, the
-//! client gets an `isError` result with `not_confirmed`. A client that did not declare the
-//! elicitation capability in `initialize` gets `confirmation_unavailable` instead. A held
-//! call the client cancels (`notifications/cancelled`) is never made, whatever the answer.
+//! A call of the 2026-07-28 revision to such a tool that passed the gate is answered
+//! `input_required`, with an elicitation for the user and a `requestState` of the gate's;
+//! the client's retry with the user's acceptance goes on as gated. In earlier revisions the
+//! call is held while the gate asks the user through an MCP elicitation
+//! (`elicitation/create`, with an id of the gate's own, whose answer never reaches the
+//! server). Accepted, the call goes on as gated; declined, cancelled or failed, the client
+//! gets an `isError` result with `not_confirmed`. A client that did not declare the
+//! elicitation capability gets `confirmation_unavailable` instead. A held call the client
+//! cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
 //! The arguments are judged as the client wrote them: a key sent twice is `duplicate_key`,
 //! and digits beyond a double are not rounded. Everything else passes through unchanged, ids
@@ -67,6 +70,7 @@ mod message;
 mod params;
 mod policy;
 mod reply;
+mod rounds;
 mod signals;
 mod sse;
 mod stdio;
@@ -194,6 +198,10 @@ struct HeldCall {
 /// it holds nothing a client could write escaped.
 const CONFIRMATION_ID_PREFIX: &str = "toolargs-gate-confirm-";
 
+/// The key of the gate's input request in the `input_required` results of the 2026-07-28
+/// revision, and of the user's answer in the retried call.
+const CONFIRMATION_KEY: &str = "toolargs-gate/confirm";
+
 /// The message handling of the gate (see the [crate](self) docs).
 #[derive(Debug, Default)]
 pub struct Gate {
@@ -214,6 +222,9 @@ pub struct Gate {
     exchange_span: Option<CallSpan>,
     /// How many confirmations the gate asked for: the next one's id.
     confirmations: u64,
+    /// The confirmations asked for in the rounds of the 2026-07-28 revision, by the state
+    /// the retried call brings back.
+    rounds: rounds::Rounds,
     /// `tools/list` requests on their way to the server, by id (as JSON text): true for a
     /// first page.
     listing: HashMap<String, bool>,
@@ -426,7 +437,8 @@ impl Gate {
             .routes
             .iter()
             .any(|route| matches!(route, Route::ToServer(_)));
-        let held = handled.verdict.is_none() && !handled.routes.is_empty();
+        // Waiting for the answer to the gate's elicitation request.
+        let held = handled.verdict.is_none() && self.held.values().any(|held| held.id == id);
         if forwarded && self.per_exchange {
             self.exchange_span = Some(span);
         } else if forwarded || held {
@@ -470,7 +482,7 @@ impl Gate {
                 return self.forward_call(
                     id,
                     name,
-                    params.tagged,
+                    params,
                     line.to_owned(),
                     || sent.to_owned(),
                     verdict,
@@ -483,7 +495,7 @@ impl Gate {
                 self.forward_call(
                     id,
                     name,
-                    params.tagged,
+                    params,
                     line.to_owned(),
                     || sent.to_owned(),
                     verdict,
@@ -496,14 +508,7 @@ impl Gate {
                     verdict.paths.push(repair.path.clone());
                 }
                 let line = message::with_arguments(line, params, &parsed.args);
-                self.forward_call(
-                    id,
-                    name,
-                    params.tagged,
-                    line,
-                    || parsed.args.to_string(),
-                    verdict,
-                )
+                self.forward_call(id, name, params, line, || parsed.args.to_string(), verdict)
             }
             Err(rejection) => {
                 self.pending.remove(id);
@@ -526,12 +531,14 @@ impl Gate {
 
     /// Forwards a call that passed the gate as `line`, or, for a tool the policy says to
     /// confirm, asks the user first (showing `arguments()`, the JSON text forwarded, made only
-    /// then) and holds the call; refuses it when the client cannot ask.
+    /// then): in the rounds of a 2026-07-28 call ([`Gate::confirm_in_rounds`]), or else with
+    /// an elicitation request of the gate's own, holding the call until the answer. Refuses
+    /// the call when the client cannot ask.
     fn forward_call(
         &mut self,
         id: &str,
         tool: &str,
-        tagged: bool,
+        params: &Params<'_>,
         line: String,
         arguments: impl FnOnce() -> String,
         mut verdict: CallVerdict,
@@ -542,17 +549,20 @@ impl Gate {
                 verdict: Some(verdict),
             };
         }
-        if !self.client_elicits || self.per_exchange {
+        let tagged = params.tagged;
+        let why = if tagged {
+            (!params.elicits).then_some("this client cannot ask for it (no elicitation)")
+        } else if self.per_exchange {
+            Some("the gate asks for it over Streamable HTTP only in the rounds of the 2026-07-28 revision")
+        } else {
+            (!self.client_elicits).then_some("this client cannot ask for it (no elicitation)")
+        };
+        if let Some(why) = why {
             self.pending.remove(id);
             verdict.outcome = Outcome::ConfirmationUnavailable;
             verdict
                 .codes
                 .push(Outcome::ConfirmationUnavailable.as_str().to_owned());
-            let why = if self.per_exchange {
-                "the gate cannot ask for it over Streamable HTTP"
-            } else {
-                "this client cannot ask for it (no elicitation)"
-            };
             return Handled {
                 routes: vec![Route::ToClient(reply::confirmation_unavailable(
                     id,
@@ -562,6 +572,9 @@ impl Gate {
                 ))],
                 verdict: Some(verdict),
             };
+        }
+        if tagged {
+            return self.confirm_in_rounds(id, tool, params, line, arguments(), verdict);
         }
         self.confirmations += 1;
         let request_id =
@@ -580,6 +593,84 @@ impl Gate {
         // The verdict waits for the user's answer.
         Handled {
             routes: vec![Route::ToClient(request)],
+            verdict: None,
+        }
+    }
+
+    /// A confirmation in the rounds of the 2026-07-28 revision, where a server asks for input
+    /// by answering `input_required` and the client retries the call with the answers. The
+    /// first call is answered so, with an elicitation under [`CONFIRMATION_KEY`] and a
+    /// `requestState` of the gate's that stands for this tool with these arguments, once. The
+    /// retry that brings it back goes on (without the gate's answer and state) when the user
+    /// accepted, and is refused otherwise; a retry with other arguments, or a state the gate
+    /// did not give, is asked about again.
+    fn confirm_in_rounds(
+        &mut self,
+        id: &str,
+        tool: &str,
+        params: &Params<'_>,
+        line: String,
+        arguments: String,
+        mut verdict: CallVerdict,
+    ) -> Handled {
+        let state = params
+            .request_state
+            .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok());
+        let approved = state
+            .as_deref()
+            .and_then(|state| self.rounds.get(state))
+            .is_some_and(|asked| asked.tool == tool && asked.arguments == arguments);
+        if let (true, Some(state)) = (approved, state) {
+            self.rounds.remove(&state);
+            let answer = params
+                .input_responses
+                .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+                .and_then(|answers| answers.get(CONFIRMATION_KEY).cloned());
+            let action = answer
+                .as_ref()
+                .and_then(|answer| answer.get("action")?.as_str());
+            if action == Some("accept") {
+                verdict.confirmed = true;
+                return Handled {
+                    // `line` is the call as gated, repaired perhaps: read again.
+                    routes: vec![Route::ToServer(message::without_round(
+                        &line,
+                        CONFIRMATION_KEY,
+                    ))],
+                    verdict: Some(verdict),
+                };
+            }
+            self.pending.remove(id);
+            let why = match action {
+                Some("decline") => "the user declined it",
+                Some("cancel") => "the user dismissed the confirmation",
+                _ => "the client's answer to the confirmation was not an acceptance",
+            };
+            verdict.outcome = Outcome::NotConfirmed;
+            verdict
+                .codes
+                .push(Outcome::NotConfirmed.as_str().to_owned());
+            return Handled {
+                routes: vec![Route::ToClient(reply::not_confirmed(
+                    id,
+                    tool,
+                    why,
+                    self.shape(tool, true),
+                ))],
+                verdict: Some(verdict),
+            };
+        }
+        self.pending.remove(id);
+        let state = self.rounds.ask(tool, &arguments);
+        Handled {
+            routes: vec![Route::ToClient(reply::confirmation_round(
+                id,
+                CONFIRMATION_KEY,
+                &state,
+                tool,
+                &arguments,
+            ))],
+            // The verdict comes with the retry.
             verdict: None,
         }
     }

@@ -36,10 +36,19 @@ pub(crate) struct Params<'a> {
     /// Whether the request names its protocol version in its `_meta`, as every request of
     /// the 2026-07-28 revision does: its results carry `resultType`.
     pub tagged: bool,
+    /// Whether the request's `_meta` declares the client's elicitation capability (the
+    /// 2026-07-28 revision declares capabilities on each request).
+    pub elicits: bool,
+    /// A retried request's answers to the input requests of an `input_required` result, and
+    /// the state that result gave (2026-07-28).
+    pub input_responses: Option<&'a RawValue>,
+    pub request_state: Option<&'a RawValue>,
 }
 
-/// The `_meta` key of a request's protocol version (2026-07-28).
+/// The `_meta` keys of a request's protocol version and of the client's capabilities
+/// (2026-07-28).
 const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
 
 impl<'a> Message<'a> {
     pub(crate) fn read(line: &'a str) -> Result<Message<'a>, NotAMessage> {
@@ -88,6 +97,10 @@ impl<'a> Message<'a> {
     pub(crate) fn params(&self) -> Option<Params<'a>> {
         let raw = self.params?;
         let members: BTreeMap<String, &'a RawValue> = serde_json::from_str(raw.get()).ok()?;
+        let meta: BTreeMap<String, Value> = members
+            .get("_meta")
+            .and_then(|meta| serde_json::from_str(meta.get()).ok())
+            .unwrap_or_default();
         Some(Params {
             raw,
             name: members
@@ -99,10 +112,13 @@ impl<'a> Message<'a> {
                 .filter(|a| a.get() != "null"),
             cursor: members.get("cursor").copied().filter(|c| c.get() != "null"),
             request_id: members.get("requestId").copied(),
-            tagged: members.get("_meta").is_some_and(|meta| {
-                serde_json::from_str::<BTreeMap<String, &RawValue>>(meta.get())
-                    .is_ok_and(|meta| meta.contains_key(PROTOCOL_VERSION_META))
-            }),
+            tagged: meta.contains_key(PROTOCOL_VERSION_META),
+            elicits: meta
+                .get(CLIENT_CAPABILITIES_META)
+                .and_then(|capabilities| capabilities.get("elicitation"))
+                .is_some_and(|elicitation| !elicitation.is_null()),
+            input_responses: members.get("inputResponses").copied(),
+            request_state: members.get("requestState").copied(),
         })
     }
 }
@@ -133,4 +149,47 @@ pub(crate) fn with_arguments(line: &str, params: &Params<'_>, arguments: &Value)
             )
         }
     }
+}
+
+/// `line`, a call, without what the gate added to its rounds: the answer under `key` in its
+/// `params.inputResponses` (the member goes when it held nothing else), and
+/// `params.requestState`, the gate's. The other members of `params` are kept as written
+/// (in the order of their names), and the rest of the line as it was.
+pub(crate) fn without_round(line: &str, key: &str) -> String {
+    let Some(params) = Message::read(line)
+        .ok()
+        .and_then(|message| message.params())
+    else {
+        return line.to_owned();
+    };
+    let Ok(members) = serde_json::from_str::<BTreeMap<String, &RawValue>>(params.raw.get()) else {
+        return line.to_owned();
+    };
+    let mut kept = Vec::new();
+    for (name, value) in members {
+        let text = match name.as_str() {
+            "requestState" => continue,
+            "inputResponses" => {
+                let Ok(mut answers) =
+                    serde_json::from_str::<BTreeMap<String, &RawValue>>(value.get())
+                else {
+                    continue;
+                };
+                answers.remove(key);
+                if answers.is_empty() {
+                    continue;
+                }
+                serde_json::to_string(&answers).unwrap_or_default()
+            }
+            _ => value.get().to_owned(),
+        };
+        kept.push(format!("{}:{text}", Value::String(name)));
+    }
+    let start = params.raw.get().as_ptr() as usize - line.as_ptr() as usize;
+    format!(
+        "{}{{{}}}{}",
+        &line[..start],
+        kept.join(","),
+        &line[start + params.raw.get().len()..]
+    )
 }

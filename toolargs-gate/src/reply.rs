@@ -66,15 +66,42 @@ const SHOWN_ARGUMENTS: usize = 4000;
 /// The gate's own request asking the user to confirm a call to `tool` with `arguments` (the
 /// JSON text that would be forwarded): an elicitation that asks for nothing but the answer.
 pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> String {
+    let params = confirmation_params(tool, arguments);
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{params}}}"#)
+}
+
+/// The answer to a call of the 2026-07-28 revision that needs the user's confirmation: an
+/// `input_required` result whose one input request, under `key`, is the elicitation of
+/// [`confirmation_request`], and whose `requestState` is `state`; the client asks the user
+/// and retries the call with the answer and the state.
+pub(crate) fn confirmation_round(
+    id: &str,
+    key: &str,
+    state: &str,
+    tool: &str,
+    arguments: &str,
+) -> String {
+    let result = json!({
+        "resultType": "input_required",
+        "inputRequests": {key: {
+            "method": "elicitation/create",
+            "params": confirmation_params(tool, arguments),
+        }},
+        "requestState": state,
+    });
+    self::result(id, result)
+}
+
+/// The params of the elicitation that asks the user to confirm a call.
+fn confirmation_params(tool: &str, arguments: &str) -> Value {
     let shown = match arguments.char_indices().nth(SHOWN_ARGUMENTS) {
         Some((end, _)) => format!("{}… ({} bytes in all)", &arguments[..end], arguments.len()),
         None => arguments.to_owned(),
     };
-    let params = json!({
+    json!({
         "message": format!("Allow the call to `{tool}` with these arguments?\n{shown}"),
         "requestedSchema": {"type": "object", "properties": {}},
-    });
-    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{params}}}"#)
+    })
 }
 
 /// A refused call's tool result: one error, `code` at the root, in the model-facing shape of

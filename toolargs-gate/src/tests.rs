@@ -764,3 +764,125 @@ fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
         (json!({"region": "us"}), Some("us".to_owned()), None)
     );
 }
+
+/// A `tools/call` of the 2026-07-28 revision: the protocol version and the client's
+/// capabilities in its `_meta`, and the members of a retry (`inputResponses`,
+/// `requestState`) when given.
+fn tagged_call(id: u32, arguments: Value, elicits: bool, retry: Option<(Value, &str)>) -> String {
+    let capabilities = if elicits {
+        json!({"elicitation": {}})
+    } else {
+        json!({})
+    };
+    let mut params = json!({"name": "refund", "arguments": arguments, "_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities}});
+    if let Some((answers, state)) = retry {
+        params["inputResponses"] = answers;
+        params["requestState"] = json!(state);
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string()
+}
+
+/// The gate's `input_required` answer to a call: its request state, once checked.
+fn asked_in_rounds(gate: &mut Gate, line: &str) -> String {
+    let handled = gate.from_client(line);
+    assert_eq!(handled.verdict, None, "the verdict comes with the retry");
+    let result = to_client(&handled.routes)["result"].clone();
+    assert_eq!(result["resultType"], json!("input_required"), "{result}");
+    let request = &result["inputRequests"]["toolargs-gate/confirm"];
+    assert_eq!(request["method"], json!("elicitation/create"), "{result}");
+    assert!(request["params"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`refund`"));
+    result["requestState"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn in_the_2026_07_28_rounds_a_confirmed_call_goes_on_once_the_user_accepts() {
+    for per_exchange in [false, true] {
+        let mut gate = listed_with_policy(CONFIRM_REFUND);
+        if per_exchange {
+            gate = gate.per_exchange();
+        }
+        // Repaired, then asked about as it would be forwarded.
+        let first = tagged_call(1, json!({"amount_cents": "1999"}), true, None);
+        let state = asked_in_rounds(&mut gate, &first);
+        let accept = json!({"toolargs-gate/confirm": {"action": "accept", "content": {}},
+            "server/own": {"action": "accept"}});
+        let retry = tagged_call(
+            2,
+            json!({"amount_cents": "1999"}),
+            true,
+            Some((accept.clone(), &state)),
+        );
+        let handled = gate.from_client(&retry);
+        let [Route::ToServer(forwarded)] = &handled.routes[..] else {
+            panic!("not forwarded: {:?}", handled.routes)
+        };
+        let forwarded: Value = serde_json::from_str(forwarded).unwrap();
+        // Repaired, the gate's answer and state gone, the rest as sent.
+        assert_eq!(
+            forwarded["params"]["arguments"],
+            json!({"amount_cents": 1999})
+        );
+        assert_eq!(
+            forwarded["params"]["inputResponses"],
+            json!({"server/own": {"action": "accept"}})
+        );
+        assert!(forwarded["params"].get("requestState").is_none());
+        assert_eq!(forwarded["id"], json!(2));
+        let verdict = handled.verdict.unwrap();
+        assert_eq!(
+            (verdict.outcome, verdict.confirmed),
+            (Outcome::Repaired, true)
+        );
+        // A state stands for one call, once.
+        asked_in_rounds(&mut gate, &retry);
+        // Nor for other arguments.
+        let state = asked_in_rounds(&mut gate, &first);
+        let other = tagged_call(3, json!({"amount_cents": 5}), true, Some((accept, &state)));
+        asked_in_rounds(&mut gate, &other);
+    }
+}
+
+#[test]
+fn in_the_2026_07_28_rounds_a_call_the_user_does_not_accept_is_refused() {
+    let mut gate = listed_with_policy(CONFIRM_REFUND);
+    let first = tagged_call(1, json!({"amount_cents": 5}), true, None);
+    for (answer, why) in [
+        (
+            json!({"toolargs-gate/confirm": {"action": "decline"}}),
+            "declined",
+        ),
+        (
+            json!({"toolargs-gate/confirm": {"action": "cancel"}}),
+            "dismissed",
+        ),
+        (json!({"other": {"action": "accept"}}), "not an acceptance"),
+    ] {
+        let state = asked_in_rounds(&mut gate, &first);
+        let handled = gate.from_client(&tagged_call(
+            2,
+            json!({"amount_cents": 5}),
+            true,
+            Some((answer, &state)),
+        ));
+        let reply = to_client(&handled.routes);
+        assert_eq!(reply["result"]["resultType"], json!("complete"));
+        assert_eq!(reply["result"]["isError"], json!(true));
+        let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("not_confirmed") && text.contains(why),
+            "{text}"
+        );
+        assert_eq!(handled.verdict.unwrap().outcome, Outcome::NotConfirmed);
+    }
+    // A client that declares no elicitation cannot be asked.
+    let handled = gate.from_client(&tagged_call(4, json!({"amount_cents": 5}), false, None));
+    assert_eq!(
+        handled.verdict.unwrap().outcome,
+        Outcome::ConfirmationUnavailable
+    );
+}

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import httpx2
+import mcp_types
 from mcp import Client, ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -51,10 +52,11 @@ def wait_for_port(port, process, seconds=60):
     raise RuntimeError(f"nothing listens on port {port} after {seconds} s")
 
 
-def start_gate(context, upstream, log, stderr_path):
+def start_gate(context, upstream, log, stderr_path, options=()):
     """The gate in front of `upstream`, and its endpoint, read from the line it prints."""
     gate = subprocess.Popen(
-        [context["gate"], "gate", "--listen", "127.0.0.1:0", "--upstream", upstream, "--log", str(log)],
+        [context["gate"], "gate", "--listen", "127.0.0.1:0", "--upstream", upstream, "--log", str(log),
+         *options],
         stdin=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -227,6 +229,63 @@ async def concurrent(gated_url, record, checks):
     )
 
 
+async def confirmations(gated_url, record, log, checks):
+    """A tool the policy says to confirm: in the 2026-07-28 revision the gate asks the user in
+    the call's rounds (`input_required`, which the SDK answers with its elicitation callback);
+    an accepted call reaches the tool, a declined one never does. A 2025-11-25 session is
+    refused `confirmation_unavailable`."""
+    print(f"== {CLIENT} client, confirmations")
+    asked = []
+
+    def answering(action):
+        async def elicit(context, params):
+            asked.append(params.message)
+            return mcp_types.ElicitResult(action=action, content={} if action == "accept" else None)
+        return elicit
+
+    def text_of(result):
+        return "".join(c.get("text", "") for c in result.get("content", []))
+
+    async with Client(gated_url, mode="2026-07-28", elicitation_callback=answering("accept")) as client:
+        # The stateless revision's gate learns the tools from any client's listing.
+        await client.list_tools()
+        before = len(records(record))
+        result = dump(await client.call_tool("refund", {"order_id": "K-yes", "amount_cents": "700"}))
+        reached = records(record)[before:]
+    checks.check(
+        "2026-07-28: the user is asked, in the call's rounds, about the call as gated",
+        len(asked) == 1 and "`refund`" in asked[0] and '"amount_cents":700' in asked[0],
+        f"{asked}",
+    )
+    checks.check(
+        "2026-07-28: the accepted call reaches the tool repaired, once",
+        not result["isError"] and len(reached) == 1 and reached[0]["arguments"]["amount_cents"] == 700,
+        f"{result} {reached}",
+    )
+    verdict = records(log)[-1] if records(log) else {}
+    checks.check(
+        "2026-07-28: the verdict log says confirmed",
+        verdict.get("confirmed") is True and verdict.get("outcome") == "repaired",
+        f"{verdict}",
+    )
+    async with Client(gated_url, mode="2026-07-28", elicitation_callback=answering("decline")) as client:
+        before = read_text(record)
+        result = dump(await client.call_tool("refund", {"order_id": "K-no", "amount_cents": 5}))
+    checks.check(
+        "2026-07-28: a declined call is an isError result, and never reaches the tool",
+        result["isError"] and "not_confirmed" in text_of(result) and read_text(record) == before,
+        f"{result}",
+    )
+    async with Client(gated_url, mode="legacy", elicitation_callback=answering("accept")) as client:
+        before = read_text(record)
+        result = dump(await client.call_tool("refund", {"order_id": "K-old", "amount_cents": 5}))
+    checks.check(
+        "2025-11-25 over HTTP: refused confirmation_unavailable, never reaching the tool",
+        result["isError"] and "confirmation_unavailable" in text_of(result) and read_text(record) == before,
+        f"{result}",
+    )
+
+
 async def main():
     context = json.loads(sys.argv[1])
     run = Path(context["run"])
@@ -251,6 +310,17 @@ async def main():
             await revision(mode, gated_url, direct_url, record, log, checks)
         await session_header(gated_url, checks)
         await concurrent(gated_url, record, checks)
+        policy = run / "http-confirm.toml"
+        policy.write_text('[[tools]]\nname = "refund"\nconfirm = true\n', encoding="utf-8")
+        confirming, confirming_url = start_gate(
+            context, direct_url, run / "http-confirm.verdicts.jsonl", run / "http-confirm-gate.stderr",
+            ["--policy", str(policy)],
+        )
+        try:
+            await confirmations(confirming_url, record, run / "http-confirm.verdicts.jsonl", checks)
+        finally:
+            confirming.terminate()
+            confirming.wait(10)
     finally:
         for process in (gate, server):
             if process is not None:
