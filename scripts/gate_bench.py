@@ -34,7 +34,11 @@ run. Linux only (`/proc`).
 
 Options: `--only stdio,http,memory`, `--rounds`, `--calls` (per round and side), `--clients`,
 `--seconds`, `--http-rounds`, `--http-calls` (sequential HTTP calls per round and side),
-`--memory-calls`, `--window`, `--toolargs PATH`.
+`--memory-calls`, `--window`, `--toolargs PATH`, and `--fastmcp PYTHON`: the HTTP part against
+the FastMCP server of the SDK tests (`toolargs-cli/tests/sdk/fastmcp_server.py`, its `refund`
+tool, answers as event streams, each call appended to a file) run by PYTHON, an interpreter with
+`fastmcp` installed (the SDK tests make one: `target/tmp/gate-sdk/venv/bin/python`), instead of
+the bench server; its requests are counted by the clients.
 """
 
 import argparse
@@ -42,8 +46,10 @@ import http.client
 import io
 import json
 import os
+import socket
 import statistics
 import subprocess
+import tempfile
 import sys
 import threading
 import time
@@ -51,6 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SERVER = Path(__file__).resolve().parent / "gate_bench_server.py"
+FASTMCP_SERVER = ROOT / "toolargs-cli/tests/sdk/fastmcp_server.py"
 CLOCK_TICK = os.sysconf("SC_CLK_TCK")
 
 # One call, `%d` its id. The repaired one has the integer as a string, which the gate repairs.
@@ -249,10 +256,22 @@ def post(conn, message, session=None):
     return response, response.read()
 
 
-def client(host_port, kind, gated, barrier, window, counts, index):
-    """One client: a session, then calls until the window closes; its count in counts[index]."""
-    host, port = host_port.rsplit(":", 1)
-    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+def message_of(body):
+    """The JSON-RPC message of an answer's body: the body, or the data of its one event."""
+    if body.startswith((b"event:", b"data:", b"id:", b":")):
+        body = b"".join(line[5:].strip() for line in body.splitlines() if line.startswith(b"data:"))
+    return json.loads(body)
+
+
+def answer_wanted(upstream, kind, gated):
+    """What the answer to a call holds when the tool got `amount_cents` as it should."""
+    if upstream.fastmcp:
+        return b'"refunded_cents":1999'
+    return b'"text":"%s"' % expected(kind, gated).encode()
+
+
+def open_session(conn):
+    """`initialize`, `notifications/initialized` and `tools/list` on `conn`: the session's id."""
     response, body = post(conn, json.dumps(INITIALIZE).encode())
     session = response.getheader("Mcp-Session-Id")
     if response.status != 200 or not session:
@@ -261,10 +280,20 @@ def client(host_port, kind, gated, barrier, window, counts, index):
     if response.status != 202:
         raise Failed("notifications/initialized over HTTP: %d" % response.status)
     response, body = post(conn, json.dumps(LIST).encode(), session)
-    if json.loads(body)["result"]["tools"][0]["name"] != "refund":
+    if "refund" not in [tool["name"] for tool in message_of(body)["result"]["tools"]]:
         raise Failed("tools/list over HTTP: %r" % body[:200])
+    return session
+
+
+def client(upstream, host_port, kind, gated, barrier, window, counts, index):
+    """One client: a session, then calls until the window closes; its count of calls in the
+    window in counts[index], and of every request it made in counts[index + clients]."""
+    host, port = host_port.rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    session = open_session(conn)
+    made = 3
     template = CALLS[kind]
-    want = b'"text":"%s"' % expected(kind, gated).encode()
+    want = answer_wanted(upstream, kind, gated)
     id_ = 2
     barrier.wait()
     start, end = window
@@ -274,25 +303,28 @@ def client(host_port, kind, gated, barrier, window, counts, index):
         if now >= end[0]:
             break
         response, body = post(conn, template % id_, session)
+        made += 1
         if response.status != 200 or want not in body:
             raise Failed("call over HTTP: %d %r" % (response.status, body[:300]))
         if now >= start[0]:
             calls += 1
         id_ += 1
     counts[index] = calls
+    counts[index + len(counts) // 2] = made
     conn.close()
 
 
-def http_round(endpoint, gated, args):
-    """One timed window of `args.clients` clients on `endpoint`; calls per second."""
+def http_round(upstream, endpoint, gated, args):
+    """One timed window of `args.clients` clients on `endpoint`: the calls in the window, and
+    every request made."""
     barrier = threading.Barrier(args.clients + 1)
-    counts = [0] * args.clients
+    counts = [0] * (2 * args.clients)
     errors = []
     start, end = [float("inf")], [float("inf")]
 
     def run(index):
         try:
-            client(endpoint, "clean", gated, barrier, (start, end), counts, index)
+            client(upstream, endpoint, "clean", gated, barrier, (start, end), counts, index)
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(e)
             barrier.abort()
@@ -316,7 +348,7 @@ def http_round(endpoint, gated, args):
         thread.join()
     if errors:
         raise errors[0]
-    return sum(counts)
+    return sum(counts[:args.clients]), sum(counts[args.clients:])
 
 
 def stats(server_url):
@@ -328,7 +360,7 @@ def stats(server_url):
     return counts
 
 
-def http_latency(endpoints, rounds, calls):
+def http_latency(upstream, endpoints, rounds, calls):
     """Sequential round trips of one client over HTTP, rounds alternating; ns per call."""
     times = {side: [] for side in endpoints}
     for round_ in range(rounds):
@@ -336,11 +368,8 @@ def http_latency(endpoints, rounds, calls):
         for side in order:
             host, port = endpoints[side].rsplit(":", 1)
             conn = http.client.HTTPConnection(host, int(port), timeout=60)
-            response, _ = post(conn, json.dumps(INITIALIZE).encode())
-            session = response.getheader("Mcp-Session-Id")
-            post(conn, json.dumps(INITIALIZED).encode(), session)
-            post(conn, json.dumps(LIST).encode(), session)
-            want = b'"text":"int"'
+            session = open_session(conn)
+            want = answer_wanted(upstream, "clean", side == "gated")
             for id_ in range(2, 2 + calls):
                 start = time.perf_counter_ns()
                 response, body = post(conn, CALLS["clean"] % id_, session)
@@ -351,28 +380,59 @@ def http_latency(endpoints, rounds, calls):
     return times
 
 
+class Upstream:
+    """The HTTP server the clients call, directly and through the gate."""
+
+    def __init__(self, args, record):
+        self.fastmcp = args.fastmcp is not None
+        if self.fastmcp:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            self.proc = subprocess.Popen(
+                [args.fastmcp, str(FASTMCP_SERVER), "--http", str(port)],
+                env={"SHOP_RECORD": str(record), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+            self.url = "127.0.0.1:%d/mcp" % port
+            deadline = time.time() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.time() > deadline or self.proc.poll() is not None:
+                        raise Failed("the FastMCP server did not listen")
+                    time.sleep(0.1)
+        else:
+            self.proc, self.url = start_listening(server_argv() + ["--http", "0"], "listening on")
+
+    def connections(self):
+        """How many connections the server accepted so far (`None` when it cannot tell)."""
+        return None if self.fastmcp else stats(self.url)["connections"]
+
+
 def http_throughput(args):
-    server, server_url = start_listening(server_argv() + ["--http", "0"], "listening on")
+    record = Path(tempfile.mkdtemp()) / "record.jsonl"
+    upstream = Upstream(args, record)
+    server, server_url = upstream.proc, upstream.url
     gate, gate_url = start_listening(
         [args.toolargs, "gate", "--listen", "127.0.0.1:0", "--upstream", "http://" + server_url],
         "toolargs gate: listening on")
     endpoints = {"direct": server_url.split("/", 1)[0], "gated": gate_url.split("/", 1)[0]}
     rows = {"direct": [], "gated": []}
     try:
-        latency = http_latency(endpoints, 3, args.http_calls)
+        latency = http_latency(upstream, endpoints, 3, args.http_calls)
         for side in ("direct", "gated"):  # warm-up
             args_warm = argparse.Namespace(**{**vars(args), "seconds": 1.0})
-            http_round(endpoints[side], side == "gated", args_warm)
+            http_round(upstream, endpoints[side], side == "gated", args_warm)
         for round_ in range(args.http_rounds):
             order = ["direct", "gated"] if round_ % 2 == 0 else ["gated", "direct"]
             for side in order:
-                before = (os.times(), cpu_seconds(server.pid), cpu_seconds(gate.pid), stats(server_url))
+                before = (os.times(), cpu_seconds(server.pid), cpu_seconds(gate.pid), upstream.connections())
                 wall = time.perf_counter()
-                calls = http_round(endpoints[side], side == "gated", args)
+                calls, made = http_round(upstream, endpoints[side], side == "gated", args)
                 wall = time.perf_counter() - wall
-                after = (os.times(), cpu_seconds(server.pid), cpu_seconds(gate.pid), stats(server_url))
-                # CPU over the whole round (sessions and ramp-up included) over the calls of all of it.
-                made = after[3]["requests"] - before[3]["requests"]
+                after = (os.times(), cpu_seconds(server.pid), cpu_seconds(gate.pid), upstream.connections())
+                # CPU over the whole round (sessions and ramp-up included) over its requests.
                 client_cpu = (after[0].user + after[0].system) - (before[0].user + before[0].system)
                 rows[side].append({
                     "rate": calls / args.seconds,
@@ -380,7 +440,7 @@ def http_throughput(args):
                     "server_us": 1e6 * (after[1] - before[1]) / made,
                     "gate_us": 1e6 * (after[2] - before[2]) / made,
                     # Less the connection of the `/stats` request after the round.
-                    "connections": after[3]["connections"] - before[3]["connections"] - 1,
+                    "connections": None if after[3] is None else after[3] - before[3] - 1,
                     "requests": made,
                     "wall": wall,
                 })
@@ -398,7 +458,8 @@ def http_throughput(args):
         print("| %s | %s | %s | %s |" % (side, fmt(us(statistics.median(values))),
                                          fmt(us(percentile(values, 0.90))), fmt(us(percentile(values, 0.99)))))
     print()
-    print("### HTTP: %d clients, %d rounds x %g s per side\n" % (args.clients, args.http_rounds, args.seconds))
+    print("### HTTP (%s): %d clients, %d rounds x %g s per side\n" % (
+        "FastMCP server" if upstream.fastmcp else "bench server", args.clients, args.http_rounds, args.seconds))
     print("| side | calls/s, median of rounds | rounds | client CPU µs/call | server CPU µs/call "
           "| gate CPU µs/call | connections the server accepted, per round |")
     print("|---|---:|---|---:|---:|---:|---:|")
@@ -411,7 +472,7 @@ def http_throughput(args):
             fmt(statistics.median(x["client_us"] for x in r)),
             fmt(statistics.median(x["server_us"] for x in r)),
             "" if side == "direct" else fmt(statistics.median(x["gate_us"] for x in r)),
-            fmt(statistics.median(x["connections"] for x in r), 0)))
+            "n/a" if upstream.fastmcp else fmt(statistics.median(x["connections"] for x in r), 0)))
     ratios = [g["rate"] / d["rate"] for d, g in zip(rows["direct"], rows["gated"])]
     print()
     print("gated / direct: %.3f (median of rounds; per round %s)\n"
@@ -490,6 +551,7 @@ def main():
     parser.add_argument("--http-calls", type=int, default=100)
     parser.add_argument("--memory-calls", type=int, default=1_000_000)
     parser.add_argument("--window", type=int, default=256)
+    parser.add_argument("--fastmcp", default=None, metavar="PYTHON")
     args = parser.parse_args()
     if not Path(args.toolargs).exists():
         sys.exit("no %s: build it with `cargo build --release -p toolargs-cli`" % args.toolargs)

@@ -61,6 +61,10 @@ const MAX_REQUESTS: usize = 1024;
 /// request gets a fresh gate, which learns the tools when the client lists them again).
 const MAX_SESSIONS: usize = 4096;
 
+/// The bytes of an upstream's body read at a time when relaying it (zeroed once per answer:
+/// most are a few hundred bytes).
+const RELAY_BUFFER: usize = 16 << 10;
+
 /// How long connecting to the upstream may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -585,7 +589,7 @@ fn relay_events(
         return;
     }
     let mut events = sse::Reader::default();
-    let mut buffer = vec![0; 64 << 10];
+    let mut buffer = vec![0; RELAY_BUFFER];
     loop {
         let read = match body.read(&mut buffer) {
             Ok(0) => break,
@@ -656,7 +660,7 @@ fn relay_bytes(
     if write_head(&mut out, status, headers, None).is_err() {
         return;
     }
-    let mut buffer = vec![0; 64 << 10];
+    let mut buffer = vec![0; RELAY_BUFFER];
     loop {
         match body.read(&mut buffer) {
             Ok(0) => break,
