@@ -34,8 +34,8 @@ run. Linux only (`/proc`).
 
 Options: `--only stdio,http,memory`, `--rounds`, `--calls` (per round and side), `--clients`,
 `--seconds`, `--http-rounds`, `--http-calls` (sequential HTTP calls per round and side),
-`--memory-calls`, `--window`, `--toolargs PATH`, and `--fastmcp PYTHON`: the HTTP part against
-the FastMCP server of the SDK tests (`toolargs-cli/tests/sdk/fastmcp_server.py`, its `refund`
+`--memory-calls`, `--window`, `--toolargs PATH`, and `--fastmcp PYTHON`: the stdio and HTTP
+parts against the FastMCP server of the SDK tests (`toolargs-cli/tests/sdk/fastmcp_server.py`, its `refund`
 tool, answers as event streams, each call appended to a file) run by PYTHON, an interpreter with
 `fastmcp` installed (the SDK tests make one: `target/tmp/gate-sdk/venv/bin/python`), instead of
 the bench server; its requests are counted by the clients.
@@ -86,10 +86,16 @@ def expected(kind, gated):
     return "str" if kind == "repaired" and not gated else "int"
 
 
-def check_answer(line, id_, kind, gated):
+def check_answer(line, id_, kind, gated, fastmcp=False):
     answer = json.loads(line)
     want = expected(kind, gated)
-    if answer.get("id") != id_ or answer.get("result", {}).get("content", [{}])[0].get("text") != want:
+    if fastmcp:
+        # FastMCP's own validation turns a string into an int too: the tool gets 1999 either way.
+        got = answer.get("result", {}).get("structuredContent", {}).get("refunded_cents")
+        ok = got == 1999
+    else:
+        ok = answer.get("result", {}).get("content", [{}])[0].get("text") == want
+    if answer.get("id") != id_ or not ok:
         raise Failed("call %d (%s, %s): unexpected answer %s"
                      % (id_, kind, "gated" if gated else "direct", line[:300]))
 
@@ -127,9 +133,10 @@ def fmt(value, digits=1):
 class StdioPeer:
     """A stdio MCP server as a child process (directly, or the gate in front of one)."""
 
-    def __init__(self, argv, gated):
-        self.gated = gated
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    def __init__(self, argv, gated, fastmcp=False):
+        self.gated, self.fastmcp = gated, fastmcp
+        env = dict(os.environ, SHOP_RECORD=os.devnull) if fastmcp else None
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=env)
         self.fd = self.proc.stdin.fileno()
         self.out = io.BufferedReader(self.proc.stdout, 1 << 16)
         self.next_id = 2
@@ -139,7 +146,7 @@ class StdioPeer:
         self.send(INITIALIZED)
         self.send(LIST)
         tools = json.loads(self.out.readline())["result"]["tools"]
-        if [tool["name"] for tool in tools] != ["refund"]:
+        if "refund" not in [tool["name"] for tool in tools]:
             raise Failed("tools/list: %r" % tools)
 
     def send(self, message):
@@ -165,7 +172,7 @@ class StdioPeer:
             answers.append(line)
         self.next_id += n
         for id_, line in zip(range(first, first + n), answers):
-            check_answer(line, id_, kind, self.gated)
+            check_answer(line, id_, kind, self.gated, self.fastmcp)
         return times
 
     def close(self):
@@ -178,8 +185,10 @@ def server_argv():
 
 
 def stdio_latency(args):
-    direct = StdioPeer(server_argv(), gated=False)
-    gated = StdioPeer([args.toolargs, "gate", "--"] + server_argv(), gated=True)
+    fastmcp = args.fastmcp is not None
+    server = [args.fastmcp, str(FASTMCP_SERVER)] if fastmcp else server_argv()
+    direct = StdioPeer(server, gated=False, fastmcp=fastmcp)
+    gated = StdioPeer([args.toolargs, "gate", "--"] + server, gated=True, fastmcp=fastmcp)
     peers = {"direct": direct, "gated": gated}
     samples = {(kind, side): [] for kind in CALLS for side in peers}
     round_medians = {(kind, side): [] for kind in CALLS for side in peers}
@@ -198,8 +207,8 @@ def stdio_latency(args):
         direct.close()
         gated.close()
 
-    print("### stdio: one `tools/call` round trip, %d rounds x %d calls per side and kind\n"
-          % (args.rounds, args.calls))
+    print("### stdio (%s): one `tools/call` round trip, %d rounds x %d calls per side and kind\n"
+          % ("FastMCP server" if fastmcp else "bench server", args.rounds, args.calls))
     print("| calls | side | median µs | p90 µs | p99 µs | added at the median | added / direct median |")
     print("|---|---|---:|---:|---:|---:|---:|")
     summary = {}

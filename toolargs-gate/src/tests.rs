@@ -673,49 +673,21 @@ fn each_call_has_the_toolbox_span_from_its_arrival_to_its_answer() {
     assert!(gone.contains("error.type=\"server_gone\""), "{gone}");
 }
 
-/// Over HTTP, a repaired call goes on with `Mcp-Param-*` headers that mirror its repaired
-/// arguments, which the server checks against the body (2026-07-28).
-#[test]
-fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
-    use std::sync::mpsc;
-
+/// An upstream endpoint at `/mcp` on a free port, answering each request with what `answer`
+/// makes of it (a content type and a body), and the gate's endpoint in front of it.
+fn behind_http_gate(
+    answer: impl Fn(&tiny_http::Request, &str) -> (&'static str, String) + Send + 'static,
+) -> String {
     let upstream = tiny_http::Server::http("127.0.0.1:0").unwrap();
     let port = upstream.server_addr().to_ip().unwrap().port();
-    let (received, arrived) = mpsc::channel();
     std::thread::spawn(move || {
         for mut request in upstream.incoming_requests() {
             let mut body = String::new();
             request.as_reader().read_to_string(&mut body).unwrap();
-            let message: Value = serde_json::from_str(&body).unwrap();
-            let result = match message["method"].as_str() {
-                Some("tools/list") => json!({"tools": [{"name": "deploy", "inputSchema": {
-                    "type": "object", "properties": {
-                        "region": {"type": "string", "enum": ["eu", "us"], "x-mcp-header": "Region"},
-                        "dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"}},
-                    "required": ["region"]}}]}),
-                _ => {
-                    let header = |name: &'static str| {
-                        request
-                            .headers()
-                            .iter()
-                            .find(|h| h.field.equiv(name))
-                            .map(|h| h.value.as_str().to_owned())
-                    };
-                    received
-                        .send((
-                            message["params"]["arguments"].clone(),
-                            header("Mcp-Param-Region"),
-                            header("Mcp-Param-Dry-Run"),
-                        ))
-                        .unwrap();
-                    json!({"content": []})
-                }
-            };
-            let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-            let json_type: tiny_http::Header = "Content-Type: application/json".parse().unwrap();
-            let _ = request.respond(
-                tiny_http::Response::from_string(answer.to_string()).with_header(json_type),
-            );
+            let (content_type, text) = answer(&request, &body);
+            let header: tiny_http::Header =
+                format!("Content-Type: {content_type}").parse().unwrap();
+            let _ = request.respond(tiny_http::Response::from_string(text).with_header(header));
         }
     });
     let gate = crate::HttpGate::bind(
@@ -727,6 +699,48 @@ fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
     .unwrap();
     let endpoint = gate.endpoint();
     std::thread::spawn(move || gate.serve());
+    endpoint
+}
+
+/// A request's header, as the upstream got it.
+fn header_of(request: &tiny_http::Request, name: &'static str) -> Option<String> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str().to_owned())
+}
+
+/// Over HTTP, a repaired call goes on with `Mcp-Param-*` headers that mirror its repaired
+/// arguments, which the server checks against the body (2026-07-28).
+#[test]
+fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
+    let (received, arrived) = std::sync::mpsc::channel();
+    let received = std::sync::Mutex::new(received);
+    let endpoint = behind_http_gate(move |request, body| {
+        let message: Value = serde_json::from_str(body).unwrap();
+        let result = match message["method"].as_str() {
+            Some("tools/list") => json!({"tools": [{"name": "deploy", "inputSchema": {
+                "type": "object", "properties": {
+                    "region": {"type": "string", "enum": ["eu", "us"], "x-mcp-header": "Region"},
+                    "dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"}},
+                "required": ["region"]}}]}),
+            _ => {
+                received
+                    .lock()
+                    .unwrap()
+                    .send((
+                        message["params"]["arguments"].clone(),
+                        header_of(request, "Mcp-Param-Region"),
+                        header_of(request, "Mcp-Param-Dry-Run"),
+                    ))
+                    .unwrap();
+                json!({"content": []})
+            }
+        };
+        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+        ("application/json", answer.to_string())
+    });
     let post = |message: Value, headers: &[(&str, &str)]| {
         let mut request = ureq::post(&endpoint)
             .header("Accept", "application/json, text/event-stream")
@@ -763,6 +777,36 @@ fn a_repaired_call_goes_on_with_param_headers_that_mirror_it() {
         arrived.recv().unwrap(),
         (json!({"region": "us"}), Some("us".to_owned()), None)
     );
+}
+
+/// A client resuming the server's stream: `Last-Event-ID` reaches the upstream, and the
+/// events it replays come back as it wrote them, their ids kept.
+#[test]
+fn a_resumed_stream_passes_through_with_its_event_ids() {
+    let endpoint = behind_http_gate(|request, _| {
+        let last = header_of(request, "Last-Event-ID").unwrap_or_default();
+        let events = format!(
+            "id: {last}-1\nevent: message\ndata: {}\n\n: a comment\nid: {last}-2\ndata: {}\n\n",
+            json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}),
+        );
+        ("text/event-stream", events)
+    });
+    let mut answer = ureq::get(&endpoint)
+        .header("Accept", "text/event-stream")
+        .header("Last-Event-ID", "stream-7")
+        .call()
+        .unwrap();
+    let body = answer.body_mut().read_to_string().unwrap();
+    assert!(
+        body.starts_with("id: stream-7-1\nevent: message\ndata: {\"jsonrpc\""),
+        "{body}"
+    );
+    assert!(
+        body.contains(": a comment\nid: stream-7-2\ndata: "),
+        "{body}"
+    );
+    assert!(body.contains("notifications/message"), "{body}");
 }
 
 /// A `tools/call` of the 2026-07-28 revision: the protocol version and the client's
