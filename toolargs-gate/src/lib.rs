@@ -541,7 +541,7 @@ impl Gate {
         params: &Params<'_>,
         line: String,
         arguments: impl FnOnce() -> String,
-        mut verdict: CallVerdict,
+        verdict: CallVerdict,
     ) -> Handled {
         if !self.policy.confirms(tool) {
             return Handled {
@@ -558,20 +558,8 @@ impl Gate {
             (!self.client_elicits).then_some("this client cannot ask for it (no elicitation)")
         };
         if let Some(why) = why {
-            self.pending.remove(id);
-            verdict.outcome = Outcome::ConfirmationUnavailable;
-            verdict
-                .codes
-                .push(Outcome::ConfirmationUnavailable.as_str().to_owned());
-            return Handled {
-                routes: vec![Route::ToClient(reply::confirmation_unavailable(
-                    id,
-                    tool,
-                    why,
-                    self.shape(tool, tagged),
-                ))],
-                verdict: Some(verdict),
-            };
+            let reply = reply::confirmation_unavailable(id, tool, why, self.shape(tool, tagged));
+            return self.refuse(id, Outcome::ConfirmationUnavailable, reply, verdict);
         }
         if tagged {
             return self.confirm_in_rounds(id, tool, params, line, arguments(), verdict);
@@ -611,7 +599,7 @@ impl Gate {
         params: &Params<'_>,
         line: String,
         arguments: String,
-        mut verdict: CallVerdict,
+        verdict: CallVerdict,
     ) -> Handled {
         let state = params
             .request_state
@@ -625,40 +613,11 @@ impl Gate {
             let answer = params
                 .input_responses
                 .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-                .and_then(|answers| answers.get(CONFIRMATION_KEY).cloned());
-            let action = answer
-                .as_ref()
-                .and_then(|answer| answer.get("action")?.as_str());
-            if action == Some("accept") {
-                verdict.confirmed = true;
-                return Handled {
-                    // `line` is the call as gated, repaired perhaps: read again.
-                    routes: vec![Route::ToServer(message::without_round(
-                        &line,
-                        CONFIRMATION_KEY,
-                    ))],
-                    verdict: Some(verdict),
-                };
-            }
-            self.pending.remove(id);
-            let why = match action {
-                Some("decline") => "the user declined it",
-                Some("cancel") => "the user dismissed the confirmation",
-                _ => "the client's answer to the confirmation was not an acceptance",
-            };
-            verdict.outcome = Outcome::NotConfirmed;
-            verdict
-                .codes
-                .push(Outcome::NotConfirmed.as_str().to_owned());
-            return Handled {
-                routes: vec![Route::ToClient(reply::not_confirmed(
-                    id,
-                    tool,
-                    why,
-                    self.shape(tool, true),
-                ))],
-                verdict: Some(verdict),
-            };
+                .and_then(|answers| answers.get(CONFIRMATION_KEY).cloned())
+                .unwrap_or(Value::Null);
+            // `line` is the call as gated, repaired perhaps: read again.
+            let forwarded = || message::without_round(&line, CONFIRMATION_KEY);
+            return self.after_confirmation(id, forwarded, verdict, Some(&answer), true);
         }
         self.pending.remove(id);
         let state = self.rounds.ask(tool, &arguments);
@@ -682,7 +641,7 @@ impl Gate {
         let HeldCall {
             id,
             line,
-            mut verdict,
+            verdict,
             cancelled,
             tagged,
         } = held;
@@ -690,35 +649,56 @@ impl Gate {
             // Nobody waits for the call any more: nothing to forward or answer.
             return Handled::default();
         }
-        let action = answer
+        let result = answer
             .result
-            .and_then(|result| serde_json::from_str::<Value>(result.get()).ok())
-            .and_then(|result| result.get("action")?.as_str().map(str::to_owned));
-        if answer.error.is_none() && action.as_deref() == Some("accept") {
+            .filter(|_| answer.error.is_none())
+            .map(|result| serde_json::from_str::<Value>(result.get()).unwrap_or(Value::Null));
+        self.after_confirmation(&id, || line, verdict, result.as_ref(), tagged)
+    }
+
+    /// The user's answer to the confirmation of a call (`answer`, the elicitation's result;
+    /// `None` when asking failed): the call goes on as `line()` when they accepted, and is
+    /// refused with `not_confirmed` otherwise.
+    fn after_confirmation(
+        &mut self,
+        id: &str,
+        line: impl FnOnce() -> String,
+        mut verdict: CallVerdict,
+        answer: Option<&Value>,
+        tagged: bool,
+    ) -> Handled {
+        let action = answer.and_then(|answer| answer.get("action")?.as_str());
+        if action == Some("accept") {
             verdict.confirmed = true;
             return Handled {
-                routes: vec![Route::ToServer(line)],
+                routes: vec![Route::ToServer(line())],
                 verdict: Some(verdict),
             };
         }
-        let why = match (answer.error, action.as_deref()) {
-            (Some(_), _) => "asking the user for confirmation failed",
-            (None, Some("decline")) => "the user declined it",
-            (None, Some("cancel")) => "the user dismissed the confirmation",
+        let why = match (answer, action) {
+            (None, _) => "asking the user for confirmation failed",
+            (_, Some("decline")) => "the user declined it",
+            (_, Some("cancel")) => "the user dismissed the confirmation",
             _ => "the client's answer to the confirmation was not an acceptance",
         };
-        self.pending.remove(&id);
-        verdict.outcome = Outcome::NotConfirmed;
-        verdict
-            .codes
-            .push(Outcome::NotConfirmed.as_str().to_owned());
+        let reply = reply::not_confirmed(id, &verdict.tool, why, self.shape(&verdict.tool, tagged));
+        self.refuse(id, Outcome::NotConfirmed, reply, verdict)
+    }
+
+    /// Answers a call the gate does not forward with `reply`; its verdict is `outcome`, with
+    /// the outcome's name as its code.
+    fn refuse(
+        &mut self,
+        id: &str,
+        outcome: Outcome,
+        reply: String,
+        mut verdict: CallVerdict,
+    ) -> Handled {
+        self.pending.remove(id);
+        verdict.codes.push(outcome.as_str().to_owned());
+        verdict.outcome = outcome;
         Handled {
-            routes: vec![Route::ToClient(reply::not_confirmed(
-                &id,
-                &verdict.tool,
-                why,
-                self.shape(&verdict.tool, tagged),
-            ))],
+            routes: vec![Route::ToClient(reply)],
             verdict: Some(verdict),
         }
     }

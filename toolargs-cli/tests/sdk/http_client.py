@@ -268,22 +268,18 @@ async def confirmations(gated_url, record, log, checks):
         verdict.get("confirmed") is True and verdict.get("outcome") == "repaired",
         f"{verdict}",
     )
-    async with Client(gated_url, mode="2026-07-28", elicitation_callback=answering("decline")) as client:
-        before = read_text(record)
-        result = dump(await client.call_tool("refund", {"order_id": "K-no", "amount_cents": 5}))
-    checks.check(
-        "2026-07-28: a declined call is an isError result, and never reaches the tool",
-        result["isError"] and "not_confirmed" in text_of(result) and read_text(record) == before,
-        f"{result}",
-    )
-    async with Client(gated_url, mode="legacy", elicitation_callback=answering("accept")) as client:
-        before = read_text(record)
-        result = dump(await client.call_tool("refund", {"order_id": "K-old", "amount_cents": 5}))
-    checks.check(
-        "2025-11-25 over HTTP: refused confirmation_unavailable, never reaching the tool",
-        result["isError"] and "confirmation_unavailable" in text_of(result) and read_text(record) == before,
-        f"{result}",
-    )
+    for mode, action, code, case in [
+        ("2026-07-28", "decline", "not_confirmed", "2026-07-28: a declined call"),
+        ("legacy", "accept", "confirmation_unavailable", "2025-11-25 over HTTP: a call"),
+    ]:
+        async with Client(gated_url, mode=mode, elicitation_callback=answering(action)) as client:
+            before = read_text(record)
+            result = dump(await client.call_tool("refund", {"order_id": f"K-{mode}", "amount_cents": 5}))
+        checks.check(
+            f"{case} is an isError result with {code}, and never reaches the tool",
+            result["isError"] and code in text_of(result) and read_text(record) == before,
+            f"{result}",
+        )
 
 
 async def main():
