@@ -245,14 +245,15 @@ fn rejections_come_as_soon_as_they_are_certain() {
             r#"{"ghost": 1,"#,
             "unknown_field",
         ),
+        // A key sent twice: at its closing quote, before its value.
         (
             r#"{"tags": [], "tags": [], "#,
-            r#"{"tags": [], "tags": [],"#,
+            r#"{"tags": [], "tags""#,
             "duplicate_key",
         ),
         (
-            r#"{"tags": [], "tags": []}"#,
-            r#"{"tags": [], "tags": []}"#,
+            r#"{"tags": [], "t\u0061gs": []}"#,
+            r#"{"tags": [], "t\u0061gs""#,
             "duplicate_key",
         ),
         (r#"{"tags": [1 2], "#, r#"{"tags": [1 2],"#, "invalid_json"),

@@ -313,6 +313,7 @@ impl<C: Contract> ArgStream<C> {
                 return;
             };
             match event {
+                Event::Key { start, end } => self.key(start, end),
                 Event::Member {
                     start,
                     end,
@@ -346,6 +347,26 @@ impl<C: Contract> ArgStream<C> {
             .parse(&RawArgs::from(self.text()), &self.options);
         self.rejected = verdict.as_ref().err().cloned();
         self.verdict = Some((self.text().len(), verdict));
+    }
+
+    /// A member's key, complete: one sent before rejects the call at once (`parse` rejects
+    /// it there, whatever follows). The member itself is read when it ends.
+    fn key(&mut self, start: usize, end: usize) {
+        let Received::Text { text, .. } = &self.received else {
+            return;
+        };
+        // Most keys have no escape: their text between the quotes is the key.
+        let raw = &text[start + 1..end];
+        let repeated = if raw.contains('\\') {
+            read_text(&text[start..=end], &self.options.limits).is_ok_and(|document| {
+                matches!(document.root(), Node::String(name) if self.keys.contains(name.as_ref()))
+            })
+        } else {
+            self.keys.contains(raw)
+        };
+        if repeated {
+            self.judge_text();
+        }
     }
 
     /// A member complete, ended by a `,`: read alone, and judged alone when the contract's

@@ -11,6 +11,9 @@ use crate::text::scan_to_special;
 /// What the scanner found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Event {
+    /// The key of a member of the payload object (its first string) closed with the quote at
+    /// `end`: the span `start..=end`, quotes included. A key sent twice is certain from here.
+    Key { start: usize, end: usize },
     /// A member of the payload object ended with a `,` at `end`: its text is `start..end`;
     /// `key` is the span of its first string (quotes included), `colon` the first `:` after
     /// it at the same level.
@@ -201,8 +204,10 @@ impl Scanner {
                 match b {
                     b'"' => {
                         self.in_string = false;
-                        if self.depth == 1 && self.key_start.is_some() && self.key_end.is_none() {
+                        if let (1, Some(start), None) = (self.depth, self.key_start, self.key_end) {
                             self.key_end = Some(i);
+                            self.pos = i + 1;
+                            return Some(Event::Key { start, end: i });
                         }
                     }
                     b'\\' => self.escape = true,
@@ -302,16 +307,21 @@ mod tests {
         let bytes: Vec<String> = text.chars().map(String::from).collect();
         let one_by_one = events(&bytes.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(whole, one_by_one);
-        let [Event::Member {
+        let [Event::Key {
+            start: key_start,
+            end: key_end,
+        }, Event::Member {
             start,
             end,
             key,
             colon,
-        }, Event::Member { .. }, Event::Close { at, .. }] = whole[..]
+        }, Event::Key { .. }, Event::Member { .. }, Event::Key { .. }, Event::Close { at, .. }] =
+            whole[..]
         else {
             panic!("{whole:?}");
         };
         assert_eq!(&text[start..end], r#""a": "x,}\"""#);
+        assert_eq!((key_start, key_end), (1, 3));
         assert_eq!(key, Some((1, 3)));
         assert_eq!(colon, Some(4));
         assert_eq!(at, text.len() - 2);
@@ -319,7 +329,10 @@ mod tests {
 
     #[test]
     fn depth_trailing_text_and_other_payloads() {
-        assert_eq!(events(&["{\"a\": [[", "["]), vec![]);
+        assert_eq!(
+            events(&["{\"a\": [[", "["]),
+            vec![Event::Key { start: 1, end: 3 }]
+        );
         let mut scanner = Scanner::new();
         assert_eq!(scanner.next(b"{[[", 2), Some(Event::TooDeep));
         assert!(matches!(
