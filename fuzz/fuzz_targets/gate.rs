@@ -2,12 +2,14 @@
 //! has learned two tools. Nothing may panic; every line the gate writes is one line of JSON;
 //! a client line that is not JSON is answered `-32700`; a rejected call is answered with its
 //! own id and `isError`; and a repaired call, sent again, is clean (the gate's repair in
-//! place is idempotent).
+//! place is idempotent). A second gate, whose policy makes every call wait for the user's
+//! confirmation (by elicitation, or in the rounds of the 2026-07-28 revision), gets the same
+//! lines: nothing may panic there either, and all it writes is JSON.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use toolargs_gate::{Gate, Outcome, Route};
+use toolargs_gate::{Gate, Outcome, Policy, Route};
 
 const LIST: &str = r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#;
 const TOOLS: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"tools":[
@@ -20,10 +22,18 @@ const TOOLS: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"tools":[
     "properties":{"q":{"type":"string","maxLength":20},"limit":{"type":"integer"}}}}]}}"#;
 
 fn learned() -> Gate {
-    let mut gate = Gate::new();
+    learned_with(Gate::new())
+}
+
+fn learned_with(mut gate: Gate) -> Gate {
     gate.from_client(LIST);
     gate.from_server(&TOOLS.replace('\n', ""));
     gate
+}
+
+fn confirming() -> Gate {
+    let policy = Policy::from_toml("[[tools]]\nname = \"*\"\nconfirm = true\n").unwrap();
+    learned_with(Gate::new().with_policy(policy))
 }
 
 fn json_line(line: &str) -> Value {
@@ -33,6 +43,7 @@ fn json_line(line: &str) -> Value {
 
 fuzz_target!(|data: &[u8]| {
     let mut gate = learned();
+    let mut asking = confirming();
     for raw in data.split(|b| *b == b'\n') {
         let Some((&direction, line)) = raw.split_first() else {
             continue;
@@ -41,10 +52,17 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         if direction % 2 == 1 {
+            for route in asking.from_server(line) {
+                assert_eq!(route, Route::ToClient(line.to_owned()), "a server line changed");
+            }
             for route in gate.from_server(line) {
                 assert_eq!(route, Route::ToClient(line.to_owned()), "a server line changed");
             }
             continue;
+        }
+        for route in asking.from_client(line).routes {
+            let (Route::ToClient(text) | Route::ToServer(text)) = route;
+            json_line(&text);
         }
         let handled = gate.from_client(line);
         let sent: Option<Value> = serde_json::from_str(line).ok();
@@ -77,6 +95,12 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
+    }
+    for route in asking.server_closed() {
+        let Route::ToClient(answer) = route else {
+            panic!("the gate wrote to a closed server");
+        };
+        json_line(&answer);
     }
     for route in gate.server_closed() {
         let Route::ToClient(answer) = route else {
