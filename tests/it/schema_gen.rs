@@ -391,6 +391,22 @@ pub const KNOWN_GAPS: &[Gap] = &[
                 })
         },
     },
+    // jsonschema 0.33 takes `1.0` for an integer under `"type": "integer"` but not under a
+    // list of types (`["integer", "boolean"]`), where draft 2020-12 and Python's `jsonschema`
+    // take it too (a number with a zero fractional part is an integer);
+    // `jsonschema_rejects_an_integral_float_under_a_list_of_types` pins it.
+    Gap {
+        name: "jsonschema: integral float under a list of types",
+        applies: |schema, data| {
+            holds(data, &|v| {
+                v.is_f64() && v.as_f64().is_some_and(|f| f.fract() == 0.0)
+            }) && any_subschema(schema, &|s| {
+                s.get("type")
+                    .and_then(Value::as_array)
+                    .is_some_and(|types| types.iter().any(|t| t == "integer"))
+            })
+        },
+    },
 ];
 
 /// Loads `schema` and parses each instance; when the spec accepts one with no repair, checks
