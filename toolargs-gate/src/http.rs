@@ -319,7 +319,10 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
             (&handled.verdict, handled.routes.first())
         {
             if verdict.outcome == crate::Outcome::Repaired {
-                mirror_repaired(&gate, &mut incoming.headers, line);
+                let mirrors = gate.tools().mirrors(&verdict.tool);
+                if !mirrors.is_empty() {
+                    mirror_repaired(mirrors, &mut incoming.headers, line);
+                }
             }
         }
         (handled, gate.take_exchange_span())
@@ -352,23 +355,22 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
 }
 
 /// Makes the `Mcp-Param-*` headers of a call the gate repaired mirror the arguments it
-/// forwards (`forwarded`, the call as it goes on).
-fn mirror_repaired(gate: &Gate, headers: &mut Vec<(HeaderName, HeaderValue)>, forwarded: &str) {
+/// forwards (`forwarded`, the call as it goes on), for its tool's `mirrors`.
+fn mirror_repaired(
+    mirrors: &[crate::params::Mirror],
+    headers: &mut Vec<(HeaderName, HeaderValue)>,
+    forwarded: &str,
+) {
     #[derive(serde::Deserialize)]
     struct Call {
         params: Params,
     }
     #[derive(serde::Deserialize)]
     struct Params {
-        name: String,
         #[serde(default)]
         arguments: serde_json::Value,
     }
-    let Ok(call) = serde_json::from_str::<Call>(forwarded) else {
-        return;
-    };
-    let mirrors = gate.tools().mirrors(&call.params.name);
-    if !mirrors.is_empty() {
+    if let Ok(call) = serde_json::from_str::<Call>(forwarded) {
         crate::params::mirror(headers, mirrors, &call.params.arguments);
     }
 }

@@ -301,7 +301,10 @@ impl Gate {
             return forward();
         };
         if method == "initialize" {
-            self.client_elicits = message.params.is_some_and(declares_elicitation);
+            self.client_elicits = message
+                .params()
+                .and_then(|params| params.capabilities)
+                .is_some_and(message::declares_elicitation);
         }
         if method == "notifications/cancelled" {
             // A held call the client gave up on is never made, whatever the user answers.
@@ -551,7 +554,10 @@ impl Gate {
         }
         let tagged = params.tagged;
         let why = if tagged {
-            (!params.elicits).then_some("this client cannot ask for it (no elicitation)")
+            let elicits = params
+                .meta_capabilities
+                .is_some_and(message::declares_elicitation);
+            (!elicits).then_some("this client cannot ask for it (no elicitation)")
         } else if self.per_exchange {
             Some("the gate asks for it over Streamable HTTP only in the rounds of the 2026-07-28 revision")
         } else {
@@ -702,16 +708,6 @@ impl Gate {
             verdict: Some(verdict),
         }
     }
-}
-
-/// Whether `initialize` params (as written) declare the client's elicitation capability.
-fn declares_elicitation(params: &serde_json::value::RawValue) -> bool {
-    serde_json::from_str::<Value>(params.get()).is_ok_and(|params| {
-        params
-            .get("capabilities")
-            .and_then(|capabilities| capabilities.get("elicitation"))
-            .is_some_and(|elicitation| !elicitation.is_null())
-    })
 }
 
 impl CallVerdict {

@@ -36,9 +36,11 @@ pub(crate) struct Params<'a> {
     /// Whether the request names its protocol version in its `_meta`, as every request of
     /// the 2026-07-28 revision does: its results carry `resultType`.
     pub tagged: bool,
-    /// Whether the request's `_meta` declares the client's elicitation capability (the
-    /// 2026-07-28 revision declares capabilities on each request).
-    pub elicits: bool,
+    /// The client's capabilities as written, read only when a call needs one
+    /// ([`declares_elicitation`]): an `initialize` request's `capabilities`, and those the
+    /// request's `_meta` declares (the 2026-07-28 revision declares them on each request).
+    pub capabilities: Option<&'a RawValue>,
+    pub meta_capabilities: Option<&'a RawValue>,
     /// A retried request's answers to the input requests of an `input_required` result, and
     /// the state that result gave (2026-07-28).
     pub input_responses: Option<&'a RawValue>,
@@ -97,7 +99,7 @@ impl<'a> Message<'a> {
     pub(crate) fn params(&self) -> Option<Params<'a>> {
         let raw = self.params?;
         let members: BTreeMap<String, &'a RawValue> = serde_json::from_str(raw.get()).ok()?;
-        let meta: BTreeMap<String, Value> = members
+        let meta: BTreeMap<String, &'a RawValue> = members
             .get("_meta")
             .and_then(|meta| serde_json::from_str(meta.get()).ok())
             .unwrap_or_default();
@@ -113,14 +115,23 @@ impl<'a> Message<'a> {
             cursor: members.get("cursor").copied().filter(|c| c.get() != "null"),
             request_id: members.get("requestId").copied(),
             tagged: meta.contains_key(PROTOCOL_VERSION_META),
-            elicits: meta
-                .get(CLIENT_CAPABILITIES_META)
-                .and_then(|capabilities| capabilities.get("elicitation"))
-                .is_some_and(|elicitation| !elicitation.is_null()),
+            capabilities: members.get("capabilities").copied(),
+            meta_capabilities: meta.get(CLIENT_CAPABILITIES_META).copied(),
             input_responses: members.get("inputResponses").copied(),
             request_state: members.get("requestState").copied(),
         })
     }
+}
+
+/// Whether `capabilities`, a client's capabilities object as written, declares elicitation.
+pub(crate) fn declares_elicitation(capabilities: &RawValue) -> bool {
+    serde_json::from_str::<BTreeMap<String, &RawValue>>(capabilities.get()).is_ok_and(
+        |capabilities| {
+            capabilities
+                .get("elicitation")
+                .is_some_and(|e| e.get() != "null")
+        },
+    )
 }
 
 /// `line` with `arguments` in place of the ones its `params` (read from `line`) hold, or
