@@ -42,6 +42,7 @@ fn feed_str<C: Contract>(
     let (mut from, mut rejected_at) = (0, None);
     for cut in cuts {
         let fed = stream.feed(&text[from..cut]);
+        assert_eq!(stream.received(), cut, "every byte fed is counted");
         if fed.is_err() && rejected_at.is_none() {
             rejected_at = Some(cut);
         }
@@ -64,7 +65,9 @@ fn feed_bytes<C: Contract>(
     cuts.sort_unstable();
     let (mut from, mut rejected_at) = (0, None);
     for cut in cuts {
-        if stream.feed_bytes(&bytes[from..cut]).is_err() && rejected_at.is_none() {
+        let fed = stream.feed_bytes(&bytes[from..cut]);
+        assert_eq!(stream.received(), cut, "every byte fed is counted");
+        if fed.is_err() && rejected_at.is_none() {
             rejected_at = Some(cut);
         }
         from = cut;
@@ -303,6 +306,21 @@ fn rejections_come_as_soon_as_they_are_certain() {
     assert_eq!(
         stream.finish().unwrap_err().errors()[0].code,
         Code::TooLarge
+    );
+    // The same, one quiet byte at a time inside a string: counted as they come, and the
+    // rejection is the one `parse` gives the whole text (which names its size).
+    let mut stream = IssueRefund::stream_with(options);
+    let mut text = String::from(r#"{"order_id": ""#);
+    assert!(stream.feed(&text).is_ok());
+    while stream.feed("x").is_ok() {
+        text.push('x');
+    }
+    text.push_str("xx");
+    assert!(stream.feed("x").is_err());
+    assert_eq!((text.len(), stream.received()), (18, 18));
+    assert_eq!(
+        stream.finish(),
+        toolargs::parse_with::<IssueRefund>(&toolargs::RawArgs::from(text.as_str()), &options)
     );
     // Bytes that can never be UTF-8, and a character split across two pieces.
     let mut stream = IssueRefund::stream();

@@ -103,9 +103,14 @@ pub struct ArgStream<C: Contract> {
     contract: C,
     options: ParseOptions,
     received: Received,
-    /// Bytes fed, counting those not kept.
+    /// Bytes fed, counting those not kept; brought up to date by the pieces that are not
+    /// quiet (see [`ArgStream::received`]).
     total: usize,
     scanner: Scanner,
+    /// The next piece may be taken without a scan (see [`ArgStream::feed`]): the call is not
+    /// rejected, the text is UTF-8 with no character pending, and the scan stands inside the
+    /// payload object, caught up with the text.
+    quiet: bool,
     /// Keys of the payload object read so far.
     keys: HashSet<String>,
     /// The member being read, alone in an object: a buffer kept from member to member.
@@ -122,7 +127,7 @@ pub struct ArgStream<C: Contract> {
 impl<C: Contract> std::fmt::Debug for ArgStream<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ArgStream")
-            .field("received", &self.total)
+            .field("received", &self.received())
             .field("accepted", &self.accepted.len())
             .field("rejected", &self.rejected)
             .finish_non_exhaustive()
@@ -141,6 +146,7 @@ impl<C: Contract> ArgStream<C> {
             },
             total: 0,
             scanner: Scanner::new(),
+            quiet: false,
             keys: HashSet::new(),
             one: String::new(),
             accepted: Vec::new(),
@@ -154,17 +160,18 @@ impl<C: Contract> ArgStream<C> {
     /// kept, for [`finish`](ArgStream::finish)).
     #[inline(always)]
     pub fn feed(&mut self, chunk: &str) -> Result<(), Rejection> {
-        // The common piece: more of a member's value, within the limit, with no event.
-        if let (None, Received::Text { text, pending }) = (&self.rejected, &mut self.received) {
-            let limits = &self.options.limits;
-            let within = self.total + chunk.len() <= limits.max_payload_bytes;
-            if within
-                && pending.is_empty()
-                && self.scanner.take_quiet(chunk.as_bytes(), limits.max_depth)
-            {
-                self.total += chunk.len();
-                push(text, chunk);
-                return Ok(());
+        // The common piece: more of a member's value, within the limit, with no event. Only
+        // the text grows: the scan's position and the count are brought up to date by the
+        // next piece that is not quiet.
+        if self.quiet {
+            if let Received::Text { text, .. } = &mut self.received {
+                let limits = &self.options.limits;
+                if text.len() + chunk.len() <= limits.max_payload_bytes
+                    && self.scanner.take_quiet(chunk.as_bytes(), limits.max_depth)
+                {
+                    push(text, chunk);
+                    return Ok(());
+                }
             }
         }
         self.feed_slow(chunk)
@@ -173,7 +180,7 @@ impl<C: Contract> ArgStream<C> {
     /// [`feed`](ArgStream::feed) for every other piece.
     #[inline(never)]
     fn feed_slow(&mut self, chunk: &str) -> Result<(), Rejection> {
-        self.total = self.total.saturating_add(chunk.len());
+        self.catch_up(chunk.len());
         if self.over_limit() {
             return self.state();
         }
@@ -185,6 +192,7 @@ impl<C: Contract> ArgStream<C> {
             Received::TooLarge => {}
         }
         self.advance();
+        self.settle();
         self.state()
     }
 
@@ -192,13 +200,38 @@ impl<C: Contract> ArgStream<C> {
     /// with the next piece). Bytes that can never be UTF-8 reject the call, as `parse`
     /// rejects them.
     pub fn feed_bytes(&mut self, chunk: &[u8]) -> Result<(), Rejection> {
-        self.total = self.total.saturating_add(chunk.len());
+        self.catch_up(chunk.len());
         if self.over_limit() {
             return self.state();
         }
         self.take_bytes(chunk);
         self.advance();
+        self.settle();
         self.state()
+    }
+
+    /// Before a piece that is not quiet: the quiet pieces taken since the last one were
+    /// scanned (the scan stands at the end of the text), and the count of bytes fed grows by
+    /// theirs and `more`.
+    fn catch_up(&mut self, more: usize) {
+        let kept = match &self.received {
+            Received::Text { text, pending } => {
+                if self.quiet {
+                    self.scanner.skip_to(text.len());
+                }
+                text.len() + pending.len()
+            }
+            Received::Bytes(bytes) => bytes.len(),
+            Received::TooLarge => self.total,
+        };
+        self.total = kept.saturating_add(more);
+    }
+
+    /// After a piece that was not quiet: whether the next may be.
+    fn settle(&mut self) {
+        self.quiet = self.rejected.is_none()
+            && self.scanner.in_object()
+            && matches!(&self.received, Received::Text { pending, .. } if pending.is_empty());
     }
 
     /// The members of the payload object complete and accepted so far, as the parser will
@@ -218,12 +251,17 @@ impl<C: Contract> ArgStream<C> {
 
     /// Bytes received so far.
     pub fn received(&self) -> usize {
-        self.total
+        match &self.received {
+            Received::Text { text, pending } => text.len() + pending.len(),
+            Received::Bytes(bytes) => bytes.len(),
+            Received::TooLarge => self.total,
+        }
     }
 
     /// The verdict on the whole text: exactly what `parse` gives on it.
     pub fn finish(self) -> Result<Parsed<C::Output>, Rejection> {
         match self.received {
+            // `total` is up to date: the piece that crossed the limit was not quiet.
             Received::TooLarge => Err(decoding_rejection(
                 too_large(&self.options.limits, self.total),
                 &self.options,

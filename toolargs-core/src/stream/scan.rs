@@ -83,24 +83,33 @@ impl Scanner {
         }
     }
 
+    /// True while the scan is inside the payload object, where [`Scanner::take_quiet`]
+    /// applies.
+    pub(super) fn in_object(&self) -> bool {
+        self.state == State::Object
+    }
+
     /// Takes `piece`, the next bytes of the text, when they cannot make an event: one byte
     /// inside a value nested in a member (or inside a string, but for the quote that closes a
     /// string of the payload object itself), or plain bytes inside a string (no quote,
-    /// backslash or control byte, and no pending escape). The scan then stands past them.
-    /// False, with nothing taken, otherwise: [`Scanner::next`] scans them.
+    /// backslash or control byte, and no pending escape). False, with nothing taken,
+    /// otherwise: [`Scanner::next`] scans them.
+    ///
+    /// Only inside the payload object ([`Scanner::in_object`]), with the scan caught up with
+    /// the text. The position does not move: the caller tells where the quiet bytes end with
+    /// [`Scanner::skip_to`] before the next scan.
     #[inline(always)]
     pub(super) fn take_quiet(&mut self, piece: &[u8], max_depth: usize) -> bool {
-        if self.state != State::Object {
-            return false;
-        }
-        let quiet = match piece {
+        match piece {
             [byte] => self.quiet_byte(*byte, max_depth),
             _ => self.in_string && !self.escape && scan_to_special(piece, 0) == piece.len(),
-        };
-        if quiet {
-            self.pos += piece.len();
         }
-        quiet
+    }
+
+    /// The bytes up to `end` were taken by [`Scanner::take_quiet`].
+    pub(super) fn skip_to(&mut self, end: usize) {
+        debug_assert!(self.pos <= end);
+        self.pos = end;
     }
 
     /// One byte of [`Scanner::take_quiet`], taken when it makes no event.
