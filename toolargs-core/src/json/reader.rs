@@ -471,19 +471,24 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         }
         match self.string_slow(start, max, out) {
             Ok(()) => Ok(()),
-            Err(Slow::Failed(_)) if self.pos >= text.len() => {
-                let inside = match at {
-                    Place::Key(path) => format!("a key in `{}`", path.render()),
-                    place => format!("the string at `{}`", place.render()),
-                };
-                Err(self.syntax(&format!(
-                    "the text ends inside {inside}: the call is cut off; send all of it"
-                )))
-            }
+            Err(Slow::Failed(_)) if self.pos >= text.len() => Err(self.cut_off_in_string(at)),
             Err(Slow::Failed(fail)) => Err(fail),
             // Only here is the place of the string needed.
             Err(Slow::TooLong) => Err(self.fail(at.too_long(&self.limits))),
         }
+    }
+
+    /// The text ends inside the string at `at`. Apart from [`Reader::string`], which every
+    /// key and string value goes through and which stays small enough to be inlined.
+    #[cold]
+    fn cut_off_in_string(&mut self, at: Place<'_>) -> Fail {
+        let inside = match at {
+            Place::Key(path) => format!("a key in `{}`", path.render()),
+            place => format!("the string at `{}`", place.render()),
+        };
+        self.syntax(&format!(
+            "the text ends inside {inside}: the call is cut off; send all of it"
+        ))
     }
 
     /// The rest of [`Reader::string`]: escapes, the limit, and errors. Not marked cold:
