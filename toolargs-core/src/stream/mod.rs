@@ -167,7 +167,9 @@ impl<C: Contract> ArgStream<C> {
             if let Received::Text { text, .. } = &mut self.received {
                 let limits = &self.options.limits;
                 if text.len() + chunk.len() <= limits.max_payload_bytes
-                    && self.scanner.take_quiet(chunk.as_bytes(), limits.max_depth)
+                    && self
+                        .scanner
+                        .take_quiet(chunk.as_bytes(), text.len(), limits.max_depth)
                 {
                     push(text, chunk);
                     return Ok(());

@@ -89,19 +89,18 @@ impl Scanner {
         self.state == State::Object
     }
 
-    /// Takes `piece`, the next bytes of the text, when they cannot make an event: one byte
-    /// inside a value nested in a member (or inside a string, but for the quote that closes a
-    /// string of the payload object itself), or plain bytes inside a string (no quote,
-    /// backslash or control byte, and no pending escape). False, with nothing taken,
-    /// otherwise: [`Scanner::next`] scans them.
+    /// Takes `piece`, the next bytes of the text, which start at `at`, when they cannot make
+    /// an event: one byte that opens, continues or closes no member and no key, or plain
+    /// bytes inside a string (no quote, backslash or control byte, and no pending escape).
+    /// False, with nothing taken, otherwise: [`Scanner::next`] scans them.
     ///
     /// Only inside the payload object ([`Scanner::in_object`]), with the scan caught up with
     /// the text. The position does not move: the caller tells where the quiet bytes end with
     /// [`Scanner::skip_to`] before the next scan.
     #[inline(always)]
-    pub(super) fn take_quiet(&mut self, piece: &[u8], max_depth: usize) -> bool {
+    pub(super) fn take_quiet(&mut self, piece: &[u8], at: usize, max_depth: usize) -> bool {
         match piece {
-            [byte] => self.quiet_byte(*byte, max_depth),
+            [byte] => self.quiet_byte(*byte, at, max_depth),
             _ => self.in_string && !self.escape && scan_to_special(piece, 0) == piece.len(),
         }
     }
@@ -112,35 +111,33 @@ impl Scanner {
         self.pos = end;
     }
 
-    /// One byte of [`Scanner::take_quiet`], taken when it makes no event.
+    /// One byte of [`Scanner::take_quiet`], at `at`, taken when it makes no event.
     #[inline(always)]
-    fn quiet_byte(&mut self, byte: u8, max_depth: usize) -> bool {
+    fn quiet_byte(&mut self, byte: u8, at: usize, max_depth: usize) -> bool {
         if self.in_string {
             if self.escape {
                 self.escape = false;
             } else if byte == b'\\' {
                 self.escape = true;
             } else if byte == b'"' {
-                // The end of a key is noted by the full scan.
-                if self.depth == 1 {
+                if self.closes_key() {
                     return false;
                 }
                 self.in_string = false;
             }
             return true;
         }
-        if self.depth < 2 {
-            return false;
-        }
         match byte {
-            b'"' => self.in_string = true,
-            b'{' | b'[' if self.depth < max_depth => self.depth += 1,
-            b'{' | b'[' => return false,
-            // Back to the member's own level at the least: no event.
-            b'}' | b']' => self.depth -= 1,
-            _ => {}
+            b',' | b'}' | b']' if self.depth == 1 => false,
+            b'{' | b'[' if self.depth >= max_depth => false,
+            _ => self.step(byte, at, max_depth).is_none(),
         }
-        true
+    }
+
+    /// Whether a quote that ends a string ends the key of a member of the payload object.
+    #[inline(always)]
+    fn closes_key(&self) -> bool {
+        self.depth == 1 && self.key_start.is_some() && self.key_end.is_none()
     }
 
     /// Scans `text` (everything received so far; the scanner remembers how far it got) up to
@@ -213,7 +210,7 @@ impl Scanner {
                 match b {
                     b'"' => {
                         self.in_string = false;
-                        if let (1, Some(start), None) = (self.depth, self.key_start, self.key_end) {
+                        if let (true, Some(start)) = (self.closes_key(), self.key_start) {
                             self.key_end = Some(i);
                             self.pos = i + 1;
                             return Some(Event::Key { start, end: i });
@@ -228,53 +225,63 @@ impl Scanner {
             }
             let b = text[i];
             i += 1;
-            match b {
-                b'"' => {
-                    self.in_string = true;
-                    if self.depth == 1 && self.key_start.is_none() {
-                        self.key_start = Some(i - 1);
-                    }
+            if let Some(event) = self.step(b, i - 1, max_depth) {
+                return Some(event);
+            }
+        }
+        self.pos = i;
+        None
+    }
+
+    /// One byte outside strings, at `at`, inside the payload object: the event it makes, if
+    /// any (the scan then stands past it).
+    #[inline(always)]
+    fn step(&mut self, b: u8, at: usize, max_depth: usize) -> Option<Event> {
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if self.depth == 1 && self.key_start.is_none() {
+                    self.key_start = Some(at);
                 }
-                b'{' | b'[' => {
-                    self.depth += 1;
-                    if self.depth > max_depth {
-                        self.pos = i;
-                        self.state = State::Done;
-                        return Some(Event::TooDeep);
-                    }
+            }
+            b'{' | b'[' => {
+                self.depth += 1;
+                if self.depth > max_depth {
+                    self.pos = at + 1;
+                    self.state = State::Done;
+                    return Some(Event::TooDeep);
                 }
-                b'}' | b']' => {
-                    self.depth -= 1;
-                    if self.depth == 0 {
-                        self.pos = i;
-                        self.state = State::Closed;
-                        let (key, colon) = self.take_member();
-                        return Some(Event::Close {
-                            start: self.member,
-                            at: i - 1,
-                            key,
-                            colon,
-                        });
-                    }
-                }
-                b',' if self.depth == 1 => {
-                    self.pos = i;
+            }
+            b'}' | b']' => {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    self.pos = at + 1;
+                    self.state = State::Closed;
                     let (key, colon) = self.take_member();
-                    let start = std::mem::replace(&mut self.member, i);
-                    return Some(Event::Member {
-                        start,
-                        end: i - 1,
+                    return Some(Event::Close {
+                        start: self.member,
+                        at,
                         key,
                         colon,
                     });
                 }
-                b':' if self.depth == 1 && self.colon.is_none() && self.key_end.is_some() => {
-                    self.colon = Some(i - 1);
-                }
-                _ => {}
             }
+            b',' if self.depth == 1 => {
+                self.pos = at + 1;
+                let (key, colon) = self.take_member();
+                let start = std::mem::replace(&mut self.member, at + 1);
+                return Some(Event::Member {
+                    start,
+                    end: at,
+                    key,
+                    colon,
+                });
+            }
+            b':' if self.depth == 1 && self.colon.is_none() && self.key_end.is_some() => {
+                self.colon = Some(at);
+            }
+            _ => {}
         }
-        self.pos = i;
         None
     }
 
@@ -334,6 +341,51 @@ mod tests {
         assert_eq!(key, Some((1, 3)));
         assert_eq!(colon, Some(4));
         assert_eq!(at, text.len() - 2);
+    }
+
+    /// The events of `text` fed one byte at a time as a stream feeds it: each byte taken
+    /// quietly when it makes no event, scanned otherwise.
+    fn events_quietly(text: &str, max_depth: usize) -> Vec<Event> {
+        let bytes = text.as_bytes();
+        let mut scanner = Scanner::new();
+        let mut found = Vec::new();
+        for at in 0..bytes.len() {
+            if scanner.in_object() && scanner.take_quiet(&bytes[at..=at], at, max_depth) {
+                continue;
+            }
+            scanner.skip_to(at);
+            while let Some(event) = scanner.next(&bytes[..=at], max_depth) {
+                found.push(event);
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn bytes_taken_quietly_make_the_same_events() {
+        for text in [
+            r#"{"a": "x,}\"", "b": [1, {"c": 2}], "d": 3} "#,
+            r#"{"k000001": "0001", "k2":"v", "n" : 1.5e3 , "t":true,"o":{"p":[{"q":"]"}]}}"#,
+            r#"{"a\"b": "c\\", "e": [[["deep"]]], "f": {"g": {}}, "h": []}x"#,
+            r#"{"a": 1 "b": 2}"#,
+            r#"{ "a" : [ "x" , "y" ] , "b" : { } }"#,
+        ] {
+            for max_depth in [2, 3, 128] {
+                let whole = {
+                    let mut scanner = Scanner::new();
+                    let mut found = Vec::new();
+                    while let Some(event) = scanner.next(text.as_bytes(), max_depth) {
+                        found.push(event);
+                    }
+                    found
+                };
+                assert_eq!(
+                    events_quietly(text, max_depth),
+                    whole,
+                    "{text} at {max_depth}"
+                );
+            }
+        }
     }
 
     #[test]
