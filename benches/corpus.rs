@@ -200,6 +200,37 @@ fn toolargs_refund(text: &str) -> Outcome {
     outcome(IssueRefund::parse(text))
 }
 
+fn serde_scan(text: &str) -> Outcome {
+    serde_outcome(serde_json::from_str::<serde::de::IgnoredAny>(text))
+}
+
+/// The envelope and the tree of a typed tool's parse (`expect_object`, the tool's policy),
+/// and no coercion.
+fn toolargs_read(text: &str) -> Outcome {
+    let raw = toolargs::RawArgs::from(text);
+    outcome(toolargs::ext::parse_payload(
+        &raw,
+        &toolargs::ParseOptions::DEFAULT,
+        true,
+        toolargs::UnknownPolicy::Reject,
+        |node, _| Some(matches!(black_box(node), toolargs::ext::Node::Null)),
+    ))
+}
+
+fn serde_scan_bfcl(call: &str) -> Outcome {
+    serde_scan(
+        call.split_once('\t')
+            .map_or(call, |(_, arguments)| arguments),
+    )
+}
+
+fn toolargs_read_bfcl(call: &str) -> Outcome {
+    toolargs_read(
+        call.split_once('\t')
+            .map_or(call, |(_, arguments)| arguments),
+    )
+}
+
 fn serde_shipment(text: &str) -> Outcome {
     serde_outcome(serde_json::from_str::<SerdeShipment>(text))
 }
@@ -231,11 +262,17 @@ static BFCL_TOOLS: std::sync::OnceLock<HashMap<String, toolargs::dynamic::Spec>>
 /// The contender names, in the order they are measured and reported.
 const NAMES: [&str; 2] = ["serde", "toolargs"];
 
+/// Parts of a parse, counted only through `TOOLARGS_REPEAT` (where the gap between the two
+/// contenders lies): serde checking the JSON without building anything (`IgnoredAny`, the
+/// floor of any reader), and toolargs' envelope and tree reading without coercion.
+const PROBES: [&str; 2] = ["serde_scan", "toolargs_read"];
+
 /// One set of calls to one tool, and how each contender parses a call.
 struct Set {
     name: String,
     calls: Vec<String>,
-    run: [Parse; 2],
+    /// The contenders of [`NAMES`], then the probes of [`PROBES`].
+    run: [Parse; 4],
 }
 
 impl Set {
@@ -506,9 +543,19 @@ fn five_error_corpus(n: usize) -> Vec<String> {
 
 /// Every set: each corpus whole, and its clean calls only.
 fn sets() -> Vec<Set> {
-    let refund = [serde_refund as Parse, toolargs_refund as Parse];
-    let shipment = [serde_shipment as Parse, toolargs_shipment as Parse];
-    let mut corpora: Vec<(&str, Vec<String>, [Parse; 2])> = Vec::new();
+    let refund = [
+        serde_refund,
+        toolargs_refund,
+        serde_scan,
+        toolargs_read as Parse,
+    ];
+    let shipment = [
+        serde_shipment,
+        toolargs_shipment,
+        serde_scan,
+        toolargs_read as Parse,
+    ];
+    let mut corpora: Vec<(&str, Vec<String>, [Parse; 4])> = Vec::new();
     if let Some(written) = refund_corpus() {
         let compacted = written.iter().map(|t| compact(t)).collect();
         corpora.push(("refund_written", written, refund));
@@ -517,7 +564,13 @@ fn sets() -> Vec<Set> {
     corpora.push(("shipment", shipment_corpus(5_000), shipment));
     corpora.push(("five_errors", five_error_corpus(2_000), refund));
     if let Some(calls) = bfcl_corpus() {
-        corpora.push(("bfcl", calls, [serde_bfcl as Parse, toolargs_bfcl as Parse]));
+        let bfcl = [
+            serde_bfcl,
+            toolargs_bfcl,
+            serde_scan_bfcl,
+            toolargs_read_bfcl as Parse,
+        ];
+        corpora.push(("bfcl", calls, bfcl));
     }
     let mut sets = Vec::new();
     for (name, calls, run) in corpora {
@@ -645,14 +698,15 @@ fn reported<T>(result: Result<toolargs::Parsed<T>, toolargs::Rejection>) -> Stri
     }
 }
 
-/// `TOOLARGS_REPEAT=<set>:<contender>:<passes>`: one contender parses one set `passes` times.
+/// `TOOLARGS_REPEAT=<set>:<contender>:<passes>`: one contender (or probe) parses one set
+/// `passes` times.
 fn repeat(sets: &[Set], request: &str) {
     let parts: Vec<&str> = request.split(':').collect();
     let [name, contender, n] = parts[..] else {
         panic!("TOOLARGS_REPEAT={request}: expected <set>:<contender>:<passes>");
     };
     let set = sets.iter().find(|s| s.name == name);
-    let index = NAMES.iter().position(|c| *c == contender);
+    let index = NAMES.iter().chain(&PROBES).position(|c| *c == contender);
     let (Some(set), Some(index), Ok(n)) = (set, index, n.parse::<usize>()) else {
         panic!("TOOLARGS_REPEAT={request}: unknown set or contender, or not a count");
     };

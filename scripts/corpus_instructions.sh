@@ -6,6 +6,11 @@
 #   scripts/corpus.sh && scripts/corpus_instructions.sh
 #   scripts/corpus_instructions.sh "five_errors/all shipment/clean"
 #   BENCH=path/to/corpus-binary scripts/corpus_instructions.sh   # another build
+#   scripts/corpus_instructions.sh "refund_compact/clean" "serde serde_scan toolargs_read toolargs"
+#
+# The second argument names the contenders (by default serde and toolargs), among them the
+# probes serde_scan (serde checking the JSON, building nothing) and toolargs_read (toolargs'
+# envelope and tree, no coercion); the last column is the last contender over the first.
 #
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
@@ -21,11 +26,17 @@ count() {
     sed -n -e 's/^calls per pass: \([0-9]*\)/calls \1/p' -e 's/.*Collected : \([0-9]*\).*/ir \1/p'
 }
 
-printf '| set | serde | toolargs | toolargs / serde |\n|---|---:|---:|---:|\n'
+contenders=${2:-"serde toolargs"}
+read -r -a names <<< "$contenders"
+printf '| set |'; printf ' %s |' "${names[@]}"; printf ' %s / %s |\n' "${names[-1]}" "${names[0]}"
+printf '|---|'; printf -- '---:|%.0s' "${names[@]}"; printf -- '---:|\n'
 for set in $sets; do
-  s=$(count "$set" serde) t=$(count "$set" toolargs)
-  calls=$(echo "$s" | sed -n 's/^calls //p')
-  si=$(( $(echo "$s" | sed -n 's/^ir //p') / calls ))
-  ti=$(( $(echo "$t" | sed -n 's/^ir //p') / calls ))
-  printf '| %s | %d | %d | %s |\n' "$set" "$si" "$ti" "$(awk "BEGIN{printf \"%.2fx\", $ti/$si}")"
+  row="| $set |" first="" last=""
+  for name in "${names[@]}"; do
+    out=$(count "$set" "$name")
+    calls=$(echo "$out" | sed -n 's/^calls //p')
+    per=$(( $(echo "$out" | sed -n 's/^ir //p') / calls ))
+    row="$row $per |" first=${first:-$per} last=$per
+  done
+  printf '%s %s |\n' "$row" "$(awk "BEGIN{printf \"%.2fx\", $last/$first}")"
 done
