@@ -6,7 +6,7 @@ pub use std::sync::LazyLock;
 pub use serde_json::{Map, Value};
 pub use toolargs_core::__private::{
     coerce_enum, declared, defined, enum_schema, field, object_members, object_schema, reread,
-    tag_schema, tagged, union_schema, unknown_member, untagged, Property, Shape,
+    tag_schema, tagged, union_schema, unknown_member, untagged, MemberSlots, Property, Shape,
 };
 pub use toolargs_core::coerce::Capabilities;
 pub use toolargs_core::declare::{Kind as SemanticKind, Semantics, Source};

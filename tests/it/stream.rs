@@ -86,6 +86,9 @@ fn renderings(call: &Value) -> Vec<String> {
         format!("```json\n{compact}\n```"),
         Value::String(compact.clone()).to_string(),
         format!("  {compact}\n"),
+        // A form feed is not JSON whitespace, after the object or inside it.
+        format!("{compact}\u{c}"),
+        compact.replacen('{', "{\u{c}", 1),
         format!("{compact} trailing"),
         compact[..compact.len() / 2].to_owned(),
         compact.replacen('{', r#"{"order_id": "ord_A1b2C3d4", "#, 1),
@@ -487,4 +490,80 @@ fn the_corpora_stream_as_they_parse() {
             assert!(seen > 1_000 && early > 0);
         }
     }
+}
+
+/// A tool whose fields have defaults, an optional value, a nested struct and a list, and
+/// that strips undeclared keys: what the members read one at a time must assemble to.
+#[derive(ToolArgs, Debug, PartialEq)]
+#[toolargs(unknown = "strip")]
+struct Assembled {
+    #[arg(min = 1, max = 9)]
+    count: i64,
+    #[arg(default = "eu")]
+    region: String,
+    note: Option<String>,
+    tags: Vec<String>,
+    inner: Inner,
+}
+
+#[derive(ToolArgs, Debug, PartialEq)]
+struct Inner {
+    #[arg(pattern = "^[a-z]+$")]
+    name: String,
+    flag: Option<bool>,
+}
+
+#[test]
+fn members_read_one_at_a_time_assemble_to_the_parse() {
+    // More errors than a rejection keeps, for the cap and the omitted count.
+    let many_ghosts: String = (0..120).map(|i| format!(r#""ghost{i}": {i}, "#)).collect();
+    let texts = [
+        r#"{"count": 3, "tags": ["a"], "inner": {"name": "x"}}"#.to_owned(),
+        r#"{"ghost": 1, "count": "3", "inner": {"name": "x", "flag": "true", "more": 2}, "tags": "a", "ghost2": [1]}"#.to_owned(),
+        r#"{"inner": {"name": "X1"}, "count": 10, "note": null, "region": null, "tags": ["a", 2]}"#.to_owned(),
+        r#"{"tags": [], "count": 2.5, "zzz": null, "inner": "{\"name\": \"abc\"}"}"#.to_owned(),
+        r#"{"note": 5, "ghost": {"deep": [1, 2]}}"#.to_owned(),
+        format!(r#"{{{many_ghosts}"count": 0}}"#),
+        "{}".to_owned(),
+        r#"{ "count" : 1 , "tags" : [ ] , "inner" : { "name" : "q" } }  "#.to_owned(),
+    ];
+    let option_sets = [
+        toolargs::ParseOptions::DEFAULT,
+        toolargs::ParseOptions::DEFAULT.with_unknown(toolargs::UnknownPolicy::Reject),
+        toolargs::ParseOptions::DEFAULT.with_null_as_absent(true),
+        toolargs::ParseOptions::DEFAULT.with_omit_messages(true),
+    ];
+    for options in option_sets {
+        for text in &texts {
+            let whole = toolargs::parse_with::<Assembled>(
+                &toolargs::RawArgs::from(text.as_str()),
+                &options,
+            );
+            for size in [1, 3, 17, text.len()] {
+                stream_agrees(|| Assembled::stream_with(options), &whole, text, size);
+            }
+        }
+    }
+    // The undeclared keys come first, then the fields in declaration order, whatever order
+    // the members came in.
+    let text = r#"{"inner": {"name": "x"}, "tags": "a", "ghost": 1, "count": "3"}"#;
+    let mut stream = Assembled::stream();
+    for piece in text.as_bytes().chunks(2) {
+        stream.feed_bytes(piece).unwrap();
+    }
+    let rules: Vec<(String, toolargs::Rule)> = stream
+        .finish()
+        .unwrap()
+        .repairs
+        .into_iter()
+        .map(|r| (r.path, r.rule))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("$.ghost".to_owned(), toolargs::Rule::StripUnknownField),
+            ("$.count".to_owned(), toolargs::Rule::NumericStringToInt),
+            ("$.tags".to_owned(), toolargs::Rule::ScalarToList),
+        ]
+    );
 }

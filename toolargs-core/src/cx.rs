@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::options::Limits;
+use crate::options::{Limits, ParseOptions};
 use crate::path::Path;
 use crate::report::{ArgumentError, Code, Parsed, Rejection, Repair, Rule};
 use crate::spec::UnknownPolicy;
@@ -35,10 +35,19 @@ impl Cx {
         }
     }
 
-    pub(crate) fn with_repairs(unknown: UnknownPolicy, repairs: Vec<Repair>) -> Self {
+    /// A collector set from a parse's `options` (`unknown` when they name no policy),
+    /// holding `repairs` already made (the envelope's).
+    pub(crate) fn under(
+        options: &ParseOptions,
+        unknown: UnknownPolicy,
+        repairs: Vec<Repair>,
+    ) -> Self {
         Cx {
             repairs,
-            ..Cx::new(unknown)
+            null_as_absent: options.null_as_absent,
+            omit_messages: options.omit_messages,
+            limits: options.limits,
+            ..Cx::new(options.unknown.unwrap_or(unknown))
         }
     }
 
@@ -205,6 +214,11 @@ impl Cx {
     /// Repairs recorded so far.
     pub fn repairs(&self) -> &[Repair] {
         &self.repairs
+    }
+
+    /// Errors recorded so far (without those left out past the cap).
+    pub fn errors(&self) -> &[ArgumentError] {
+        &self.errors
     }
 
     /// Everything collected, whatever the outcome: the repairs and the errors (without those

@@ -17,7 +17,7 @@ use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::{FieldSpec, UnknownPolicy};
-use crate::stream::{ArgStream, Contract};
+use crate::stream::{ArgStream, Contract, MemberSlots};
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
 /// policy, write their canonical JSON, and describe them as JSON Schema.
@@ -79,6 +79,14 @@ pub trait ToolArgs: ArgType {
         Value::Object(map)
     }
 
+    /// The fields of a struct, to be read one member at a time (a stream reads each member
+    /// of a call once, as it completes, and assembles the struct from them). `None` for
+    /// every other type, and by default. Written by the derive; not a public API.
+    #[doc(hidden)]
+    fn member_slots() -> Option<Box<dyn MemberSlots<Self>>> {
+        None
+    }
+
     /// What the struct declares about the meaning of its fields (`#[arg(semantic = ...)]`,
     /// `#[arg(critical)]`, `#[arg(synonym = ...)]` on enum variants), read by the semantic gate.
     /// Empty unless declared.
@@ -127,6 +135,10 @@ impl<T: ToolArgs> Contract for Typed<T> {
 
     fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
         parse_with::<T>(raw, options)
+    }
+
+    fn member_slots(&self) -> Option<Box<dyn MemberSlots<T>>> {
+        T::member_slots()
     }
 
     fn judge_member(
@@ -268,15 +280,6 @@ fn coerce_payload<T>(
 /// repairs.
 #[inline]
 fn context(repairs: &mut Vec<Repair>, options: &ParseOptions, unknown: UnknownPolicy) -> Cx {
-    let policy = options.unknown.unwrap_or(unknown);
-    // Most payloads need no envelope repair: nothing to hand over.
-    let mut cx = if repairs.is_empty() {
-        Cx::new(policy)
-    } else {
-        Cx::with_repairs(policy, std::mem::take(repairs))
-    };
-    cx.set_null_as_absent(options.null_as_absent);
-    cx.set_omit_messages(options.omit_messages);
-    cx.set_limits(options.limits);
-    cx
+    // Most payloads need no envelope repair: taking the empty list allocates nothing.
+    Cx::under(options, unknown, std::mem::take(repairs))
 }

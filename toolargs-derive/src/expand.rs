@@ -42,6 +42,18 @@ pub fn expand(tool: &Tool) -> TokenStream {
         None => quote!(__ta::Effect::default_unknown_policy(#effect)),
     };
     let object = matches!(tool.body, Body::Struct(_));
+    let member_slots = match tool.body {
+        Body::Struct(_) => quote! {
+            fn member_slots() -> ::core::option::Option<
+                ::std::boxed::Box<dyn __ta::MemberSlots<Self>>,
+            > {
+                ::core::option::Option::Some(::std::boxed::Box::new(
+                    <__Slots as ::core::default::Default>::default(),
+                ))
+            }
+        },
+        _ => TokenStream::new(),
+    };
     let semantics = match &tool.body {
         Body::Struct(fields) => struct_semantics(fields),
         Body::Enum(variants) => enum_semantics(variants),
@@ -67,6 +79,7 @@ pub fn expand(tool: &Tool) -> TokenStream {
                 const UNKNOWN: __ta::UnknownPolicy = #unknown;
                 const OBJECT: bool = #object;
                 #semantics
+                #member_slots
             }
             // `Deserialize` and `JsonSchema`, when the facade's `serde` and `schemars` features
             // are on; nothing otherwise.
@@ -228,9 +241,78 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
     let struct_description = option_str(tool.description.as_deref());
     let ident_name = ident.to_string();
     let reread = reread_object();
+    // In the slots' own struct `Self` is not the tool's type.
+    let slot_tys: Vec<TokenStream> = tys
+        .iter()
+        .map(|ty| without_self(ty.to_token_stream(), ident))
+        .collect();
 
     quote! {
         #(#helpers)*
+
+        /// The fields read one member at a time (`ToolArgs::member_slots`): each member's
+        /// result with the collector it was read into.
+        #[derive(Default)]
+        struct __Slots {
+            #(#locals: ::core::option::Option<(::core::option::Option<#slot_tys>, __ta::Cx)>,)*
+        }
+
+        #[automatically_derived]
+        impl __ta::MemberSlots<#ident> for __Slots {
+            fn known(&self) -> &'static [&'static str] {
+                &[#(#json_names),*]
+            }
+
+            fn unknown_policy(&self) -> __ta::UnknownPolicy {
+                <#ident as __ta::ToolArgs>::UNKNOWN
+            }
+
+            fn read(
+                &mut self,
+                key: &str,
+                value: &__ta::Node<'_>,
+                mut cx: __ta::Cx,
+            ) -> ::core::result::Result<&__ta::Cx, __ta::Cx> {
+                match key {
+                    #(#json_names => {
+                        let read = __ta::field::<#slot_tys>(
+                            ::core::option::Option::Some(value),
+                            &#spec_fns(&__ta::FieldSpec::NONE),
+                            &__ta::Path::ROOT.key(#json_names),
+                            &mut cx,
+                            #default_fns(),
+                        );
+                        ::core::result::Result::Ok(&self.#locals.insert((read, cx)).1)
+                    })*
+                    _ => ::core::result::Result::Err(cx),
+                }
+            }
+
+            fn assemble(
+                self: ::std::boxed::Box<Self>,
+                cx: &mut __ta::Cx,
+            ) -> ::core::option::Option<#ident> {
+                let __Slots { #(#locals),* } = *self;
+                #(
+                    let #locals = match #locals {
+                        ::core::option::Option::Some((read, member)) => {
+                            cx.absorb(member);
+                            read
+                        }
+                        ::core::option::Option::None => __ta::field::<#slot_tys>(
+                            ::core::option::Option::None,
+                            &#spec_fns(&__ta::FieldSpec::NONE),
+                            &__ta::Path::ROOT.key(#json_names),
+                            cx,
+                            #default_fns(),
+                        ),
+                    };
+                )*
+                ::core::option::Option::Some(#ident {
+                    #(#field_idents: #locals?,)*
+                })
+            }
+        }
 
         #[automatically_derived]
         impl __ta::ArgType for #ident {

@@ -32,12 +32,15 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use crate::coerce::object::unknown_member;
+use crate::cx::Cx;
 use crate::decode::{decoding_rejection, too_large, RawArgs};
 use crate::json::read_text;
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
+use crate::spec::UnknownPolicy;
 
 use partial::Accepted;
 use scan::{Event, Scanner};
@@ -69,6 +72,36 @@ pub trait Contract {
         member: &Node<'_>,
         options: &ParseOptions,
     ) -> Option<(Vec<Repair>, Vec<ArgumentError>)>;
+
+    /// The contract's fields, read one member at a time and assembled at the end: when given, each member is read once, when it
+    /// is complete, and the verdict is assembled from them instead of parsing the whole text
+    /// again. `None` by default: members are judged alone ([`Contract::judge_member`]) and
+    /// the whole call parsed when the object closes.
+    #[doc(hidden)]
+    fn member_slots(&self) -> Option<Box<dyn MemberSlots<Self::Output>>> {
+        None
+    }
+}
+
+/// A derived struct's fields read one member of the payload object at a time, then
+/// assembled as `ArgType::coerce` assembles them from a whole object: the same repairs and
+/// errors, in the same order. Written by the derive (`ToolArgs::member_slots`); not a
+/// public API.
+#[doc(hidden)]
+pub trait MemberSlots<T> {
+    /// The struct's field names, for the message about a key it does not declare.
+    fn known(&self) -> &'static [&'static str];
+
+    /// The tool's policy for keys it does not declare (the options may override it).
+    fn unknown_policy(&self) -> UnknownPolicy;
+
+    /// Reads `value` as the field `key` names, recording into `cx`, a collector of its own:
+    /// kept with the result, and given back by reference. `Err(cx)` when `key` names no field.
+    fn read(&mut self, key: &str, value: &Node<'_>, cx: Cx) -> Result<&Cx, Cx>;
+
+    /// The struct: the fields read (their collectors absorbed into `cx` in declaration
+    /// order) and the others as absent.
+    fn assemble(self: Box<Self>, cx: &mut Cx) -> Option<T>;
 }
 
 /// What a parse gives.
@@ -119,9 +152,30 @@ pub struct ArgStream<C: Contract> {
     accepted: Vec<Accepted>,
     /// The early rejection, once certain.
     rejected: Option<Rejection>,
-    /// The verdict on the whole text, parsed when the payload object closed, with the length
-    /// of the text it was given.
-    verdict: Option<(usize, Verdict<C::Output>)>,
+    /// The verdict on the whole text, taken when the payload object closed (or when the scan
+    /// found the text can no longer be a call), with how much of the text it judged.
+    verdict: Option<(Upto, Verdict<C::Output>)>,
+    /// The members read into the contract's fields, when it reads them one at a time
+    /// ([`Contract::member_slots`]), with its policy for undeclared keys and the collectors
+    /// of the undeclared members, in payload order.
+    slots: Option<Slots<C::Output>>,
+}
+
+/// How much of the text a verdict judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Upto {
+    /// Its first bytes: the verdict holds while the text has no more.
+    Bytes(usize),
+    /// The payload object, which ends before this byte: the verdict holds while only
+    /// whitespace follows it.
+    Object(usize),
+}
+
+/// A contract's fields read one member at a time.
+struct Slots<T> {
+    fields: Box<dyn MemberSlots<T>>,
+    unknown: UnknownPolicy,
+    undeclared: Vec<Cx>,
 }
 
 impl<C: Contract> std::fmt::Debug for ArgStream<C> {
@@ -137,6 +191,11 @@ impl<C: Contract> std::fmt::Debug for ArgStream<C> {
 impl<C: Contract> ArgStream<C> {
     /// A stream of one call judged against `contract` under `options`.
     pub fn new(contract: C, options: ParseOptions) -> ArgStream<C> {
+        let slots = contract.member_slots().map(|fields| Slots {
+            unknown: fields.unknown_policy(),
+            fields,
+            undeclared: Vec::new(),
+        });
         ArgStream {
             contract,
             options,
@@ -152,6 +211,7 @@ impl<C: Contract> ArgStream<C> {
             accepted: Vec::new(),
             rejected: None,
             verdict: None,
+            slots,
         }
     }
 
@@ -269,7 +329,8 @@ impl<C: Contract> ArgStream<C> {
                 &self.options,
             )),
             Received::Text { text, pending } if pending.is_empty() => match self.verdict {
-                Some((len, verdict)) if len == text.len() => verdict,
+                Some((Upto::Object(end), verdict)) if is_blank(&text[end..]) => verdict,
+                Some((Upto::Bytes(len), verdict)) if len == text.len() => verdict,
                 _ => self.contract.parse(&RawArgs::from(text), &self.options),
             },
             Received::Text { text, pending } => {
@@ -386,7 +447,7 @@ impl<C: Contract> ArgStream<C> {
             .contract
             .parse(&RawArgs::from(self.text()), &self.options);
         self.rejected = verdict.as_ref().err().cloned();
-        self.verdict = Some((self.text().len(), verdict));
+        self.verdict = Some((Upto::Bytes(self.text().len()), verdict));
     }
 
     /// A member's key, complete: one sent before rejects the call at once (`parse` rejects
@@ -459,6 +520,31 @@ impl<C: Contract> ArgStream<C> {
         if !self.keys.insert(name.to_string()) {
             return Member::NotJson;
         }
+        let name = name.as_ref();
+        let value = match members.first() {
+            Some((_, value)) => value,
+            None => return Member::NotJson,
+        };
+        if let Some(slots) = &mut self.slots {
+            // Read once, into its field (or as an undeclared key), under the parse's options.
+            let cx = Cx::under(&self.options, slots.unknown, Vec::new());
+            let collected = match slots.fields.read(name, value, cx) {
+                Ok(collected) => collected,
+                Err(mut cx) => {
+                    unknown_member(name, value, slots.fields.known(), &Path::ROOT, &mut cx);
+                    slots.undeclared.push(cx);
+                    match slots.undeclared.last() {
+                        Some(collected) => collected,
+                        None => return Member::NotJson,
+                    }
+                }
+            };
+            if collected.has_errors() {
+                return Member::Rejected(collected.errors().to_vec());
+            }
+            let repairs = collected.repairs().to_vec();
+            return Member::Accepted(Accepted::new(name.to_owned(), colon + 1..end, repairs));
+        }
         let quiet = self.options.with_omit_messages(true);
         let repairs = match self.contract.judge_member(document.root(), &quiet) {
             None => Vec::new(),
@@ -496,6 +582,9 @@ impl<C: Contract> ArgStream<C> {
         key: Option<(usize, usize)>,
         colon: Option<usize>,
     ) {
+        if self.slots.is_some() && self.assemble(start, at, key, colon) {
+            return;
+        }
         self.judge_text();
         let Some((_, Ok(parsed))) = &self.verdict else {
             return;
@@ -520,6 +609,53 @@ impl<C: Contract> ArgStream<C> {
     }
 }
 
+impl<C: Contract> ArgStream<C> {
+    /// [`ArgStream::close`] for a contract whose fields are read one member at a time: the
+    /// last member read, and the verdict assembled from every member, as the parse of the
+    /// whole text gives it. False when it cannot be (the last member is not JSON, or a
+    /// comma stands before the `}`): the whole text is parsed then.
+    fn assemble(
+        &mut self,
+        start: usize,
+        at: usize,
+        key: Option<(usize, usize)>,
+        colon: Option<usize>,
+    ) -> bool {
+        let mut last = None;
+        if is_blank(&self.text()[start..at]) {
+            // `{}`, or a trailing comma, which is not JSON.
+            if !self.keys.is_empty() {
+                return false;
+            }
+        } else {
+            match self.read_member(start, at, key, colon) {
+                Member::Accepted(accepted) => last = Some(accepted),
+                Member::Rejected(_) => {}
+                Member::NotJson => return false,
+            }
+        }
+        let Some(slots) = self.slots.take() else {
+            return false;
+        };
+        // What the parse records: the undeclared keys first, then the fields in declaration
+        // order.
+        let mut cx = Cx::under(&self.options, slots.unknown, Vec::new());
+        for member in slots.undeclared {
+            cx.absorb(member);
+        }
+        let value = slots.fields.assemble(&mut cx);
+        let verdict = cx.finish(value);
+        self.rejected = verdict.as_ref().err().cloned();
+        if let Ok(parsed) = &verdict {
+            // The last member joins the partial view when the call is accepted.
+            self.accepted.extend(last);
+            partial::share_repairs(&mut self.accepted, &parsed.repairs);
+        }
+        self.verdict = Some((Upto::Object(at + 1), verdict));
+        true
+    }
+}
+
 /// Appends a piece of text; a piece of one byte (always ASCII in a `str`) without a call to
 /// copy it, which costs more than the byte.
 #[inline(always)]
@@ -528,6 +664,11 @@ fn push(text: &mut String, piece: &str) {
         &[byte] => text.push(char::from(byte)),
         _ => text.push_str(piece),
     }
+}
+
+/// True when `text` is JSON whitespace alone (`trim_ascii` also takes a form feed).
+fn is_blank(text: &str) -> bool {
+    text.bytes().all(scan::is_whitespace)
 }
 
 /// True when `path` is `member` or a path below it.
