@@ -15,10 +15,13 @@
 //!   gives on the whole text, whatever the way it was cut into chunks. A prefix that happens
 //!   to read as a plausible object is never taken for the call.
 //!
-//! The work is linear in the text: each byte is scanned once, each member of the payload
-//! object is read and judged once when it is complete, and the whole call is parsed once, when
-//! the payload object closes (the verdict `finish` then returns). Memory is bounded by the
-//! limits of [`ParseOptions`]: past `max_payload_bytes` nothing more is kept.
+//! The work is linear in the text: each byte is scanned once, and each member of the payload
+//! object is read and judged once, when it is complete. For a derived struct that reading is
+//! the member's part of the parse: its field is coerced then, and when the object closes the
+//! verdict is assembled from the fields, as the parse assembles it. For a loaded schema each
+//! member is judged alone and the whole call is parsed once more when the object closes. Either
+//! way the verdict `finish` returns is ready then. Memory is bounded by the limits of
+//! [`ParseOptions`]: past `max_payload_bytes` nothing more is kept.
 //!
 //! A derived type streams with `T::stream()` and a loaded schema with `spec.stream()`; the
 //! facade's streaming guide shows both, and the readers of provider streams that assemble
@@ -573,8 +576,9 @@ impl<C: Contract> ArgStream<C> {
         Member::Accepted(Accepted::new(name.to_string(), colon + 1..end, repairs))
     }
 
-    /// The payload object closed: the whole call is parsed now (the verdict `finish` gives),
-    /// and its last member, when accepted, joins the partial view.
+    /// The payload object closed: the verdict `finish` gives is taken now (assembled from the
+    /// members read into the contract's fields, or else by parsing the whole call), and the
+    /// last member, when accepted, joins the partial view.
     fn close(
         &mut self,
         start: usize,
