@@ -88,7 +88,13 @@ mod tests {
         let output = derive(&input).to_string();
         assert!(output.contains(":: toolargs :: __private_0_1"), "{output}");
         assert!(output.contains("__ta :: Effect :: ReadOnly"), "{output}");
-        assert_eq!(output.matches("automatically_derived").count(), 2);
+        // `ToolArgs`, `ArgType` (a struct is also a field type) and the slots a stream reads into.
+        assert_eq!(
+            output.matches("automatically_derived").count(),
+            3,
+            "{output}"
+        );
+        assert!(output.contains("MemberSlots"), "{output}");
     }
 
     #[test]
