@@ -526,6 +526,9 @@ fn members_read_one_at_a_time_assemble_to_the_parse() {
         format!(r#"{{{many_ghosts}"count": 0}}"#),
         "{}".to_owned(),
         r#"{ "count" : 1 , "tags" : [ ] , "inner" : { "name" : "q" } }  "#.to_owned(),
+        // Closed by a `]`: each member is JSON, the object is not.
+        "{\r\r\r]".to_owned(),
+        r#"{"count": 1, "tags": []]"#.to_owned(),
     ];
     let option_sets = [
         toolargs::ParseOptions::DEFAULT,

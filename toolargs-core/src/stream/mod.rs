@@ -616,8 +616,8 @@ impl<C: Contract> ArgStream<C> {
 impl<C: Contract> ArgStream<C> {
     /// [`ArgStream::close`] for a contract whose fields are read one member at a time: the
     /// last member read, and the verdict assembled from every member, as the parse of the
-    /// whole text gives it. False when it cannot be (the last member is not JSON, or a
-    /// comma stands before the `}`): the whole text is parsed then.
+    /// whole text gives it. False when it cannot be (the last member is not JSON, a comma
+    /// stands before the `}`, or a `]` closes the object): the whole text is parsed then.
     fn assemble(
         &mut self,
         start: usize,
@@ -625,6 +625,10 @@ impl<C: Contract> ArgStream<C> {
         key: Option<(usize, usize)>,
         colon: Option<usize>,
     ) -> bool {
+        // The scanner counts brackets without matching them; only the members are read.
+        if self.text().as_bytes().get(at) != Some(&b'}') {
+            return false;
+        }
         let mut last = None;
         if is_blank(&self.text()[start..at]) {
             // `{}`, or a trailing comma, which is not JSON.
