@@ -62,3 +62,65 @@ fn a_value_two_one_of_branches_take_as_sent_is_not_clean() {
         .repairs
         .is_empty());
 }
+
+/// Number fields of a derived tool: bounded, narrower than a double, and plain.
+#[derive(ToolArgs, Debug, PartialEq)]
+struct Priced {
+    #[arg(min = 0.0)]
+    unit_price: f64,
+    ratio: f32,
+    weight: f64,
+}
+
+/// `differential_nested`: an integer of 100 digits in an `f64` field was read as the nearest
+/// double by the derived parser and refused by the loaded schema, whose values pass through
+/// exactly. Both doors refuse a number no JSON reader keeps exactly (`lossy_number`), and say
+/// `out_of_range` as well where it is also outside a bound the schema states.
+#[test]
+fn a_number_no_double_holds_exactly_is_refused_by_both_doors() {
+    let spec = Spec::from_schema(&Priced::json_schema()).unwrap();
+    let codes = |r: Result<_, Rejection>| -> Vec<String> {
+        r.err()
+            .map(|r| r.errors().iter().map(|e| e.code.to_string()).collect())
+            .unwrap_or_default()
+    };
+    let huge = format!("2{}1", "2".repeat(98));
+    let lossy = [
+        huge.as_str(),
+        "18446744073709551616",
+        "-9223372036854775809",
+        "1e400",
+        "-1e400",
+    ];
+    // Integers of 64 bits, and literals with a fraction or an exponent inside a double's
+    // range, are the nearest double at both doors (out of an `f32`'s range, or not).
+    let read = [
+        "18446744073709551615",
+        "-9223372036854775808",
+        "1.5e300",
+        "0.1",
+    ];
+    for literal in lossy.iter().chain(&read) {
+        for field in ["unit_price", "ratio", "weight"] {
+            let mut call = serde_json::json!({"unit_price": 1, "ratio": 1, "weight": 1});
+            call[field] = Value::Null;
+            let call = call.to_string().replace("null", literal);
+            let derived = Priced::parse(call.as_str());
+            let dynamic = spec.parse(call.as_str());
+            if let (Ok(derived), Ok(dynamic)) = (&derived, &dynamic) {
+                // The same number, as the derived double or as sent (an `f32` is narrower).
+                let same = |name: &str| {
+                    derived.args.to_json()[name].as_f64() == dynamic.args[name].as_f64()
+                };
+                assert!(same("unit_price") && same("weight"), "{call}");
+            }
+            let (derived, dynamic) = (codes(derived.map(|_| ())), codes(dynamic.map(|_| ())));
+            assert_eq!(derived, dynamic, "{call}");
+            assert_eq!(
+                derived.contains(&"lossy_number".to_owned()),
+                lossy.contains(literal),
+                "{call}"
+            );
+        }
+    }
+}

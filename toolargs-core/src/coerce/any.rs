@@ -37,15 +37,7 @@ pub fn coerce_any(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value
         Node::Number(n) => {
             let value = n.to_exact_value();
             if value.is_none() {
-                cx.error_with(path, Code::LossyNumber, || {
-                    described(
-                        &["expected a number that passes through exactly, got "],
-                        node,
-                        ", which no JSON \
-                         reader keeps exactly (integers beyond -2^63..2^64-1, or beyond the \
-                         range of a double); send it as a string if its digits matter",
-                    )
-                });
+                lossy_number(node, path, cx);
             }
             value
         }
@@ -75,4 +67,17 @@ pub fn coerce_any(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) -> Option<Value
         }
         other => Some(other.to_value()),
     }
+}
+
+/// Records `lossy_number` for a number no JSON reader keeps exactly: an integer beyond
+/// `i64` and `u64`, or a literal beyond the range of `f64`.
+pub(crate) fn lossy_number(node: &Node<'_>, path: &Path<'_>, cx: &mut Cx) {
+    cx.error_with(path, Code::LossyNumber, || {
+        described(
+            &["expected a number that passes through exactly, got "],
+            node,
+            ", which no JSON reader keeps exactly (integers beyond -2^63..2^64-1, or beyond \
+             the range of a double); send it as a string if its digits matter",
+        )
+    });
 }

@@ -1,8 +1,11 @@
 //! Numbers (`f64`, `f32`): an integer is already a number (no repair); `"19.99"` is repaired;
-//! strings with exponents, separators or spaces are rejected.
+//! strings with exponents, separators or spaces are rejected. A JSON number no reader keeps
+//! exactly (an integer beyond 64 bits, a literal beyond the range of a double) is
+//! `lossy_number`, as in a value passed through (`serde_json::Value`).
 
 use serde_json::{json, Value};
 
+use super::any::lossy_number;
 use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
@@ -75,14 +78,34 @@ pub fn coerce_number(
     cx: &mut Cx,
     type_max: f64,
 ) -> Option<f64> {
-    let (value, repaired) = match number_source(node, path, cx)? {
-        NumberSource::Number(n) => (n.as_f64(), false),
-        NumberSource::DecimalString(s) => (s.parse::<f64>().unwrap_or(f64::NAN), true),
+    let (value, repaired, lossy) = match number_source(node, path, cx)? {
+        // A number a loaded schema would refuse too, since it passes numbers on exactly: an
+        // integer literal beyond 64 bits, or a literal beyond the range of a double, would
+        // arrive as another number.
+        NumberSource::Number(n) => {
+            let value = n.as_f64();
+            let integer = matches!(n, Number::Literal(text) if !text.contains(['.', 'e', 'E']));
+            (
+                value,
+                false,
+                !value.is_finite() || (integer && !n.is_exact()),
+            )
+        }
+        NumberSource::DecimalString(s) => (s.parse::<f64>().unwrap_or(f64::NAN), true, false),
     };
     let below = spec.min.is_some_and(|m| value < m.as_f64());
     let above = spec.max.is_some_and(|m| value > m.as_f64());
-    if !value.is_finite() || value.abs() > type_max || below || above {
+    // The type's own range, which the schema states when narrower than a double's; a lossy
+    // number past a double's has that error alone, as in the schema.
+    let beyond = value.abs() > type_max && (type_max < f64::MAX || !lossy);
+    let out_of_range = below || above || beyond || (value.is_nan() && !lossy);
+    if out_of_range {
         range_error(node, spec, path, cx, type_max);
+    }
+    if lossy {
+        lossy_number(node, path, cx);
+    }
+    if out_of_range || lossy {
         return None;
     }
     if repaired
