@@ -124,3 +124,51 @@ fn a_number_no_double_holds_exactly_is_refused_by_both_doors() {
         }
     }
 }
+
+/// Integer fields: bounded, of the type's own range, and narrow.
+#[derive(ToolArgs, Debug, PartialEq)]
+struct Counted {
+    #[arg(min = 1, max = 50000)]
+    cents: i64,
+    count: i64,
+    small: u8,
+}
+
+/// `differential`: an integer of 28 digits for the refund's `amount_cents` was `out_of_range`
+/// to the derived parser and also `lossy_number` to the loaded schema. An integer schema
+/// reads integers within 64 bits, as a derived type does: past them, one `out_of_range`.
+#[test]
+fn an_integer_beyond_64_bits_is_out_of_range_once_at_both_doors() {
+    let spec = Spec::from_schema(&Counted::json_schema()).unwrap();
+    for literal in [
+        "1999999999999999999999999999",
+        "-1999999999999999999999999999",
+        "18446744073709551616",
+        "1e400",
+        "1.5e30",
+    ] {
+        for field in ["cents", "count", "small"] {
+            let mut call = serde_json::json!({"cents": 1, "count": 1, "small": 1});
+            call[field] = Value::Null;
+            let call = call.to_string().replace("null", literal);
+            let codes = |r: Result<_, Rejection>| -> Vec<(String, String)> {
+                r.err()
+                    .map(|r| {
+                        r.errors()
+                            .iter()
+                            .map(|e| (e.path.clone(), e.code.to_string()))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let derived = codes(Counted::parse(call.as_str()).map(|_| ()));
+            let dynamic = codes(spec.parse(call.as_str()).map(|_| ()));
+            assert_eq!(
+                derived,
+                [(format!("$.{field}"), "out_of_range".to_owned())],
+                "{call}"
+            );
+            assert_eq!(derived, dynamic, "{call}");
+        }
+    }
+}

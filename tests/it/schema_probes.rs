@@ -427,7 +427,14 @@ fn a_number_no_json_value_holds_is_never_passed_on_changed() {
         let rejection = spec
             .parse(format!(r#"{{"v": {big}}}"#).as_str())
             .expect_err("lossy");
-        assert_eq!(rejection.errors()[0].code, Code::LossyNumber, "{schema}");
+        // An integer schema reads integers within 64 bits, as a derived type's field does.
+        let integer = schema["properties"]["v"]["type"] == "integer";
+        let code = if integer {
+            Code::OutOfRange
+        } else {
+            Code::LossyNumber
+        };
+        assert_eq!(rejection.errors()[0].code, code, "{schema}");
         // The largest integer a JSON value holds passes through as sent.
         let parsed = spec.parse(r#"{"v": 18446744073709551615}"#);
         if let Ok(parsed) = parsed {

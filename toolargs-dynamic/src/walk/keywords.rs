@@ -5,13 +5,15 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::{
-    between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker, VALUE_DEPTH,
+    between, discard, is_valid, judged_leaf, leaf, Mode, Outcome, Part, Seen, Walker,
+    INTEGER_RANGE, VALUE_DEPTH,
 };
 use crate::exact::{json_equal, listed, number_decimal};
-use crate::shape::{Additional, Id, Limit, Property, Rules};
+use crate::shape::{Additional, Id, Limit, Property, Rules, Types};
 use toolargs_core::__private::text::{preview_str, same_text};
 use toolargs_core::__private::{field_with, unknown_member};
 use toolargs_core::coerce::any::coerce_any;
+use toolargs_core::coerce::integer::coerce_integer;
 use toolargs_core::coerce::string::check_string as check_length;
 use toolargs_core::cx::Cx;
 use toolargs_core::node::{IntegerReading, Node, Number};
@@ -42,6 +44,17 @@ impl Walker<'_> {
         let outcome = match node {
             Node::Number(n) => {
                 ok &= check_number(rules, n, node, path, cx);
+                let integers = rules
+                    .types
+                    .is_some_and(|t| t.has(Types::INTEGER) && !t.has(Types::NUMBER));
+                if integers && !n.is_exact() {
+                    // Integers are read within 64 bits, as a repaired value is: past them,
+                    // `out_of_range` (once, when no bound said it), as a derived type says.
+                    if ok {
+                        let _ = coerce_integer(node, &FieldSpec::new(), path, cx, INTEGER_RANGE);
+                    }
+                    return None;
+                }
                 self.scalar(node, path, cx)?
             }
             Node::String(s) => {
