@@ -570,3 +570,58 @@ fn members_read_one_at_a_time_assemble_to_the_parse() {
         ]
     );
 }
+
+/// A loaded schema whose root is an object of its own keywords reads each member once and
+/// assembles the verdict as the walk of the whole object records it: keys in payload order
+/// (`propertyNames`, undeclared keys), declared properties in declaration order (absent ones
+/// too), the other members in payload order, then the key count and the keys required.
+#[test]
+fn a_loaded_schemas_members_assemble_to_the_parse() {
+    let schemas = [
+        json!({"type": "object",
+               "properties": {"n": {"type": "integer", "minimum": 1}, "s": {"type": "string", "default": "x"},
+                              "list": {"type": "array", "items": {"type": "integer"}}},
+               "required": ["n", "missing_too"],
+               "minProperties": 2, "maxProperties": 4}),
+        json!({"type": "object", "propertyNames": {"pattern": "^[a-z]+$"},
+               "patternProperties": {"^p": {"type": "number", "maximum": 10}},
+               "additionalProperties": {"type": "string", "maxLength": 3},
+               "properties": {"pa": {"type": "boolean"}},
+               "dependentRequired": {"pa": ["q"]}}),
+        json!({"properties": {"a": {"enum": ["red", "green"]}, "b": {"type": ["integer", "null"]}},
+               "additionalProperties": false}),
+        json!({"type": "object", "properties": {"deep": {"type": "object",
+               "properties": {"x": {"type": "integer"}}, "required": ["x"]}}}),
+    ];
+    let many: String = (0..110).map(|i| format!(r#""K{i}": {i}, "#)).collect();
+    let texts = [
+        r#"{"n": 3, "s": "a", "list": [1, 2]}"#.to_owned(),
+        r#"{"list": "1", "ghost": 1, "n": "7", "s": 5}"#.to_owned(),
+        r#"{"pa": "true", "p1": "12", "zz": "long", "Bad": "x", "q": "ok"}"#.to_owned(),
+        r#"{"pa": true, "p2": 3.5, "abc": "xy"}"#.to_owned(),
+        r#"{"a": "Red", "b": null, "c": 1}"#.to_owned(),
+        r#"{"b": "4", "a": "blue"}"#.to_owned(),
+        r#"{"deep": {"y": 1}, "n": 0}"#.to_owned(),
+        r#"{"deep": "{\"x\": \"2\"}"}"#.to_owned(),
+        format!(r#"{{{many}"n": 0}}"#),
+        "{}".to_owned(),
+        " { \"n\" : 1 , \"s\" : \"b\" }\n".to_owned(),
+    ];
+    let option_sets = [
+        toolargs::ParseOptions::DEFAULT,
+        toolargs::ParseOptions::DEFAULT.with_unknown(toolargs::UnknownPolicy::Strip),
+        toolargs::ParseOptions::DEFAULT.with_null_as_absent(true),
+        toolargs::ParseOptions::DEFAULT.with_omit_messages(true),
+    ];
+    for schema in &schemas {
+        let spec = Spec::from_schema(schema).unwrap();
+        for options in option_sets {
+            for text in &texts {
+                let whole = spec.parse_with(&toolargs::RawArgs::from(text.as_str()), &options);
+                for size in [1, 3, 17, text.len()] {
+                    stream_agrees(|| spec.stream_with(options), &whole, text, size);
+                }
+            }
+        }
+    }
+}

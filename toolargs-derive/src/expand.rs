@@ -272,7 +272,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
                 key: &str,
                 value: &__ta::Node<'_>,
                 mut cx: __ta::Cx,
-            ) -> ::core::result::Result<&__ta::Cx, __ta::Cx> {
+            ) -> ::core::result::Result<&[__ta::Cx], __ta::Cx> {
                 match key {
                     #(#json_names => {
                         let read = __ta::field::<#slot_tys>(
@@ -282,7 +282,8 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
                             &mut cx,
                             #default_fns(),
                         );
-                        ::core::result::Result::Ok(&self.#locals.insert((read, cx)).1)
+                        let (_, cx) = self.#locals.insert((read, cx));
+                        ::core::result::Result::Ok(::core::slice::from_ref(cx))
                     })*
                     _ => ::core::result::Result::Err(cx),
                 }
@@ -291,7 +292,7 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
             fn assemble(
                 self: ::std::boxed::Box<Self>,
                 cx: &mut __ta::Cx,
-            ) -> ::core::option::Option<#ident> {
+            ) -> ::core::option::Option<::core::option::Option<#ident>> {
                 let __Slots { #(#locals),* } = *self;
                 #(
                     let #locals = match #locals {
@@ -308,8 +309,15 @@ fn expand_struct(tool: &Tool, fields: &[Field]) -> TokenStream {
                         ),
                     };
                 )*
-                ::core::option::Option::Some(#ident {
-                    #(#field_idents: #locals?,)*
+                ::core::option::Option::Some('__assemble: {
+                    #(
+                        let ::core::option::Option::Some(#locals) = #locals else {
+                            break '__assemble ::core::option::Option::None;
+                        };
+                    )*
+                    ::core::option::Option::Some(#ident {
+                        #(#field_idents: #locals,)*
+                    })
                 })
             }
         }

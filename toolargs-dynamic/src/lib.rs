@@ -16,6 +16,8 @@ mod shape;
 mod strict;
 mod walk;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
@@ -30,7 +32,7 @@ use toolargs_core::options::ParseOptions;
 use toolargs_core::path::Path;
 use toolargs_core::report::{Parsed, Rejection, Repair};
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::stream::{ArgStream, Contract};
+use toolargs_core::stream::{ArgStream, Contract, MemberSlots};
 use toolargs_core::tool::{judge_node, parse_logged_payload, parse_payload};
 use toolargs_core::ArgumentError;
 
@@ -43,7 +45,8 @@ pub struct Spec {
     default_unknown: UnknownPolicy,
     /// Chosen for the tool, over what its effect implies ([`Spec::with_unknown_policy`]).
     unknown: Option<UnknownPolicy>,
-    graph: Graph,
+    /// Shared with the streams of the spec, which read a call's members into it.
+    graph: Arc<Graph>,
     warnings: Vec<LoadWarning>,
     /// Tool arguments are an object; a bare schema says itself what the payload is.
     expect_object: bool,
@@ -109,7 +112,7 @@ impl Spec {
             unknown: None,
             expect_object: tool || only_objects,
             plain: walk::Plain::of(&loaded.graph),
-            graph: loaded.graph,
+            graph: Arc::new(loaded.graph),
             warnings: loaded.warnings,
         }
     }
@@ -221,9 +224,10 @@ impl Spec {
     }
 
     fn make_strict_steps(&mut self, steps: &[strict::Step<'_>]) -> bool {
-        match self.graph.strict_copy(self.graph.root, steps) {
+        let graph = Arc::make_mut(&mut self.graph);
+        match graph.strict_copy(graph.root, steps) {
             Some(root) => {
-                self.graph.root = root;
+                graph.root = root;
                 true
             }
             None => false,
@@ -433,6 +437,11 @@ impl Contract for &Spec {
                 let _ = self.judge(node, cx);
             })
         })
+    }
+
+    fn member_slots(&self) -> Option<Box<dyn MemberSlots<Value>>> {
+        let members = walk::RootMembers::of(&self.graph, self.unknown_policy())?;
+        Some(Box::new(members))
     }
 }
 

@@ -375,7 +375,7 @@ impl<'a, const ESCAPED: bool> Reader<'a, ESCAPED> {
         let Node::Object(members) = out else {
             return Err(Fail);
         };
-        let mut seen: Option<HashSet<Cow<'a, str>>> = None;
+        let mut seen: Option<HashSet<Cow<'a, str>, foldhash::fast::RandomState>> = None;
         loop {
             self.skip_whitespace();
             if !self.quote_at(self.pos) {

@@ -86,25 +86,30 @@ pub trait Contract {
     }
 }
 
-/// A derived struct's fields read one member of the payload object at a time, then
-/// assembled as `ArgType::coerce` assembles them from a whole object: the same repairs and
-/// errors, in the same order. Written by the derive (`ToolArgs::member_slots`); not a
-/// public API.
+/// A contract's payload object read one member at a time, then assembled as its parse reads
+/// the whole object: the same repairs and errors, in the same order. Written by the derive
+/// for a struct (`ToolArgs::member_slots`) and offered by a loaded schema whose root is an
+/// object of its own keywords alone; not a public API.
 #[doc(hidden)]
 pub trait MemberSlots<T> {
-    /// The struct's field names, for the message about a key it does not declare.
+    /// The declared names, for the message about a key that names none (see
+    /// [`MemberSlots::read`]).
     fn known(&self) -> &'static [&'static str];
 
     /// The tool's policy for keys it does not declare (the options may override it).
     fn unknown_policy(&self) -> UnknownPolicy;
 
-    /// Reads `value` as the field `key` names, recording into `cx`, a collector of its own:
-    /// kept with the result, and given back by reference. `Err(cx)` when `key` names no field.
-    fn read(&mut self, key: &str, value: &Node<'_>, cx: Cx) -> Result<&Cx, Cx>;
+    /// Reads the member `key` of the payload, recording into `cx`, a collector of its own
+    /// (and into empty collectors under the same options, [`Cx::scratch`], where its parts
+    /// are recorded apart): kept with the result, and given back by reference, the
+    /// member's repairs and errors. `Err(cx)` when `key` names nothing, and the stream
+    /// settles it as an undeclared key ([`MemberSlots::known`]).
+    fn read(&mut self, key: &str, value: &Node<'_>, cx: Cx) -> Result<&[Cx], Cx>;
 
-    /// The struct: the fields read (their collectors absorbed into `cx` in declaration
-    /// order) and the others as absent.
-    fn assemble(self: Box<Self>, cx: &mut Cx) -> Option<T>;
+    /// The verdict's value: the members read (their collectors absorbed into `cx` in the
+    /// order the parse records them) and the rest as absent. `None` when the members
+    /// cannot give the parse's verdict: the whole text is parsed then.
+    fn assemble(self: Box<Self>, cx: &mut Cx) -> Option<Option<T>>;
 }
 
 /// What a parse gives.
@@ -148,7 +153,7 @@ pub struct ArgStream<C: Contract> {
     /// payload object, caught up with the text.
     quiet: bool,
     /// Keys of the payload object read so far.
-    keys: HashSet<String>,
+    keys: HashSet<String, foldhash::fast::RandomState>,
     /// The member being read, alone in an object: a buffer kept from member to member.
     one: String,
     /// Members complete and accepted, in order.
@@ -209,7 +214,7 @@ impl<C: Contract> ArgStream<C> {
             total: 0,
             scanner: Scanner::new(),
             quiet: false,
-            keys: HashSet::new(),
+            keys: HashSet::default(),
             one: String::new(),
             accepted: Vec::new(),
             rejected: None,
@@ -536,16 +541,18 @@ impl<C: Contract> ArgStream<C> {
                 Err(mut cx) => {
                     unknown_member(name, value, slots.fields.known(), &Path::ROOT, &mut cx);
                     slots.undeclared.push(cx);
-                    match slots.undeclared.last() {
-                        Some(collected) => collected,
-                        None => return Member::NotJson,
-                    }
+                    slots
+                        .undeclared
+                        .last()
+                        .map(std::slice::from_ref)
+                        .unwrap_or_default()
                 }
             };
-            if collected.has_errors() {
-                return Member::Rejected(collected.errors().to_vec());
+            if collected.iter().any(Cx::has_errors) {
+                let errors = collected.iter().flat_map(Cx::errors).cloned().collect();
+                return Member::Rejected(errors);
             }
-            let repairs = collected.repairs().to_vec();
+            let repairs = collected.iter().flat_map(Cx::repairs).cloned().collect();
             return Member::Accepted(Accepted::new(name.to_owned(), colon + 1..end, repairs));
         }
         let quiet = self.options.with_omit_messages(true);
@@ -651,7 +658,9 @@ impl<C: Contract> ArgStream<C> {
         for member in slots.undeclared {
             cx.absorb(member);
         }
-        let value = slots.fields.assemble(&mut cx);
+        let Some(value) = slots.fields.assemble(&mut cx) else {
+            return false;
+        };
         let verdict = cx.finish(value);
         self.rejected = verdict.as_ref().err().cloned();
         if let Ok(parsed) = &verdict {

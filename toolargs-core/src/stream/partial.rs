@@ -36,14 +36,17 @@ impl Accepted {
 
 /// Gives each member the repairs of the whole call at its path or below, in one pass.
 pub(super) fn share_repairs(accepted: &mut [Accepted], repairs: &[Repair]) {
+    for member in accepted.iter_mut() {
+        member.repairs.clear();
+    }
+    if repairs.is_empty() {
+        return;
+    }
     let by_name: BTreeMap<String, usize> = accepted
         .iter()
         .enumerate()
         .map(|(index, member)| (member.name.clone(), index))
         .collect();
-    for member in accepted.iter_mut() {
-        member.repairs.clear();
-    }
     for repair in repairs {
         let member = steps(&repair.path).and_then(|steps| match steps.first() {
             Some(OwnedStep::Key(name)) => by_name.get(name).copied(),

@@ -193,6 +193,11 @@ impl Walker<'_> {
         }
     }
 
+    /// An object's keywords, in the order of their errors: the key count; each key's own
+    /// (`propertyNames`, a key nothing declares) in payload order; the declared properties
+    /// in declaration order; the other members (`patternProperties`,
+    /// `additionalProperties`) in payload order; the keys required. A stream reads the same
+    /// steps one member at a time ([`super::members`]).
     fn object(
         &self,
         rules: &Rules,
@@ -203,28 +208,8 @@ impl Walker<'_> {
         mode: Mode,
     ) -> Outcome {
         let count = members.len();
-        let too_few = rules.min_properties.is_some_and(|min| count < min);
-        let too_many = rules.max_properties.is_some_and(|max| count > max);
-        if too_few || too_many {
-            *ok = false;
-            cx.error_with(path, Code::PropertyCount, || {
-                format!(
-                    "expected {}, got {count}",
-                    between(rules.min_properties, rules.max_properties, "keys")
-                )
-            });
-        }
+        *ok &= property_count(rules, count, path, cx);
         let properties = rules.properties.as_deref().unwrap_or_default();
-        let matching = |key: &str| -> Vec<Id> {
-            rules
-                .pattern_properties
-                .iter()
-                .filter(|(pattern, _)| pattern.is_match(key))
-                .map(|(_, id)| *id)
-                .collect()
-        };
-        // Keys are sorted out first, so unknown keys are reported before the fields, and the
-        // fields in declaration order, as a derived type reports them.
         // Most tools have few properties: their slots live on the stack.
         let mut few = [None; 16];
         let mut many = Vec::new();
@@ -241,58 +226,24 @@ impl Walker<'_> {
             Mode::Part => None,
         };
         for (index, (key, value)) in members.iter().enumerate() {
-            if let Some(names) = rules.property_names {
-                let at = path.key(key);
-                let name = Node::String(Cow::Borrowed(key.as_ref()));
-                if !self.strict(names, &name, &at, cx, 0) {
-                    *ok = false;
-                    cx.error_with(&at, Code::InvalidKey, || {
-                        format!(
-                            "the key {} is not one the schema allows (`propertyNames`)",
-                            preview_str(key)
-                        )
-                    });
-                }
-            }
-            if let Some(i) = properties.iter().position(|p| same_text(&p.name, key)) {
-                slots[i] = Some(value);
-                seen.mark(index);
-                continue;
-            }
-            let mut schemas = matching(key);
-            if schemas.is_empty() {
-                let known = match (rules.additional, undeclared) {
-                    (Additional::Schema(id), _) => {
-                        schemas.push(id);
-                        None
-                    }
-                    (Additional::Closed, _) => Some(None),
-                    (Additional::Absent, Some(id)) => Some(Some(id)),
-                    (Additional::Absent, None) => None,
-                };
-                if let Some(known) = known {
+            match self.sort_member(rules, key, value, path, cx, ok, undeclared) {
+                Sorted::Declared(i) => {
+                    slots[i] = Some(value);
                     seen.mark(index);
-                    *ok &= self.unknown_key(known, properties, key, value, path, cx);
-                    continue;
+                }
+                Sorted::Settled => seen.mark(index),
+                Sorted::Other(schemas) => {
+                    if !schemas.is_empty() {
+                        seen.mark(index);
+                    }
+                    others.push((index, schemas));
                 }
             }
-            if !schemas.is_empty() {
-                seen.mark(index);
-            }
-            others.push((index, schemas));
         }
         // A judging walk builds no object: its value is `null`, as a scalar's.
         let mut out = self.build.then(|| Map::with_capacity(count));
         for (property, slot) in properties.iter().zip(slots.iter().copied()) {
-            let at = path.key(&property.name);
-            let with_patterns;
-            let schemas = if rules.pattern_properties.is_empty() {
-                std::slice::from_ref(&property.schema)
-            } else {
-                with_patterns = [vec![property.schema], matching(&property.name)].concat();
-                &with_patterns
-            };
-            match self.property(property, slot, schemas, &at, cx) {
+            match self.declared(rules, property, slot, path, cx) {
                 Some(Some(v)) => match &mut out {
                     Some(out) => {
                         out.insert(property.name.clone(), v);
@@ -305,12 +256,7 @@ impl Walker<'_> {
         }
         for (index, schemas) in others {
             let (key, value) = &members[index];
-            let read = if schemas.is_empty() {
-                coerce_any(value, &path.key(key), cx)
-            } else {
-                self.value_of(&schemas, value, &path.key(key), cx)
-            };
-            match read {
+            match self.other(key, value, &schemas, path, cx) {
                 Some(v) => match &mut out {
                     Some(out) => {
                         out.insert(key.as_ref().to_owned(), v);
@@ -320,35 +266,102 @@ impl Walker<'_> {
                 None => *ok = false,
             }
         }
-        for name in &rules.required_undeclared {
-            if !members.iter().any(|(k, _)| k == name) {
-                *ok = false;
-                cx.error(
-                    &path.key(name),
-                    Code::Missing,
-                    "this field is required but was absent; send a value",
-                );
-            }
-        }
-        for (name, needed) in &rules.dependent_required {
-            if !members.iter().any(|(k, _)| k == name) {
-                continue;
-            }
-            for need in needed {
-                if !members.iter().any(|(k, _)| k == need) {
-                    *ok = false;
-                    cx.error_with(&path.key(need), Code::Missing, || {
-                        format!(
-                            "this field is required when {} is present; send a value",
-                            preview_str(name)
-                        )
-                    });
-                }
-            }
-        }
+        *ok &= required_keys(
+            rules,
+            |name| members.iter().any(|(k, _)| k == name),
+            path,
+            cx,
+        );
         Outcome {
             value: out.map_or(Value::Null, Value::Object),
             seen: Seen(seen.0),
+        }
+    }
+
+    /// A member's key, judged (`propertyNames`; a key nothing declares goes through the
+    /// tool's policy), and where its value is read. `ok` turns false on an error.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn sort_member(
+        &self,
+        rules: &Rules,
+        key: &str,
+        value: &Node<'_>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+        ok: &mut bool,
+        undeclared: Option<Id>,
+    ) -> Sorted {
+        if let Some(names) = rules.property_names {
+            let at = path.key(key);
+            let name = Node::String(Cow::Borrowed(key));
+            if !self.strict(names, &name, &at, cx, 0) {
+                *ok = false;
+                cx.error_with(&at, Code::InvalidKey, || {
+                    format!(
+                        "the key {} is not one the schema allows (`propertyNames`)",
+                        preview_str(key)
+                    )
+                });
+            }
+        }
+        let properties = rules.properties.as_deref().unwrap_or_default();
+        if let Some(i) = properties.iter().position(|p| same_text(&p.name, key)) {
+            return Sorted::Declared(i);
+        }
+        let mut schemas = matching(rules, key);
+        if schemas.is_empty() {
+            let known = match (rules.additional, undeclared) {
+                (Additional::Schema(id), _) => {
+                    schemas.push(id);
+                    None
+                }
+                (Additional::Closed, _) => Some(None),
+                (Additional::Absent, Some(id)) => Some(Some(id)),
+                (Additional::Absent, None) => None,
+            };
+            if let Some(known) = known {
+                *ok &= self.unknown_key(known, properties, key, value, path, cx);
+                return Sorted::Settled;
+            }
+        }
+        Sorted::Other(schemas)
+    }
+
+    /// A declared property of the object at `path`, present (`member`) or absent, under its
+    /// schema and the `patternProperties` its name matches.
+    pub(super) fn declared(
+        &self,
+        rules: &Rules,
+        property: &Property,
+        member: Option<&Node<'_>>,
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Option<Value>> {
+        let at = path.key(&property.name);
+        let with_patterns;
+        let schemas = if rules.pattern_properties.is_empty() {
+            std::slice::from_ref(&property.schema)
+        } else {
+            with_patterns = [vec![property.schema], matching(rules, &property.name)].concat();
+            &with_patterns
+        };
+        self.property(property, member, schemas, &at, cx)
+    }
+
+    /// A member no property declares, under the schemas [`Walker::sort_member`] found for it
+    /// (none: it passes as sent).
+    pub(super) fn other(
+        &self,
+        key: &str,
+        value: &Node<'_>,
+        schemas: &[Id],
+        path: &Path<'_>,
+        cx: &mut Cx,
+    ) -> Option<Value> {
+        if schemas.is_empty() {
+            coerce_any(value, &path.key(key), cx)
+        } else {
+            self.value_of(schemas, value, &path.key(key), cx)
         }
     }
 
@@ -441,6 +454,80 @@ impl Walker<'_> {
             }
         }
     }
+}
+
+/// Where [`Walker::sort_member`] puts a member.
+pub(super) enum Sorted {
+    /// The value of the declared property at this index.
+    Declared(usize),
+    /// A key nothing declares, settled by the tool's policy: stripped or an error.
+    Settled,
+    /// A member read under these schemas (`patternProperties`, `additionalProperties`), or
+    /// as sent when there are none.
+    Other(Vec<Id>),
+}
+
+/// The `patternProperties` schemas whose pattern `key` matches.
+fn matching(rules: &Rules, key: &str) -> Vec<Id> {
+    rules
+        .pattern_properties
+        .iter()
+        .filter(|(pattern, _)| pattern.is_match(key))
+        .map(|(_, id)| *id)
+        .collect()
+}
+
+/// `minProperties` and `maxProperties`, on an object of `count` keys.
+pub(super) fn property_count(rules: &Rules, count: usize, path: &Path<'_>, cx: &mut Cx) -> bool {
+    let too_few = rules.min_properties.is_some_and(|min| count < min);
+    let too_many = rules.max_properties.is_some_and(|max| count > max);
+    if too_few || too_many {
+        cx.error_with(path, Code::PropertyCount, || {
+            format!(
+                "expected {}, got {count}",
+                between(rules.min_properties, rules.max_properties, "keys")
+            )
+        });
+    }
+    !(too_few || too_many)
+}
+
+/// The keys an object of these keys (`has`) must hold: `required` keys no property declares
+/// (a declared one is missing in its own place), and `dependentRequired`.
+pub(super) fn required_keys(
+    rules: &Rules,
+    has: impl Fn(&str) -> bool,
+    path: &Path<'_>,
+    cx: &mut Cx,
+) -> bool {
+    let mut ok = true;
+    for name in &rules.required_undeclared {
+        if !has(name) {
+            ok = false;
+            cx.error(
+                &path.key(name),
+                Code::Missing,
+                "this field is required but was absent; send a value",
+            );
+        }
+    }
+    for (name, needed) in &rules.dependent_required {
+        if !has(name) {
+            continue;
+        }
+        for need in needed {
+            if !has(need) {
+                ok = false;
+                cx.error_with(&path.key(need), Code::Missing, || {
+                    format!(
+                        "this field is required when {} is present; send a value",
+                        preview_str(name)
+                    )
+                });
+            }
+        }
+    }
+    ok
 }
 
 /// The order of a number and a bound read as doubles, when that order is certain: both

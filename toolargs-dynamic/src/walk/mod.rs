@@ -17,8 +17,10 @@
 
 mod in_place;
 mod keywords;
+mod members;
 mod plain;
 
+pub(crate) use members::RootMembers;
 pub(crate) use plain::{Plain, Reading};
 
 use serde_json::Value;
