@@ -150,6 +150,11 @@ impl Cx {
         !self.errors.is_empty()
     }
 
+    /// True when nothing was recorded: no repair and no error.
+    pub fn is_empty(&self) -> bool {
+        self.repairs.is_empty() && self.error_count() == 0
+    }
+
     /// How many errors were recorded, counting those left out past the cap.
     pub fn error_count(&self) -> usize {
         self.errors.len() + self.omitted

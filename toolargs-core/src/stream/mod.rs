@@ -16,11 +16,12 @@
 //!   to read as a plausible object is never taken for the call.
 //!
 //! The work is linear in the text: each byte is scanned once, and each member of the payload
-//! object is read and judged once, when it is complete. For a derived struct that reading is
-//! the member's part of the parse: its field is coerced then, and when the object closes the
-//! verdict is assembled from the fields, as the parse assembles it. For a loaded schema each
-//! member is judged alone and the whole call is parsed once more when the object closes. Either
-//! way the verdict `finish` returns is ready then. Memory is bounded by the limits of
+//! object is read and judged once, when it is complete. For a derived struct, and for a loaded
+//! schema whose root is an object of its own keywords, that reading is the member's part of
+//! the parse: its field (or property) is read then, and when the object closes the verdict is
+//! assembled from the members, as the parse assembles it. For other loaded schemas each member
+//! is judged alone and the whole call is parsed once more when the object closes. Either way
+//! the verdict `finish` returns is ready then. Memory is bounded by the limits of
 //! [`ParseOptions`]: past `max_payload_bytes` nothing more is kept.
 //!
 //! A derived type streams with `T::stream()` and a loaded schema with `spec.stream()`; the
@@ -76,9 +77,9 @@ pub trait Contract {
         options: &ParseOptions,
     ) -> Option<(Vec<Repair>, Vec<ArgumentError>)>;
 
-    /// The contract's fields, read one member at a time and assembled at the end: when given, each member is read once, when it
-    /// is complete, and the verdict is assembled from them instead of parsing the whole text
-    /// again. `None` by default: members are judged alone ([`Contract::judge_member`]) and
+    /// The contract's fields, read one member at a time and assembled at the end: when
+    /// given, each member is read once, when it is complete, and the verdict is assembled
+    /// from them instead of parsing the whole text again. `None` by default: members are judged alone ([`Contract::judge_member`]) and
     /// the whole call parsed when the object closes.
     #[doc(hidden)]
     fn member_slots(&self) -> Option<Box<dyn MemberSlots<Self::Output>>> {

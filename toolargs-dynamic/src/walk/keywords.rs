@@ -219,7 +219,7 @@ impl Walker<'_> {
             many.resize(properties.len(), None);
             &mut many
         };
-        let mut others: Vec<(usize, Vec<Id>)> = Vec::new();
+        let mut others: Vec<(usize, Sorted)> = Vec::new();
         let mut seen = mode.marks(count);
         let undeclared = match mode {
             Mode::Alone { undeclared } => undeclared,
@@ -232,11 +232,11 @@ impl Walker<'_> {
                     seen.mark(index);
                 }
                 Sorted::Settled => seen.mark(index),
-                Sorted::Other(schemas) => {
-                    if !schemas.is_empty() {
+                other => {
+                    if !other.schemas().is_empty() {
                         seen.mark(index);
                     }
-                    others.push((index, schemas));
+                    others.push((index, other));
                 }
             }
         }
@@ -254,9 +254,9 @@ impl Walker<'_> {
                 None => *ok = false,
             }
         }
-        for (index, schemas) in others {
+        for (index, sorted) in others {
             let (key, value) = &members[index];
-            match self.other(key, value, &schemas, path, cx) {
+            match self.other(key, value, sorted.schemas(), path, cx) {
                 Some(v) => match &mut out {
                     Some(out) => {
                         out.insert(key.as_ref().to_owned(), v);
@@ -308,13 +308,10 @@ impl Walker<'_> {
         if let Some(i) = properties.iter().position(|p| same_text(&p.name, key)) {
             return Sorted::Declared(i);
         }
-        let mut schemas = matching(rules, key);
+        let schemas = matching(rules, key);
         if schemas.is_empty() {
             let known = match (rules.additional, undeclared) {
-                (Additional::Schema(id), _) => {
-                    schemas.push(id);
-                    None
-                }
+                (Additional::Schema(id), _) => return Sorted::Additional(id),
                 (Additional::Closed, _) => Some(None),
                 (Additional::Absent, Some(id)) => Some(Some(id)),
                 (Additional::Absent, None) => None,
@@ -462,9 +459,27 @@ pub(super) enum Sorted {
     Declared(usize),
     /// A key nothing declares, settled by the tool's policy: stripped or an error.
     Settled,
-    /// A member read under these schemas (`patternProperties`, `additionalProperties`), or
-    /// as sent when there are none.
+    /// A member read under the `patternProperties` schemas its key matches, or as sent when
+    /// there are none.
     Other(Vec<Id>),
+    /// A member read under `additionalProperties` (no pattern matched).
+    Additional(Id),
+}
+
+impl Sorted {
+    /// The schemas a member no property declares is read under.
+    pub(super) fn schemas(&self) -> &[Id] {
+        match self {
+            Sorted::Other(schemas) => schemas,
+            Sorted::Additional(id) => std::slice::from_ref(id),
+            Sorted::Declared(_) | Sorted::Settled => &[],
+        }
+    }
+
+    /// Whether the member is read in the pass after the declared properties.
+    pub(super) fn is_other(&self) -> bool {
+        matches!(self, Sorted::Other(_) | Sorted::Additional(_))
+    }
 }
 
 /// The `patternProperties` schemas whose pattern `key` matches.

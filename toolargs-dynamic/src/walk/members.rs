@@ -46,8 +46,9 @@ struct Read {
     value: Option<Option<Value>>,
     /// Whether its key passed.
     key_ok: bool,
-    /// What its key recorded, then what its value recorded.
-    recorded: [Cx; 2],
+    /// What its key recorded, then what its value recorded; nothing when neither recorded
+    /// anything, as for most members (an empty collector absorbs as nothing).
+    recorded: Vec<Cx>,
 }
 
 impl RootMembers {
@@ -77,6 +78,15 @@ impl RootMembers {
             budget: &self.budget,
             build: true,
             forbid_repairs: false,
+        }
+    }
+}
+
+impl Read {
+    /// Moves what part `part` recorded (0: the key, 1: the value) into `cx`.
+    fn absorb_into(&mut self, part: usize, cx: &mut Cx) {
+        if let Some(recorded) = self.recorded.get_mut(part) {
+            cx.absorb(std::mem::replace(recorded, cx.scratch()));
         }
     }
 }
@@ -132,8 +142,8 @@ impl MemberSlots<Value> for RootMembers {
                     &mut of_value,
                 )
             }
-            Sorted::Other(schemas) => walker
-                .other(key, value, schemas, &Path::ROOT, &mut of_value)
+            Sorted::Other(_) | Sorted::Additional(_) => walker
+                .other(key, value, sorted.schemas(), &Path::ROOT, &mut of_value)
                 .map(Some),
             Sorted::Settled => Some(None),
         };
@@ -145,7 +155,10 @@ impl MemberSlots<Value> for RootMembers {
             sorted,
             value: read,
             key_ok,
-            recorded: [of_key, of_value],
+            recorded: match of_key.is_empty() && of_value.is_empty() {
+                true => Vec::new(),
+                false => vec![of_key, of_value],
+            },
         });
         Ok(self
             .members
@@ -159,7 +172,7 @@ impl MemberSlots<Value> for RootMembers {
         let rules = root_rules(&graph)?;
         let mut ok = property_count(rules, self.members.len(), &Path::ROOT, cx);
         for read in &mut self.members {
-            cx.absorb(std::mem::replace(&mut read.recorded[0], cx.scratch()));
+            read.absorb_into(0, cx);
             ok &= read.key_ok;
         }
         // Recorded last, but asked first, while the keys are still here.
@@ -178,7 +191,7 @@ impl MemberSlots<Value> for RootMembers {
         for (property, member) in properties.iter().zip(&self.declared) {
             let value = match member.and_then(|i| self.members.get_mut(i)) {
                 Some(read) => {
-                    cx.absorb(std::mem::replace(&mut read.recorded[1], cx.scratch()));
+                    read.absorb_into(1, cx);
                     read.value.take()
                 }
                 None => self
@@ -188,8 +201,8 @@ impl MemberSlots<Value> for RootMembers {
             keep(property.name.clone(), value, &mut ok);
         }
         for read in &mut self.members {
-            if let Sorted::Other(_) = read.sorted {
-                cx.absorb(std::mem::replace(&mut read.recorded[1], cx.scratch()));
+            if read.sorted.is_other() {
+                read.absorb_into(1, cx);
                 keep(std::mem::take(&mut read.key), read.value.take(), &mut ok);
             }
         }
