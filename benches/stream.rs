@@ -32,8 +32,8 @@ mod common;
 mod bfcl;
 use common::IssueRefund;
 
-/// The refund tool with about 1 MB of tags, sent first so that its member is judged alone
-/// as well as in the whole call.
+/// The refund tool with about 1 MB of tags, sent first so that its member is read long
+/// before the call is complete.
 fn refund_mb() -> String {
     let tags: Vec<String> = (0..80_000).map(|i| format!("tag-{i:07}")).collect();
     json!({"tags": tags, "order_id": "ord_A1b2C3d4", "amount_cents": 1999, "reason": "late"})

@@ -351,15 +351,15 @@ impl Spec {
         .map(|p| p.repairs)
     }
 
-    /// The judging walk on a decoded payload.
     /// A stream of one call, judged while it arrives (see [`toolargs_core::stream`]): `feed`
     /// each piece, `finish` for the verdict, exactly [`Spec::parse`]'s on the whole text.
     ///
-    /// Each member of the payload object is judged alone when it is complete if the root
-    /// schema judges members alone: an object schema that applies no other schema to the
-    /// whole object (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`, `dependentSchemas`,
-    /// `unevaluatedProperties`) and has no `enum` or `const`. Under any other root only the
-    /// text and the limits give an early rejection.
+    /// Each member of the payload object is read when it is complete, and the verdict
+    /// assembled from the members when the object closes, if the root is an object schema
+    /// that applies no other schema to the whole object (`$ref`, `allOf`, `anyOf`, `oneOf`,
+    /// `not`, `if`, `dependentSchemas`, `unevaluatedProperties`) and has no `enum` or
+    /// `const`. Under any other root only the text and the limits give an early rejection,
+    /// and the whole call is parsed when it closes.
     ///
     /// ```
     /// use serde_json::json;

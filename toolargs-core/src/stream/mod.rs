@@ -79,8 +79,9 @@ pub trait Contract {
 
     /// The contract's fields, read one member at a time and assembled at the end: when
     /// given, each member is read once, when it is complete, and the verdict is assembled
-    /// from them instead of parsing the whole text again. `None` by default: members are judged alone ([`Contract::judge_member`]) and
-    /// the whole call parsed when the object closes.
+    /// from them instead of parsing the whole text again. `None` by default: members are
+    /// judged alone ([`Contract::judge_member`]) and the whole call parsed when the object
+    /// closes.
     #[doc(hidden)]
     fn member_slots(&self) -> Option<Box<dyn MemberSlots<Self::Output>>> {
         None
