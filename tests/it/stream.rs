@@ -625,3 +625,57 @@ fn a_loaded_schemas_members_assemble_to_the_parse() {
         }
     }
 }
+
+/// Streams move between threads (an async task that reads a provider's stream may run on
+/// any worker): both doors' streams are `Send` and `Sync`.
+#[test]
+fn streams_are_send_and_sync() {
+    fn send<T: Send + Sync>(_: &T) {}
+    send(&IssueRefund::stream());
+    let spec = spec();
+    send(&spec.stream());
+    send(&Assembled::stream());
+}
+
+/// The budget of evaluations is the whole call's: spent across the members a stream reads
+/// one at a time, it runs out where the walk of the whole call runs out, and the verdict is
+/// the parse's (every member alone within the budget, all of them together past it).
+#[test]
+fn a_loaded_schemas_budget_is_spent_across_the_members() {
+    // Shared references that double the work at every level.
+    let mut defs = serde_json::Map::new();
+    for level in 0..40 {
+        let next = format!("#/$defs/l{}", level + 1);
+        defs.insert(
+            format!("l{level}"),
+            json!({"anyOf": [{"$ref": next}, {"$ref": next}, {"type": "string"}]}),
+        );
+    }
+    defs.insert("l40".into(), json!({"type": "integer"}));
+    let properties: serde_json::Map<String, Value> = (0..8)
+        .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/l26"})))
+        .collect();
+    let spec =
+        Spec::from_schema(&json!({"type": "object", "$defs": defs, "properties": properties}))
+            .unwrap();
+    let one = r#"{"p0": true}"#;
+    let all: String = format!(
+        "{{{}}}",
+        (0..8)
+            .map(|i| format!(r#""p{i}": true"#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let codes = |text: &str| -> Vec<String> {
+        let whole = spec.parse(text);
+        for size in [1, 7, text.len()] {
+            stream_agrees(|| spec.stream(), &whole, text, size);
+        }
+        whole
+            .err()
+            .map(|r| r.errors().iter().map(|e| e.code.to_string()).collect())
+            .unwrap_or_default()
+    };
+    assert!(!codes(one).contains(&"too_deep".to_owned()), "{one}");
+    assert!(codes(&all).contains(&"too_deep".to_owned()), "{all}");
+}

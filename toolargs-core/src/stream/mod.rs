@@ -91,9 +91,10 @@ pub trait Contract {
 /// A contract's payload object read one member at a time, then assembled as its parse reads
 /// the whole object: the same repairs and errors, in the same order. Written by the derive
 /// for a struct (`ToolArgs::member_slots`) and offered by a loaded schema whose root is an
-/// object of its own keywords alone; not a public API.
+/// object of its own keywords alone; not a public API. `Send` and `Sync`, as a stream is: it
+/// may move between threads with the task that reads a provider's stream.
 #[doc(hidden)]
-pub trait MemberSlots<T> {
+pub trait MemberSlots<T>: Send + Sync {
     /// The declared names, for the message about a key that names none (see
     /// [`MemberSlots::read`]).
     fn known(&self) -> &'static [&'static str];

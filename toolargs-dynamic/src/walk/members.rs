@@ -32,7 +32,8 @@ use toolargs_core::stream::MemberSlots;
 pub(crate) struct RootMembers {
     graph: Arc<Graph>,
     unknown: UnknownPolicy,
-    budget: Cell<usize>,
+    /// Evaluations left (the walk's budget, across the members).
+    budget: usize,
     members: Vec<Read>,
     /// For each declared property, the member that holds it.
     declared: Vec<Option<usize>>,
@@ -66,16 +67,18 @@ impl RootMembers {
             graph: Arc::clone(graph),
             unknown,
             // The root's own evaluation, as the walk spends it.
-            budget: Cell::new(MAX_EVALUATIONS - 1),
+            budget: MAX_EVALUATIONS - 1,
             members: Vec::new(),
             declared: vec![None; properties],
         })
     }
 
-    fn walker(&self) -> Walker<'_> {
+    /// The walk, spending `budget` (taken from and given back to `self.budget`, so that the
+    /// slots hold nothing a thread could not share).
+    fn walker<'a>(&'a self, budget: &'a Cell<usize>) -> Walker<'a> {
         Walker {
             graph: &self.graph,
-            budget: &self.budget,
+            budget,
             build: true,
             forbid_repairs: false,
         }
@@ -113,7 +116,8 @@ impl MemberSlots<Value> for RootMembers {
         let Some(rules) = root_rules(&self.graph) else {
             return Err(cx);
         };
-        let walker = self.walker();
+        let budget = Cell::new(self.budget);
+        let walker = self.walker(&budget);
         // As the walk reads the root alone: its undeclared keys are the tool's policy's when
         // it declares properties.
         let root = self.graph.root;
@@ -147,6 +151,7 @@ impl MemberSlots<Value> for RootMembers {
                 .map(Some),
             Sorted::Settled => Some(None),
         };
+        self.budget = budget.get();
         if let Sorted::Declared(i) = sorted {
             self.declared[i] = Some(self.members.len());
         }
@@ -170,6 +175,7 @@ impl MemberSlots<Value> for RootMembers {
     fn assemble(mut self: Box<Self>, cx: &mut Cx) -> Option<Option<Value>> {
         let graph = Arc::clone(&self.graph);
         let rules = root_rules(&graph)?;
+        let budget = Cell::new(self.budget);
         let mut ok = property_count(rules, self.members.len(), &Path::ROOT, cx);
         for read in &mut self.members {
             read.absorb_into(0, cx);
@@ -195,7 +201,7 @@ impl MemberSlots<Value> for RootMembers {
                     read.value.take()
                 }
                 None => self
-                    .walker()
+                    .walker(&budget)
                     .declared(rules, property, None, &Path::ROOT, cx),
             };
             keep(property.name.clone(), value, &mut ok);
@@ -208,7 +214,7 @@ impl MemberSlots<Value> for RootMembers {
         }
         cx.absorb(required);
         // Past the budget, the walk's errors come in its own order: it gives the verdict.
-        if self.budget.get() == 0 {
+        if budget.get() == 0 {
             return None;
         }
         Some(ok.then_some(Value::Object(out)))
