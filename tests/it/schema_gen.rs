@@ -419,6 +419,7 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<Vec<Outcome>, String
     let mut validator = None;
     let mut outcomes = Vec::with_capacity(instances.len());
     for data in instances {
+        stream_agrees(&spec, data).map_err(|e| format!("{e}\nschema: {schema}"))?;
         let outcome = match spec.parse(instance(data)) {
             Err(_) => Outcome::Rejected,
             Ok(parsed) if !parsed.repairs.is_empty() => Outcome::Repaired,
@@ -448,6 +449,32 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<Vec<Outcome>, String
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+/// The text of `data` streamed in pieces of one and of five bytes gets the parse's verdict on
+/// the same text, and is never rejected early when the parse accepts it.
+fn stream_agrees(spec: &Spec, data: &Value) -> Result<(), String> {
+    let text = data.to_string();
+    let whole = spec.parse(text.as_str());
+    for size in [1, 5] {
+        let mut stream = spec.stream();
+        let mut early = false;
+        for piece in text.as_bytes().chunks(size) {
+            early |= stream.feed_bytes(piece).is_err();
+        }
+        if early && whole.is_ok() {
+            return Err(format!(
+                "{text}, accepted, was rejected early in pieces of {size}"
+            ));
+        }
+        let verdict = stream.finish();
+        if verdict != whole {
+            return Err(format!(
+                "{text} in pieces of {size}: the stream gives {verdict:?}, the parse {whole:?}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `schema` or a schema inside it (at any depth, through any keyword) satisfies `test`.
