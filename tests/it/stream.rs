@@ -679,3 +679,42 @@ fn a_loaded_schemas_budget_is_spent_across_the_members() {
     assert!(!codes(one).contains(&"too_deep".to_owned()), "{one}");
     assert!(codes(&all).contains(&"too_deep".to_owned()), "{all}");
 }
+
+/// `max_keys` counts the keys of the payload object as the parse counts them: a stream
+/// takes as many, and the one past them rejects the call as the parse does, on both doors
+/// and with keys written with escapes.
+#[test]
+fn the_key_limit_is_the_parses() {
+    let options = toolargs::ParseOptions::DEFAULT
+        .with_limits(toolargs::Limits::DEFAULT.with_max_keys(3))
+        .with_unknown(toolargs::UnknownPolicy::Strip);
+    let loaded = Spec::from_schema(&json!({"type": "object"})).unwrap();
+    for text in [
+        r#"{"count": 1, "tags": [], "inner": {"name": "a"}}"#,
+        r#"{"count": 1, "tags": [], "inner": {"name": "a"}, "g": 1}"#,
+        r#"{"count": 1, "t\u0061gs": [], "\u0067": 1, "inner": {"name": "a"}}"#,
+        r#"{"a": 1, "b": 2, "\u0061": 3}"#,
+        r#"{"a": 1, "b": 2, "c": 3, "d"#,
+    ] {
+        let whole = toolargs::parse_with::<Assembled>(&toolargs::RawArgs::from(text), &options);
+        let spec_whole = loaded.parse_with(&toolargs::RawArgs::from(text), &options);
+        for size in [1, 4, text.len()] {
+            stream_agrees(|| Assembled::stream_with(options), &whole, text, size);
+            stream_agrees(|| loaded.stream_with(options), &spec_whole, text, size);
+        }
+    }
+    let codes = |text: &str| {
+        let mut stream = loaded.stream_with(options);
+        let early = stream.feed(text).err();
+        early.map(|r| r.errors()[0].code.to_string())
+    };
+    assert_eq!(codes(r#"{"a": 1, "b": 2, "c": 3, "#), None);
+    assert_eq!(
+        codes(r#"{"a": 1, "b": 2, "c": 3, "d": 4, "#).as_deref(),
+        Some("too_many_keys")
+    );
+    assert_eq!(
+        codes(r#"{"a": 1, "b": 2, "\u0061""#).as_deref(),
+        Some("duplicate_key")
+    );
+}

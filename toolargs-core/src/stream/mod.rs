@@ -28,11 +28,10 @@
 //! facade's streaming guide shows both, and the readers of provider streams that assemble
 //! each call's pieces.
 
+mod keys;
 mod partial;
 pub mod provider;
 mod scan;
-
-use std::collections::HashSet;
 
 use serde_json::Value;
 
@@ -46,6 +45,7 @@ use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::UnknownPolicy;
 
+use keys::Keys;
 use partial::Accepted;
 use scan::{Event, Scanner};
 
@@ -156,7 +156,7 @@ pub struct ArgStream<C: Contract> {
     /// payload object, caught up with the text.
     quiet: bool,
     /// Keys of the payload object read so far.
-    keys: HashSet<String, foldhash::fast::RandomState>,
+    keys: Keys,
     /// The member being read, alone in an object: a buffer kept from member to member.
     one: String,
     /// Members complete and accepted, in order.
@@ -217,7 +217,7 @@ impl<C: Contract> ArgStream<C> {
             total: 0,
             scanner: Scanner::new(),
             quiet: false,
-            keys: HashSet::default(),
+            keys: Keys::default(),
             one: String::new(),
             accepted: Vec::new(),
             rejected: None,
@@ -467,16 +467,21 @@ impl<C: Contract> ArgStream<C> {
         let Received::Text { text, .. } = &self.received else {
             return;
         };
-        // Most keys have no escape: their text between the quotes is the key.
+        // Most keys have no escape: their text between the quotes is the key. One that does
+        // not decode is no key, and its member is not JSON.
         let raw = &text[start + 1..end];
-        let repeated = if raw.contains('\\') {
-            read_text(&text[start..=end], &self.options.limits).is_ok_and(|document| {
-                matches!(document.root(), Node::String(name) if self.keys.contains(name.as_ref()))
-            })
+        let fresh = if raw.contains('\\') {
+            match read_text(&text[start..=end], &self.options.limits) {
+                Ok(document) => match document.root() {
+                    Node::String(name) => self.keys.insert(text, name, None),
+                    _ => true,
+                },
+                Err(_) => true,
+            }
         } else {
-            self.keys.contains(raw)
+            self.keys.insert(text, raw, Some(start + 1..end))
         };
-        if repeated {
+        if !fresh {
             self.judge_text();
         }
     }
@@ -509,9 +514,9 @@ impl<C: Contract> ArgStream<C> {
             return Member::NotJson;
         };
         let member = &text[start..end];
-        // A comma with no member before it, or one member too many.
+        // A comma with no member before it, or one member too many (its key is counted).
         let limits = &self.options.limits;
-        if member.trim_ascii().is_empty() || self.keys.len() >= limits.max_keys {
+        if member.trim_ascii().is_empty() || self.keys.len() > limits.max_keys {
             return Member::NotJson;
         }
         // The member alone in an object, in a buffer kept from member to member.
@@ -528,9 +533,6 @@ impl<C: Contract> ArgStream<C> {
         let Some((name, _)) = members.first() else {
             return Member::NotJson;
         };
-        if !self.keys.insert(name.to_string()) {
-            return Member::NotJson;
-        }
         let name = name.as_ref();
         let value = match members.first() {
             Some((_, value)) => value,
