@@ -46,7 +46,7 @@ use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::UnknownPolicy;
 
 use keys::Keys;
-use partial::Accepted;
+use partial::{Accepted, MemberName};
 use scan::{Event, Scanner};
 
 /// What a stream judges a call against: a derived type
@@ -527,7 +527,7 @@ impl<C: Contract> ArgStream<C> {
         let Ok(document) = read_text(&self.one, limits) else {
             return Member::NotJson;
         };
-        let (Node::Object(members), Some(_), Some(colon)) = (document.root(), key, colon) else {
+        let (Node::Object(members), Some(key), Some(colon)) = (document.root(), key, colon) else {
             return Member::NotJson;
         };
         let Some((name, _)) = members.first() else {
@@ -558,7 +558,8 @@ impl<C: Contract> ArgStream<C> {
                 return Member::Rejected(errors);
             }
             let repairs = collected.iter().flat_map(Cx::repairs).cloned().collect();
-            return Member::Accepted(Accepted::new(name.to_owned(), colon + 1..end, repairs));
+            let name = MemberName::of(text, key, name);
+            return Member::Accepted(Accepted::new(name, colon + 1..end, repairs));
         }
         let quiet = self.options.with_omit_messages(true);
         let repairs = match self.contract.judge_member(document.root(), &quiet) {
@@ -585,7 +586,8 @@ impl<C: Contract> ArgStream<C> {
                 }
             }
         };
-        Member::Accepted(Accepted::new(name.to_string(), colon + 1..end, repairs))
+        let name = MemberName::of(text, key, name);
+        Member::Accepted(Accepted::new(name, colon + 1..end, repairs))
     }
 
     /// The payload object closed: the verdict `finish` gives is taken now (assembled from the
@@ -617,11 +619,12 @@ impl<C: Contract> ArgStream<C> {
             return;
         };
         if let Node::String(name) = document.root() {
+            let name = MemberName::of(text, (key_start, key_end), name);
             self.accepted
-                .push(Accepted::new(name.to_string(), colon + 1..at, Vec::new()));
+                .push(Accepted::new(name, colon + 1..at, Vec::new()));
         }
         // The repairs of the whole call: each member's own, from one source.
-        partial::share_repairs(&mut self.accepted, &parsed.repairs);
+        partial::share_repairs(text, &mut self.accepted, &parsed.repairs);
     }
 }
 
@@ -671,7 +674,9 @@ impl<C: Contract> ArgStream<C> {
         if let Ok(parsed) = &verdict {
             // The last member joins the partial view when the call is accepted.
             self.accepted.extend(last);
-            partial::share_repairs(&mut self.accepted, &parsed.repairs);
+            if let Received::Text { text, .. } = &self.received {
+                partial::share_repairs(text, &mut self.accepted, &parsed.repairs);
+            }
         }
         self.verdict = Some((Upto::Object(at + 1), verdict));
         true

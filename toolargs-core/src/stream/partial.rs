@@ -14,10 +14,36 @@ use crate::options::Limits;
 use crate::path::{steps, OwnedStep};
 use crate::report::{Repair, Rule};
 
+/// Where an accepted member's name is: in the received text (which only grows), between its
+/// key's quotes, or decoded when the key has an escape.
+#[derive(Debug)]
+pub(super) enum MemberName {
+    Text(Range<usize>),
+    Decoded(String),
+}
+
+impl MemberName {
+    /// The name of the key whose quotes are at `key` in `text`, read as `name`.
+    pub(super) fn of(text: &str, key: (usize, usize), name: &str) -> MemberName {
+        let span = key.0 + 1..key.1;
+        match text.get(span.clone()) {
+            Some(raw) if raw == name => MemberName::Text(span),
+            _ => MemberName::Decoded(name.to_owned()),
+        }
+    }
+
+    fn get<'a>(&'a self, text: &'a str) -> &'a str {
+        match self {
+            MemberName::Text(span) => text.get(span.clone()).unwrap_or_default(),
+            MemberName::Decoded(name) => name,
+        }
+    }
+}
+
 /// A member complete and accepted.
 #[derive(Debug)]
 pub(super) struct Accepted {
-    name: String,
+    name: MemberName,
     /// Its value's text.
     value: Range<usize>,
     /// The repairs at its path or below.
@@ -25,7 +51,7 @@ pub(super) struct Accepted {
 }
 
 impl Accepted {
-    pub(super) fn new(name: String, value: Range<usize>, repairs: Vec<Repair>) -> Accepted {
+    pub(super) fn new(name: MemberName, value: Range<usize>, repairs: Vec<Repair>) -> Accepted {
         Accepted {
             name,
             value,
@@ -35,26 +61,31 @@ impl Accepted {
 }
 
 /// Gives each member the repairs of the whole call at its path or below, in one pass.
-pub(super) fn share_repairs(accepted: &mut [Accepted], repairs: &[Repair]) {
+pub(super) fn share_repairs(text: &str, accepted: &mut [Accepted], repairs: &[Repair]) {
     for member in accepted.iter_mut() {
         member.repairs.clear();
     }
     if repairs.is_empty() {
         return;
     }
-    let by_name: BTreeMap<String, usize> = accepted
+    let by_name: BTreeMap<&str, usize> = accepted
         .iter()
         .enumerate()
-        .map(|(index, member)| (member.name.clone(), index))
+        .map(|(index, member)| (member.name.get(text), index))
         .collect();
-    for repair in repairs {
-        let member = steps(&repair.path).and_then(|steps| match steps.first() {
-            Some(OwnedStep::Key(name)) => by_name.get(name).copied(),
-            _ => None,
-        });
-        if let Some(member) = member {
-            accepted[member].repairs.push(repair.clone());
-        }
+    let owners: Vec<(usize, &Repair)> = repairs
+        .iter()
+        .filter_map(|repair| {
+            let steps = steps(&repair.path)?;
+            match steps.first() {
+                Some(OwnedStep::Key(name)) => Some((*by_name.get(name.as_str())?, repair)),
+                _ => None,
+            }
+        })
+        .collect();
+    drop(by_name);
+    for (member, repair) in owners {
+        accepted[member].repairs.push(repair.clone());
     }
 }
 
@@ -75,7 +106,7 @@ pub(super) fn view(text: &str, accepted: &[Accepted], limits: &Limits) -> Value 
             }
         }
         if let Some(value) = value {
-            object.insert(member.name.clone(), value);
+            object.insert(member.name.get(text).to_owned(), value);
         }
     }
     Value::Object(object)
