@@ -130,6 +130,22 @@ pub fn strips_or_rejects(
     }
 }
 
+/// `$defs` of shared references that double the work at every level: `l0` to `l39` each an
+/// `anyOf` of two references to the next level and a string, `l40` an integer. A value that is
+/// neither takes on the order of 2^(40 - n) evaluations under `l{n}`.
+pub fn doubling_defs() -> serde_json::Map<String, Value> {
+    let mut defs = serde_json::Map::new();
+    for level in 0..40 {
+        let next = format!("#/$defs/l{}", level + 1);
+        defs.insert(
+            format!("l{level}"),
+            json!({"anyOf": [{"$ref": next}, {"$ref": next}, {"type": "string"}]}),
+        );
+    }
+    defs.insert("l40".into(), json!({"type": "integer"}));
+    defs
+}
+
 /// A JSON instance as a call's arguments. A string is sent as its JSON text, since a `Value`
 /// holding a string is read as the text of the arguments (how clients pass them).
 pub fn instance(value: &Value) -> RawArgs<'_> {

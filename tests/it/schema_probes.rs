@@ -461,15 +461,7 @@ fn a_schema_that_never_finishes_is_refused_or_stopped() {
         );
     }
     // Shared references that double the work at every level: stopped, not left running.
-    let mut defs = serde_json::Map::new();
-    for level in 0..40 {
-        let next = format!("#/$defs/l{}", level + 1);
-        defs.insert(
-            format!("l{level}"),
-            json!({"anyOf": [{"$ref": next}, {"$ref": next}, {"type": "string"}]}),
-        );
-    }
-    defs.insert("l40".into(), json!({"type": "integer"}));
+    let defs = crate::common::doubling_defs();
     let spec = load(json!({"$defs": defs, "$ref": "#/$defs/l0"}));
     let rejection = spec.parse("true").expect_err("too many steps");
     assert_eq!(rejection.errors()[0].code, Code::TooDeep);

@@ -656,15 +656,7 @@ fn streams_are_send_and_sync() {
 #[test]
 fn a_loaded_schemas_budget_is_spent_across_the_members() {
     // Shared references that double the work at every level.
-    let mut defs = serde_json::Map::new();
-    for level in 0..40 {
-        let next = format!("#/$defs/l{}", level + 1);
-        defs.insert(
-            format!("l{level}"),
-            json!({"anyOf": [{"$ref": next}, {"$ref": next}, {"type": "string"}]}),
-        );
-    }
-    defs.insert("l40".into(), json!({"type": "integer"}));
+    let defs = crate::common::doubling_defs();
     let properties: serde_json::Map<String, Value> = (0..8)
         .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/l26"})))
         .collect();
