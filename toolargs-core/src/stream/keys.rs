@@ -1,6 +1,5 @@
 //! The keys of the payload object sent so far, for a key sent twice: each by its hash and by
-//! where its name is, its span in the received text (which only grows), so that no name is
-//! copied; a key with an escape is kept decoded.
+//! where its name is ([`Name`]).
 
 use std::hash::BuildHasher;
 use std::ops::Range;
@@ -8,42 +7,52 @@ use std::ops::Range;
 use foldhash::fast::RandomState;
 use hashbrown::hash_table::{Entry, HashTable};
 
-/// Where a key's name is.
+/// Where a key's name is: in the received text (which only grows), between its quotes, or
+/// decoded when the key has an escape. The set of keys and the partial view both keep names
+/// this way, so that a plain key is never copied.
 #[derive(Clone, Debug)]
-enum Name {
-    /// In the received text, between its quotes.
+pub(super) enum Name {
     Text(Range<usize>),
-    /// Decoded, at this index of [`Keys::decoded`].
-    Decoded(usize),
+    Decoded(String),
+}
+
+impl Name {
+    /// The name at `span` of `text` (between a key's quotes), read as `name`: the span when
+    /// the text is the name, else the name decoded.
+    pub(super) fn of(text: &str, span: Range<usize>, name: &str) -> Name {
+        match text.get(span.clone()) {
+            Some(raw) if raw == name => Name::Text(span),
+            _ => Name::Decoded(name.to_owned()),
+        }
+    }
+
+    /// The name, read from `text` when it is kept as a span of it.
+    pub(super) fn get<'a>(&'a self, text: &'a str) -> &'a str {
+        match self {
+            Name::Text(span) => text.get(span.clone()).unwrap_or_default(),
+            Name::Decoded(name) => name,
+        }
+    }
 }
 
 #[derive(Debug, Default)]
 pub(super) struct Keys {
     /// Each key's hash (kept, so that growing the table hashes nothing again) and name.
     table: HashTable<(u64, Name)>,
-    decoded: Vec<String>,
     hasher: RandomState,
 }
 
 impl Keys {
-    /// Adds the key named `name`, which is `text[span]` when `span` is given (else it is
-    /// kept decoded). False, with nothing added, when the key was sent before.
-    pub(super) fn insert(&mut self, text: &str, name: &str, span: Option<Range<usize>>) -> bool {
-        let hash = self.hasher.hash_one(name);
-        let decoded = &self.decoded;
-        let same = |(_, at): &(u64, Name)| resolve(text, decoded, at) == name;
+    /// Adds the key `name` (of `text`). False, with nothing added, when the key was sent
+    /// before.
+    pub(super) fn insert(&mut self, text: &str, name: Name) -> bool {
+        let hash = self.hasher.hash_one(name.get(text));
+        let same = |(_, kept): &(u64, Name)| kept.get(text) == name.get(text);
         let hasher = |(hash, _): &(u64, Name)| *hash;
         match self.table.entry(hash, same, hasher) {
             Entry::Occupied(_) => false,
             Entry::Vacant(vacant) => {
-                let at = match span {
-                    Some(span) => Name::Text(span),
-                    None => {
-                        self.decoded.push(name.to_owned());
-                        Name::Decoded(self.decoded.len() - 1)
-                    }
-                };
-                vacant.insert((hash, at));
+                vacant.insert((hash, name));
                 true
             }
         }
@@ -59,21 +68,12 @@ impl Keys {
 
     pub(super) fn clear(&mut self) {
         self.table.clear();
-        self.decoded.clear();
-    }
-}
-
-/// A key's name, from the text or decoded.
-fn resolve<'a>(text: &'a str, decoded: &'a [String], at: &Name) -> &'a str {
-    match at {
-        Name::Text(span) => text.get(span.clone()).unwrap_or_default(),
-        Name::Decoded(index) => decoded.get(*index).map_or("", String::as_str),
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Keys;
+    use super::{Keys, Name};
 
     #[test]
     fn a_key_is_sent_twice_whether_escaped_or_not() {
@@ -84,22 +84,22 @@ mod tests {
             at..at + key.len()
         };
         let mut keys = Keys::default();
-        assert!(keys.insert(text, "a", Some(span(0, "a"))));
-        assert!(keys.insert(text, "bc", None));
-        assert!(!keys.insert(text, "a", Some(span(5, "a"))));
-        assert!(!keys.insert(text, "bc", Some(span(0, "bc"))));
-        assert!(keys.insert(text, "d", Some(span(0, "d"))));
+        assert!(keys.insert(text, Name::Text(span(0, "a"))));
+        assert!(keys.insert(text, Name::Decoded("bc".into())));
+        assert!(!keys.insert(text, Name::Text(span(5, "a"))));
+        assert!(!keys.insert(text, Name::Text(span(0, "bc"))));
+        assert!(keys.insert(text, Name::of(text, span(0, "d"), "d")));
         assert_eq!(keys.len(), 3);
         // Past the table's first growth, every key is still found by its kept hash.
         let many: Vec<String> = (0..1000).map(|i| format!("k{i}")).collect();
         for name in &many {
-            assert!(keys.insert(text, name, None));
+            assert!(keys.insert(text, Name::Decoded(name.clone())));
         }
         for name in &many {
-            assert!(!keys.insert(text, name, None));
+            assert!(!keys.insert(text, Name::Decoded(name.clone())));
         }
-        assert!(!keys.insert(text, "a", None));
+        assert!(!keys.insert(text, Name::Decoded("a".into())));
         keys.clear();
-        assert!(keys.is_empty() && keys.insert(text, "a", Some(span(0, "a"))));
+        assert!(keys.is_empty() && keys.insert(text, Name::Text(span(0, "a"))));
     }
 }

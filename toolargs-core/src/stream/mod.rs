@@ -45,8 +45,8 @@ use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::UnknownPolicy;
 
-use keys::Keys;
-use partial::{Accepted, MemberName};
+use keys::{Keys, Name};
+use partial::Accepted;
 use scan::{Event, Scanner};
 
 /// What a stream judges a call against: a derived type
@@ -473,13 +473,13 @@ impl<C: Contract> ArgStream<C> {
         let fresh = if raw.contains('\\') {
             match read_text(&text[start..=end], &self.options.limits) {
                 Ok(document) => match document.root() {
-                    Node::String(name) => self.keys.insert(text, name, None),
+                    Node::String(name) => self.keys.insert(text, Name::Decoded(name.to_string())),
                     _ => true,
                 },
                 Err(_) => true,
             }
         } else {
-            self.keys.insert(text, raw, Some(start + 1..end))
+            self.keys.insert(text, Name::Text(start + 1..end))
         };
         if !fresh {
             self.judge_text();
@@ -558,7 +558,7 @@ impl<C: Contract> ArgStream<C> {
                 return Member::Rejected(errors);
             }
             let repairs = collected.iter().flat_map(Cx::repairs).cloned().collect();
-            let name = MemberName::of(text, key, name);
+            let name = Name::of(text, key.0 + 1..key.1, name);
             return Member::Accepted(Accepted::new(name, colon + 1..end, repairs));
         }
         let quiet = self.options.with_omit_messages(true);
@@ -586,7 +586,7 @@ impl<C: Contract> ArgStream<C> {
                 }
             }
         };
-        let name = MemberName::of(text, key, name);
+        let name = Name::of(text, key.0 + 1..key.1, name);
         Member::Accepted(Accepted::new(name, colon + 1..end, repairs))
     }
 
@@ -619,7 +619,7 @@ impl<C: Contract> ArgStream<C> {
             return;
         };
         if let Node::String(name) = document.root() {
-            let name = MemberName::of(text, (key_start, key_end), name);
+            let name = Name::of(text, key_start + 1..key_end, name);
             self.accepted
                 .push(Accepted::new(name, colon + 1..at, Vec::new()));
         }

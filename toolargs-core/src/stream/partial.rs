@@ -14,36 +14,12 @@ use crate::options::Limits;
 use crate::path::{steps, OwnedStep};
 use crate::report::{Repair, Rule};
 
-/// Where an accepted member's name is: in the received text (which only grows), between its
-/// key's quotes, or decoded when the key has an escape.
-#[derive(Debug)]
-pub(super) enum MemberName {
-    Text(Range<usize>),
-    Decoded(String),
-}
-
-impl MemberName {
-    /// The name of the key whose quotes are at `key` in `text`, read as `name`.
-    pub(super) fn of(text: &str, key: (usize, usize), name: &str) -> MemberName {
-        let span = key.0 + 1..key.1;
-        match text.get(span.clone()) {
-            Some(raw) if raw == name => MemberName::Text(span),
-            _ => MemberName::Decoded(name.to_owned()),
-        }
-    }
-
-    fn get<'a>(&'a self, text: &'a str) -> &'a str {
-        match self {
-            MemberName::Text(span) => text.get(span.clone()).unwrap_or_default(),
-            MemberName::Decoded(name) => name,
-        }
-    }
-}
+use super::keys::Name;
 
 /// A member complete and accepted.
 #[derive(Debug)]
 pub(super) struct Accepted {
-    name: MemberName,
+    name: Name,
     /// Its value's text.
     value: Range<usize>,
     /// The repairs at its path or below.
@@ -51,7 +27,7 @@ pub(super) struct Accepted {
 }
 
 impl Accepted {
-    pub(super) fn new(name: MemberName, value: Range<usize>, repairs: Vec<Repair>) -> Accepted {
+    pub(super) fn new(name: Name, value: Range<usize>, repairs: Vec<Repair>) -> Accepted {
         Accepted {
             name,
             value,
