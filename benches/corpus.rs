@@ -217,6 +217,32 @@ fn toolargs_read(text: &str) -> Outcome {
     ))
 }
 
+/// The stream's reader serving a whole payload: the call fed in one piece, each member read
+/// into its field as the scan delimits it, and the verdict assembled at the close.
+fn stream_whole<C: toolargs::stream::Contract>(
+    mut stream: toolargs::stream::ArgStream<C>,
+    text: &str,
+) -> Outcome {
+    let _ = stream.feed(text);
+    outcome(stream.finish())
+}
+
+fn toolargs_stream_refund(text: &str) -> Outcome {
+    stream_whole(IssueRefund::stream(), text)
+}
+
+fn toolargs_stream_shipment(text: &str) -> Outcome {
+    stream_whole(CreateShipment::stream(), text)
+}
+
+fn toolargs_stream_bfcl(call: &str) -> Outcome {
+    let (tool, arguments) = call.split_once('\t').unwrap_or(("", call));
+    match BFCL_TOOLS.get().and_then(|tools| tools.get(tool)) {
+        Some(spec) => stream_whole(spec.stream(), arguments),
+        None => Outcome::Rejected,
+    }
+}
+
 fn serde_scan_bfcl(call: &str) -> Outcome {
     serde_scan(
         call.split_once('\t')
@@ -264,15 +290,16 @@ const NAMES: [&str; 2] = ["serde", "toolargs"];
 
 /// Parts of a parse, counted only through `TOOLARGS_REPEAT` (where the gap between the two
 /// contenders lies): serde checking the JSON without building anything (`IgnoredAny`, the
-/// floor of any reader), and toolargs' envelope and tree reading without coercion.
-const PROBES: [&str; 2] = ["serde_scan", "toolargs_read"];
+/// floor of any reader), toolargs' envelope and tree reading without coercion, and the
+/// stream's one-pass reader given the whole call (`toolargs_stream`).
+const PROBES: [&str; 3] = ["serde_scan", "toolargs_read", "toolargs_stream"];
 
 /// One set of calls to one tool, and how each contender parses a call.
 struct Set {
     name: String,
     calls: Vec<String>,
     /// The contenders of [`NAMES`], then the probes of [`PROBES`].
-    run: [Parse; 4],
+    run: [Parse; 5],
 }
 
 impl Set {
@@ -548,14 +575,16 @@ fn sets() -> Vec<Set> {
         toolargs_refund,
         serde_scan,
         toolargs_read as Parse,
+        toolargs_stream_refund,
     ];
     let shipment = [
         serde_shipment,
         toolargs_shipment,
         serde_scan,
         toolargs_read as Parse,
+        toolargs_stream_shipment,
     ];
-    let mut corpora: Vec<(&str, Vec<String>, [Parse; 4])> = Vec::new();
+    let mut corpora: Vec<(&str, Vec<String>, [Parse; 5])> = Vec::new();
     if let Some(written) = refund_corpus() {
         let compacted = written.iter().map(|t| compact(t)).collect();
         corpora.push(("refund_written", written, refund));
@@ -569,6 +598,7 @@ fn sets() -> Vec<Set> {
             toolargs_bfcl,
             serde_scan_bfcl,
             toolargs_read_bfcl as Parse,
+            toolargs_stream_bfcl,
         ];
         corpora.push(("bfcl", calls, bfcl));
     }

@@ -7,10 +7,12 @@
 #   scripts/corpus_instructions.sh "five_errors/all shipment/clean"
 #   BENCH=path/to/corpus-binary scripts/corpus_instructions.sh   # another build
 #   scripts/corpus_instructions.sh "refund_compact/clean" "serde serde_scan toolargs_read toolargs"
+#   scripts/corpus_instructions.sh "refund_compact/clean" "serde toolargs toolargs_stream"
 #
 # The second argument names the contenders (by default serde and toolargs), among them the
-# probes serde_scan (serde checking the JSON, building nothing) and toolargs_read (toolargs'
-# envelope and tree, no coercion); the last column is the last contender over the first.
+# probes serde_scan (serde checking the JSON, building nothing), toolargs_read (toolargs'
+# envelope and tree, no coercion) and toolargs_stream (a stream fed the whole call in one
+# piece); the last column is the last contender over the first.
 #
 # Needs valgrind (Debian: apt-get install valgrind).
 set -euo pipefail
