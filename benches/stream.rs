@@ -15,6 +15,10 @@
 //! cargo bench --bench stream                 # criterion groups, then both tables
 //! cargo bench --bench stream -- --table-only
 //! ```
+//!
+//! `TOOLARGS_REPEAT=<payload>:<contender>:<runs>` runs one contender on one payload `runs`
+//! times and nothing else, for `valgrind --tool=callgrind --toggle-collect='stream::repeat'`
+//! (instructions that do not drift with the machine's speed).
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -55,7 +59,17 @@ fn wide_mb() -> (Spec, String) {
 }
 
 /// Feeds `text` in pieces of `piece` bytes (moved to character boundaries) and finishes.
+/// Pieces of one byte are one character each, each written into a small buffer: slicing the
+/// text at each byte, as the loop below does, costs some 30 instructions a byte, which would
+/// be measured as the stream's.
 fn feed<C: Contract>(mut stream: ArgStream<C>, text: &str, piece: usize) -> bool {
+    if piece == 1 {
+        let mut buffer = [0; 4];
+        for character in text.chars() {
+            let _ = stream.feed(character.encode_utf8(&mut buffer));
+        }
+        return stream.finish().is_ok();
+    }
     let mut from = 0;
     while from < text.len() {
         let mut to = (from + piece).min(text.len());
@@ -117,6 +131,22 @@ fn main() {
             ),
         ),
     ];
+    if let Ok(request) = std::env::var("TOOLARGS_REPEAT") {
+        let parts: Vec<&str> = request.split(':').collect();
+        let [payload, contender, runs] = parts[..] else {
+            panic!("TOOLARGS_REPEAT={request}: expected <payload>:<contender>:<runs>");
+        };
+        let run = payloads
+            .iter()
+            .filter(|(name, _, _)| *name == payload)
+            .flat_map(|(_, _, runs)| runs)
+            .find(|(name, _)| *name == contender);
+        let (Some((_, run)), Ok(runs)) = (run, runs.parse()) else {
+            panic!("TOOLARGS_REPEAT={request}: unknown payload or contender, or not a count");
+        };
+        println!("accepted {} of {runs}", repeat(run, runs));
+        return;
+    }
     if !table_only {
         let mut criterion = Criterion::default()
             .sample_size(10)
@@ -134,6 +164,13 @@ fn main() {
     }
     ratio_table(&payloads);
     early_table();
+}
+
+/// Runs `run` `runs` times: the only code `TOOLARGS_REPEAT` measures (not inlined, so that
+/// callgrind can count it alone).
+#[inline(never)]
+fn repeat(run: &Run<'_>, runs: usize) -> usize {
+    (0..runs).filter(|_| black_box(run())).count()
 }
 
 /// The median over interleaved rounds of each contender's time over `parse`'s.
