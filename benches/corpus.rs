@@ -236,11 +236,9 @@ fn toolargs_stream_shipment(text: &str) -> Outcome {
 }
 
 fn toolargs_stream_bfcl(call: &str) -> Outcome {
-    let (tool, arguments) = call.split_once('\t').unwrap_or(("", call));
-    match BFCL_TOOLS.get().and_then(|tools| tools.get(tool)) {
-        Some(spec) => stream_whole(spec.stream(), arguments),
-        None => Outcome::Rejected,
-    }
+    by_bfcl_spec(call, |spec, arguments| {
+        stream_whole(spec.stream(), arguments)
+    })
 }
 
 fn serde_scan_bfcl(call: &str) -> Outcome {
@@ -274,9 +272,18 @@ fn serde_bfcl(call: &str) -> Outcome {
 }
 
 fn toolargs_bfcl(call: &str) -> Outcome {
+    by_bfcl_spec(call, |spec, arguments| outcome(spec.parse(arguments)))
+}
+
+/// `judge` on a BFCL call's arguments and the loaded spec of its tool (rejected when the
+/// tool is unknown).
+fn by_bfcl_spec(
+    call: &str,
+    judge: impl FnOnce(&toolargs::dynamic::Spec, &str) -> Outcome,
+) -> Outcome {
     let (tool, arguments) = call.split_once('\t').unwrap_or(("", call));
     match BFCL_TOOLS.get().and_then(|tools| tools.get(tool)) {
-        Some(spec) => outcome(spec.parse(arguments)),
+        Some(spec) => judge(spec, arguments),
         None => Outcome::Rejected,
     }
 }
