@@ -5,9 +5,9 @@
 //! log (model, prompt version). A [`Gate`] is anything that parses one call: a derived type
 //! ([`Typed`]) or a loaded [`Spec`](toolargs_dynamic::Spec). [`Replayer`] reads logs, in
 //! parallel and in constant memory, into a [`Report`]: its own JSON Lines format, OpenAI Chat
-//! Completions and Responses, Anthropic Messages, OpenTelemetry GenAI spans and MCP JSON-RPC
-//! traces ([`InputFormat`], detected per file), from files, directories, globs and standard
-//! input, gzip or zstd compressed ([`inputs`]). Logs that carry tool definitions supply them
+//! Completions and Responses, Anthropic Messages, OpenTelemetry GenAI spans, MCP JSON-RPC
+//! traces and the verdict logs of `toolargs gate` ([`InputFormat`], detected per file), from
+//! files, directories, globs and standard input, gzip or zstd compressed ([`inputs`]). Logs that carry tool definitions supply them
 //! ([`LogTools`]). The report's [`Drill`] counts every rule and code per tool and per field,
 //! with example locations; [`Replayer::with_verdicts`] writes one verdict per call.
 //!
@@ -15,7 +15,13 @@
 //! [`ToolSet::from_json_lenient`] loads the others and keeps it as a [`RefusedDefinition`]
 //! (where and why), the calls to its tool count as `unchecked` ([`Tally::unchecked`]), and the
 //! report lists it with the load warnings of the tools that loaded.
+//!
+//! A gate's verdict log is read as it is: its verdicts are counted as recorded ([`Recorded`]:
+//! by tool and outcome, code, rule, session and over time), and those that carry their
+//! arguments are judged again against the tools given, today's decision compared with the
+//! recorded one ([`ChangedDecision`]).
 
+mod clock;
 mod definitions;
 mod drill;
 mod formats;
@@ -23,6 +29,7 @@ mod gate;
 pub mod inputs;
 mod log;
 mod outcome;
+mod recorded;
 mod tally;
 
 pub use definitions::LogTools;
@@ -34,5 +41,9 @@ pub use gate::{Gate, Typed};
 pub use inputs::decompressed;
 pub use log::{LogSource, Replayer, ToolSet};
 pub use outcome::{BadRecord, Judgement, Location, Outcome};
+pub use recorded::{
+    BucketSpan, ChangedDecision, OutcomeCounts, Recorded, TimeBucket, Timeline, BUCKETS_FILLED,
+    CHANGES_KEPT, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
+};
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_dynamic::RefusedDefinition;

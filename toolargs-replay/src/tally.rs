@@ -8,6 +8,7 @@ use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 
 use crate::drill::Drill;
 use crate::outcome::{merge_locations, BadRecord, Location, Outcome};
+use crate::recorded::Recorded;
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;
@@ -213,6 +214,9 @@ pub struct Report {
     pub sources: Vec<String>,
     /// Per tool and per field: the rate of every rule and code, and example locations.
     pub drill: Drill,
+    /// The verdicts a gate's verdict log recorded ([`InputFormat::Gate`](crate::InputFormat::Gate));
+    /// empty for other logs.
+    pub recorded: Recorded,
 }
 
 impl Report {
@@ -242,6 +246,7 @@ impl Report {
     pub fn merge(&mut self, other: &Report) {
         self.overall.merge(&other.overall);
         self.drill.merge(&other.drill);
+        self.recorded.merge(&other.recorded);
         for (text, (key, tally)) in &other.groups {
             self.groups
                 .entry(text.clone())
@@ -280,7 +285,8 @@ impl Report {
     /// {REASON: ["FILE:LINE"]}, "repairs", "rejections", "groups": [{"key": {FIELD: VALUE}, ...same counters}],
     /// "refused_definitions": [{"index", "tool", "pointer", "reason"}], "load_warnings":
     /// {"count", "first": [{"tool", "pointer", "message"}]}, "sources", "drill"}`, with the
-    /// first [`LOAD_WARNINGS_SHOWN`] warnings; `drill` is [`Drill::to_json`].
+    /// first [`LOAD_WARNINGS_SHOWN`] warnings; `drill` is [`Drill::to_json`]. A gate's verdict
+    /// log adds `"recorded"` ([`Recorded::to_json`]).
     pub fn to_json(&self) -> Value {
         let mut out = self.tally_json(&self.overall);
         let groups: Vec<Value> = self
@@ -330,6 +336,12 @@ impl Report {
             "drill".into(),
             self.drill.to_json(|at| self.location_text(at)),
         );
+        if !self.recorded.is_empty() {
+            out.insert(
+                "recorded".into(),
+                self.recorded.to_json(|at| self.location_text(at)),
+            );
+        }
         Value::Object(out)
     }
 }

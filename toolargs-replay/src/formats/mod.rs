@@ -11,11 +11,13 @@
 //! | [`InputFormat::Otel`] | a span with `gen_ai.tool.name` and `gen_ai.tool.call.arguments` | a span's `gen_ai.tool.definitions` |
 //! | [`InputFormat::Mcp`] | a `tools/call` request's `params` | a `tools/list` result's `tools` |
 //! | [`InputFormat::Stream`] | the pieces of a streamed call, assembled (server-sent events, or one event per line) | - |
+//! | [`InputFormat::Gate`] | a verdict of `toolargs gate` (counted as recorded), with its `arguments` when logged | - |
 //!
 //! The provider formats accept the bare response object or a record
 //! `{"request": {...}, "response": {...}}` (request optional).
 
 mod anthropic;
+pub(crate) mod gate;
 pub(crate) mod lines;
 mod mcp;
 mod openai_chat;
@@ -56,10 +58,15 @@ pub enum InputFormat {
     /// `chat.completion.chunk`s, Responses events, Anthropic events). Each call is assembled
     /// from its pieces and judged as if logged whole.
     Stream,
+    /// The verdict log of `toolargs gate`: `{"time", "session", "tool", "outcome", "codes",
+    /// "rules", ...}` per `tools/call`. Its verdicts are counted as recorded
+    /// ([`Recorded`](crate::Recorded)); a record with its `arguments` is judged again when the
+    /// tool is defined, and today's verdict compared with the recorded one.
+    Gate,
 }
 
 /// Every format, with its name.
-const NAMES: [(InputFormat, &str); 8] = [
+const NAMES: [(InputFormat, &str); 9] = [
     (InputFormat::Auto, "auto"),
     (InputFormat::Lines, "lines"),
     (InputFormat::OpenAiChat, "openai-chat"),
@@ -68,11 +75,12 @@ const NAMES: [(InputFormat, &str); 8] = [
     (InputFormat::Otel, "otel"),
     (InputFormat::Mcp, "mcp"),
     (InputFormat::Stream, "stream"),
+    (InputFormat::Gate, "gate"),
 ];
 
 impl InputFormat {
     /// Every format, [`InputFormat::Auto`] first.
-    pub const ALL: [InputFormat; 8] = [
+    pub const ALL: [InputFormat; 9] = [
         InputFormat::Auto,
         InputFormat::Lines,
         InputFormat::OpenAiChat,
@@ -81,6 +89,7 @@ impl InputFormat {
         InputFormat::Otel,
         InputFormat::Mcp,
         InputFormat::Stream,
+        InputFormat::Gate,
     ];
 
     /// The stable name (`lines`, `openai-chat`, ...), as [`FromStr`] reads it.
@@ -101,6 +110,8 @@ impl InputFormat {
     /// assert_eq!(InputFormat::detect(&record(r#"{"object":"chat.completion","choices":[]}"#)), Some(InputFormat::OpenAiChat));
     /// assert_eq!(InputFormat::detect(&record(r#"{"jsonrpc":"2.0","method":"tools/call"}"#)), Some(InputFormat::Mcp));
     /// assert_eq!(InputFormat::detect(&record(r#"{"object":"chat.completion.chunk","choices":[]}"#)), Some(InputFormat::Stream));
+    /// let verdict = r#"{"time":1796390503.1,"session":null,"tool":"a","outcome":"clean","codes":[],"rules":[],"paths":[],"latency_us":40}"#;
+    /// assert_eq!(InputFormat::detect(&record(verdict)), Some(InputFormat::Gate));
     /// assert_eq!(InputFormat::detect(&record("[1, 2]")), None);
     /// ```
     pub fn detect(record: &Value) -> Option<InputFormat> {
@@ -113,6 +124,9 @@ impl InputFormat {
         }
         if object.contains_key("resourceSpans") || otel::is_span(record) {
             return Some(InputFormat::Otel);
+        }
+        if gate::is_verdict(object) {
+            return Some(InputFormat::Gate);
         }
         if object.contains_key("tool") || object.contains_key("arguments") {
             return Some(InputFormat::Lines);
@@ -151,7 +165,10 @@ impl InputFormat {
 
     /// True when records of this format may carry tool definitions.
     pub fn carries_definitions(self) -> bool {
-        !matches!(self, InputFormat::Lines | InputFormat::Stream)
+        !matches!(
+            self,
+            InputFormat::Lines | InputFormat::Stream | InputFormat::Gate
+        )
     }
 }
 
@@ -208,7 +225,7 @@ pub(crate) struct Call<'a> {
 }
 
 /// The calls of one record of `format` (not [`InputFormat::Lines`] or `Auto`, which
-/// [`LinesRecord`] reads), with the values of the `by` fields; `Err` when the record is not of
+/// [`lines::read`] reads, nor [`InputFormat::Gate`], which [`gate::read`] does), with the values of the `by` fields; `Err` when the record is not of
 /// the format at all.
 pub(crate) fn calls<'a>(
     format: InputFormat,
@@ -219,7 +236,7 @@ pub(crate) fn calls<'a>(
         return Err(BadRecord::NotObject);
     }
     let found = match format {
-        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream => None,
+        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream | InputFormat::Gate => None,
         InputFormat::OpenAiChat => openai_chat::calls(record),
         InputFormat::OpenAiResponses => openai_responses::calls(record),
         InputFormat::Anthropic => anthropic::calls(record),
@@ -240,7 +257,9 @@ pub(crate) fn calls<'a>(
 /// The tool definitions one record of `format` carries, as the lenient loader reads them.
 pub fn definitions(format: InputFormat, record: &Value) -> Vec<Cow<'_, Value>> {
     let borrowed = match format {
-        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream => Vec::new(),
+        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream | InputFormat::Gate => {
+            Vec::new()
+        }
         InputFormat::OpenAiChat => openai_chat::definitions(record),
         InputFormat::OpenAiResponses => openai_responses::definitions(record),
         InputFormat::Anthropic => anthropic::definitions(record),

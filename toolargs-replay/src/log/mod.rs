@@ -2,6 +2,7 @@
 //! [`InputFormat`](crate::InputFormat)s, in parallel and in constant memory.
 
 mod blocks;
+mod gated;
 mod replayer;
 mod run;
 mod streamed;

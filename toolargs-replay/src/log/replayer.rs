@@ -21,7 +21,7 @@ const FEW_TOOLS: usize = 8;
 
 /// Replays logs against a tool set, grouping by record fields.
 pub struct Replayer<'t> {
-    tools: &'t ToolSet,
+    pub(super) tools: &'t ToolSet,
     /// The set's tools when they are few, looked up by comparing names inline (every call
     /// names one); `None` for a larger set, looked up in its map.
     few: Option<Vec<(&'t str, &'t dyn Gate)>>,
@@ -67,7 +67,11 @@ impl<'t> Replayer<'t> {
     /// as a JSON line: `{"file", "line", "tool", "outcome", "codes", "rules", "fields"}`
     /// (`outcome` is `clean`, `repaired`, `rejected`, `unchecked` or `bad` with a `reason`;
     /// `fields` the paths of the repairs or errors; `group` the `by` values when grouping),
-    /// with the call's `arguments` too when `with_arguments`. Verdicts come in input order,
+    /// with the call's `arguments` too when `with_arguments`. A gate's verdict log adds
+    /// `recorded`, `{"outcome", "codes", "rules", "changed"}` (`changed` when today's decision
+    /// was compared with it), and its verdicts not judged again have the outcome
+    /// `not_judged`, with a `reason` ([`NO_ARGUMENTS`](crate::NO_ARGUMENTS),
+    /// [`NO_DEFINITION`](crate::NO_DEFINITION)). Verdicts come in input order,
     /// whatever the number of workers.
     pub fn with_verdicts(mut self, with_arguments: bool) -> Self {
         self.verdicts = Some(with_arguments);
@@ -128,6 +132,9 @@ impl<'t> Replayer<'t> {
                 self.count(at, name, call, report, out)
             });
         }
+        if format == InputFormat::Gate {
+            return self.gate_record(at, name, &value, report, out);
+        }
         // Bound before the match: the calls borrow `value` and must be dropped before it.
         let calls = formats::calls(format, &value, &self.by);
         match calls {
@@ -142,7 +149,10 @@ impl<'t> Replayer<'t> {
     }
 
     /// [`ToolSet::named_gate`], from the list of a few tools when the set is small.
-    fn named_gate(&self, name: Option<&str>) -> Result<(&'t str, &'t dyn Gate), BadRecord> {
+    pub(super) fn named_gate(
+        &self,
+        name: Option<&str>,
+    ) -> Result<(&'t str, &'t dyn Gate), BadRecord> {
         match (&self.few, name) {
             (Some(few), Some(name)) => few
                 .iter()
@@ -167,12 +177,19 @@ impl<'t> Replayer<'t> {
             Err(reason) => {
                 report.overall.add_bad_at(reason, at);
                 if let Some(out) = out {
-                    self.write_verdict(out, name, at, None, &Verdict::Bad(reason), &[], None);
+                    let verdict = Verdict::Bad(reason);
+                    self.write_verdict(out, name, at, None, &verdict, &[], None, None);
                 }
                 return;
             }
         };
-        let verdict = match (&call.arguments, self.named_gate(call.tool)) {
+        let verdict = self.verdict_of(&call);
+        self.count_verdict(at, name, call, verdict, report, out, None);
+    }
+
+    /// What the gate makes of one call: judged, unchecked, or why it is no call.
+    pub(super) fn verdict_of(&self, call: &Call<'_>) -> Verdict<'t> {
+        match (&call.arguments, self.named_gate(call.tool)) {
             (None, _) => Verdict::Bad(BadRecord::MissingArguments),
             (_, Err(reason)) => match self.tools.refusal(call.tool) {
                 Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
@@ -203,11 +220,27 @@ impl<'t> Replayer<'t> {
                     None => Verdict::Bad(BadRecord::NotJson),
                 }
             }
-        };
+        }
+    }
+
+    /// Counts one call's verdict into `report`, and writes it (with `recorded`, the verdict a
+    /// gate recorded for it, when there is one).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn count_verdict(
+        &self,
+        at: Location,
+        name: &str,
+        call: Call<'_>,
+        verdict: Verdict<'_>,
+        report: &mut Report,
+        out: Option<&mut Vec<u8>>,
+        recorded: Option<Value>,
+    ) {
         let count = |tally: &mut Tally| match &verdict {
             Verdict::Judged(_, judgement) => tally.add(&judgement.outcome),
             Verdict::Unchecked(tool) => tally.add_unchecked(tool),
             Verdict::Bad(reason) => tally.add_bad_at(*reason, at),
+            Verdict::NotJudged(_) => {}
         };
         count(&mut report.overall);
         if let Verdict::Judged(tool, judgement) = &verdict {
@@ -222,6 +255,7 @@ impl<'t> Replayer<'t> {
                 &verdict,
                 &call.key,
                 call.arguments.as_ref(),
+                recorded,
             );
         }
         if !self.by.is_empty() {

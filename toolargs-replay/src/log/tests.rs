@@ -132,3 +132,107 @@ fn a_replay_does_not_depend_on_the_block_size() {
     );
     assert_eq!(report.overall.ok_clean, 2 * 6);
 }
+
+/// A gate's verdict log: verdicts with and without arguments, an outcome no gate writes
+/// today, a line without a time, one that is not JSON.
+fn verdict_log() -> Vec<u8> {
+    let mut log = String::new();
+    for i in 0..30u32 {
+        let time = 1_796_389_200 + i * 700;
+        let line = match i % 6 {
+            0 => format!(
+                r#"{{"time":{time}.5,"session":"s{}","tool":"t","outcome":"clean","codes":[],"rules":[],"paths":[],"latency_us":9,"arguments":"{{\"n\":1}}"}}"#,
+                i % 2
+            ),
+            1 => format!(
+                r#"{{"time":{time},"session":null,"tool":"t","outcome":"clean","codes":[],"rules":[],"paths":[],"latency_us":9,"arguments":"{{\"n\":\"x\"}}"}}"#
+            ),
+            2 => format!(
+                r#"{{"time":{time},"session":"s1","tool":"t","outcome":"rejected","codes":["type","type"],"rules":[],"paths":["$.n","$.m"],"latency_us":9}}"#
+            ),
+            3 => format!(
+                r#"{{"time":{time},"session":"s1","tool":"u","outcome":"tools_unavailable","codes":[],"rules":[],"paths":[],"latency_us":9,"arguments":"{{}}"}}"#
+            ),
+            4 => r#"{"session":"s1","tool":"t","outcome":"repaired","codes":[],"rules":["numeric_string_to_int"],"paths":["$.n"],"latency_us":9,"arguments":"{\"n\":\"2\"}"}"#.to_owned(),
+            _ => "{not json".to_owned(),
+        };
+        log.push_str(&line);
+        log.push('\n');
+    }
+    log.into_bytes()
+}
+
+#[test]
+fn a_verdict_log_counts_its_verdicts_and_judges_again_those_it_can() {
+    let tools = ToolSet::from_json(
+        r#"[{"name": "t", "input_schema": {"type": "object",
+            "properties": {"n": {"type": "integer"}}, "required": ["n"]}}]"#,
+    )
+    .unwrap();
+    let log = verdict_log();
+    let mut first: Option<(Report, Vec<u8>)> = None;
+    for block_bytes in [1, 64, BLOCK_BYTES] {
+        for workers in [1, 3] {
+            let mut replayer = Replayer::new(&tools, Vec::new()).with_verdicts(false);
+            replayer.block_bytes = block_bytes;
+            let mut verdicts = Vec::new();
+            let source = LogSource {
+                name: "gate.jsonl".to_owned(),
+                format: InputFormat::Auto,
+                reader: Box::new(io::Cursor::new(log.clone())),
+            };
+            let report = replayer
+                .run_sources([Ok(source)], workers, |_| {}, Some(&mut verdicts))
+                .unwrap();
+            match &first {
+                None => first = Some((report, verdicts)),
+                Some((report_1, verdicts_1)) => {
+                    assert_eq!(&report, report_1, "blocks of {block_bytes}, {workers}");
+                    assert_eq!(&verdicts, verdicts_1, "blocks of {block_bytes}, {workers}");
+                }
+            }
+        }
+    }
+    let (report, verdicts) = first.unwrap();
+    let recorded = &report.recorded;
+    // 25 verdicts (5 of each kind), 5 lines that are not JSON.
+    assert_eq!(recorded.records, 25);
+    assert_eq!(report.overall.bad_records[&BadRecord::NotJson], 5);
+    assert_eq!(recorded.outcomes["clean"], 10);
+    assert_eq!(recorded.outcomes["tools_unavailable"], 5);
+    assert_eq!(recorded.codes["type"], 5);
+    assert_eq!(recorded.untimed, 5);
+    assert_eq!(recorded.sessions[&None]["clean"], 5);
+    // Judged again: the 15 calls to `t` with arguments; the rejected ones carry none and `u`
+    // has no definition. The clean calls of `"n": "x"` are rejected today.
+    assert_eq!(recorded.judged, 15);
+    assert_eq!(recorded.not_judged[crate::NO_ARGUMENTS], 5);
+    assert_eq!(recorded.not_judged[crate::NO_DEFINITION], 5);
+    assert_eq!((recorded.compared, recorded.changed), (15, 5));
+    assert_eq!(
+        recorded.changes[&("clean".to_owned(), "rejected".to_owned())],
+        5
+    );
+    let lines: Vec<u64> = recorded
+        .changed_examples
+        .iter()
+        .map(|c| c.at.line)
+        .collect();
+    assert_eq!(lines, [2, 8, 14, 20, 26]);
+    assert_eq!(report.overall.calls(), 15);
+    assert_eq!(report.overall.rejected, 5);
+    // One verdict line per record, with the recorded verdict.
+    let verdicts: Vec<serde_json::Value> = verdicts
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 30);
+    assert_eq!(verdicts[1]["outcome"], "rejected");
+    assert_eq!(verdicts[1]["recorded"]["outcome"], "clean");
+    assert_eq!(verdicts[1]["recorded"]["changed"], true);
+    assert_eq!(verdicts[2]["outcome"], "not_judged");
+    assert_eq!(verdicts[2]["reason"], "no_arguments");
+    assert_eq!(verdicts[3]["reason"], "no_definition");
+    assert_eq!(verdicts[5]["outcome"], "bad");
+}

@@ -17,10 +17,14 @@ pub(super) enum Verdict<'r> {
     Unchecked(&'r str),
     /// Not a call.
     Bad(BadRecord),
+    /// A gate's recorded verdict that is not judged again, and why
+    /// ([`NO_ARGUMENTS`](crate::NO_ARGUMENTS), [`NO_DEFINITION`](crate::NO_DEFINITION)).
+    NotJudged(&'static str),
 }
 
 impl Replayer<'_> {
-    /// Writes one verdict line.
+    /// Writes one verdict line; `recorded` is the verdict a gate recorded for the call, when
+    /// the log is a gate's.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn write_verdict(
         &self,
@@ -31,13 +35,14 @@ impl Replayer<'_> {
         verdict: &Verdict<'_>,
         key: &[Value],
         arguments: Option<&Args<'_>>,
+        recorded: Option<Value>,
     ) {
         let mut line = serde_json::Map::new();
         line.insert("file".into(), json!(name));
         line.insert("line".into(), json!(at.line));
         let tool = match verdict {
             Verdict::Judged(tool, _) | Verdict::Unchecked(tool) => Some(*tool),
-            Verdict::Bad(_) => tool,
+            Verdict::Bad(_) | Verdict::NotJudged(_) => tool,
         };
         line.insert("tool".into(), json!(tool));
         let (outcome, codes, rules, fields): (&str, Vec<&str>, Vec<&str>, BTreeSet<String>) =
@@ -69,6 +74,10 @@ impl Replayer<'_> {
                     line.insert("reason".into(), json!(reason.as_str()));
                     ("bad", vec![], vec![], BTreeSet::new())
                 }
+                Verdict::NotJudged(reason) => {
+                    line.insert("reason".into(), json!(reason));
+                    ("not_judged", vec![], vec![], BTreeSet::new())
+                }
             };
         line.insert("outcome".into(), json!(outcome));
         line.insert("codes".into(), json!(codes));
@@ -78,6 +87,9 @@ impl Replayer<'_> {
             let group: serde_json::Map<String, Value> =
                 self.by.iter().cloned().zip(key.iter().cloned()).collect();
             line.insert("group".into(), Value::Object(group));
+        }
+        if let Some(recorded) = recorded {
+            line.insert("recorded".into(), recorded);
         }
         // Arguments logged as a value are written as logged, numbers exactly: appended to the
         // line's text rather than read into a `Value`.
