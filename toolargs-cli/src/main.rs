@@ -158,6 +158,29 @@ enum Command {
         /// http://127.0.0.1:8000/mcp).
         #[arg(long, value_name = "URL", requires = "listen")]
         upstream: Option<String>,
+        /// Serve Prometheus metrics at http://ADDR/metrics (calls by tool and outcome, error
+        /// codes, repairs, added latency, upstream errors, sessions) and a health check at
+        /// http://ADDR/healthz (200 while the gate serves, 503 once its server ended or it
+        /// drains). Port 0 picks a free port; the address is printed on stderr.
+        #[arg(long, value_name = "ADDR")]
+        metrics: Option<std::net::SocketAddr>,
+        /// With --listen: the most requests handled at once, open event streams included;
+        /// one more is answered 503 [default: 1024].
+        #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+        max_requests: Option<u64>,
+        /// With --listen: the most sessions kept; past it, the one unused the longest is
+        /// forgotten [default: 4096].
+        #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+        max_sessions: Option<u64>,
+        /// With --listen: the most bytes of a request's body; a longer one is answered 413
+        /// [default: 67108864, 64 MiB].
+        #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+        max_body_bytes: Option<u64>,
+        /// With --listen: on SIGTERM or SIGINT the gate answers new requests 503, waits this
+        /// long at most for those in flight, and exits 0 (a second signal ends the wait)
+        /// [default: 30].
+        #[arg(long, value_name = "SECS", requires = "listen")]
+        drain_timeout: Option<u64>,
         /// The server to start, and its arguments (after `--`).
         #[arg(required_unless_present = "listen", last = true)]
         command: Vec<std::ffi::OsString>,
@@ -260,6 +283,11 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             policy,
             listen,
             upstream,
+            metrics,
+            max_requests,
+            max_sessions,
+            max_body_bytes,
+            drain_timeout,
             command,
         } => {
             // Before anything starts: a policy that does not load is the whole answer.
@@ -282,14 +310,45 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
                 UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
             };
+            // Before the server starts, so that every call is counted.
+            let (metrics, _metrics_server) = match metrics {
+                Some(address) => {
+                    let metrics = Arc::new(toolargs_gate::Metrics::new());
+                    let server = toolargs_gate::MetricsServer::start(address, metrics.clone())
+                        .map_err(|e| format!("--metrics {address}: {e}"))?;
+                    // Tests and scripts wait for this line.
+                    eprintln!(
+                        "toolargs gate: metrics on http://{}/metrics",
+                        server.local_addr()
+                    );
+                    (Some(metrics), Some(server))
+                }
+                None => (None, None),
+            };
             if let (Some(listen), Some(upstream)) = (listen, upstream) {
                 let new_gate = move || {
                     toolargs_gate::Gate::new()
                         .with_unchecked(unchecked)
                         .with_policy(policy.clone())
                 };
-                let gate = toolargs_gate::HttpGate::bind(listen, &upstream, new_gate, log)
-                    .map_err(|e| format!("{listen}: {e}"))?;
+                let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+                let defaults = toolargs_gate::HttpOptions::default();
+                let options = defaults
+                    .with_max_requests(max_requests.map_or(defaults.max_requests, size))
+                    .with_max_sessions(max_sessions.map_or(defaults.max_sessions, size))
+                    .with_max_body_bytes(max_body_bytes.map_or(defaults.max_body_bytes, size))
+                    .with_drain_timeout(
+                        drain_timeout
+                            .map_or(defaults.drain_timeout, std::time::Duration::from_secs),
+                    );
+                let mut gate = toolargs_gate::HttpGate::bind(listen, &upstream, new_gate, log)
+                    .map_err(|e| format!("{listen}: {e}"))?
+                    .with_options(options);
+                if let Some(metrics) = &metrics {
+                    gate = gate.with_metrics(metrics.clone());
+                }
+                gate.drain_on_signals()
+                    .map_err(|e| format!("cannot handle signals: {e}"))?;
                 // Tests and scripts wait for this line.
                 eprintln!(
                     "toolargs gate: listening on {} in front of {upstream}",
@@ -302,7 +361,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 .with_unchecked(unchecked)
                 .with_policy(policy);
             let (program, args) = command.split_first().ok_or("no server command given")?;
-            let code = toolargs_gate::run_stdio(gate, program, args, log)
+            let code = toolargs_gate::run_stdio_with_metrics(gate, program, args, log, metrics)
                 .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;
             Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
         }

@@ -19,7 +19,12 @@
 //!   so does every request to another path (OAuth metadata, ...), unjudged.
 //!
 //! An upstream that cannot be reached is answered `502` with a JSON-RPC error `-32603`; a
-//! body longer than [`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES) is answered `413`.
+//! body longer than [`HttpOptions::max_body_bytes`] ([`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES)
+//! unless told) is answered `413`.
+//!
+//! A drain ([`DrainHandle::drain`], or `SIGTERM`/`SIGINT` after [`HttpGate::drain_on_signals`])
+//! answers every new request `503` while the requests in flight finish, for at most
+//! [`HttpOptions::drain_timeout`]; then [`HttpGate::serve`] returns.
 //!
 //! Each MCP session (an `Mcp-Session-Id` the upstream gave) has a [`Gate`] of its own, as a
 //! stdio connection has: its tool list is the one that session was given (a server may list
@@ -35,8 +40,8 @@
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use ureq::http::{self as h, HeaderName, HeaderValue};
@@ -44,7 +49,7 @@ use ureq::http::{self as h, HeaderName, HeaderValue};
 use crate::sse;
 use crate::stdio::{lock, report_new_tools};
 use crate::trace::CallSpan;
-use crate::{reply, Gate, Route, VerdictLog, MAX_LINE_BYTES};
+use crate::{reply, Gate, Metrics, Route, VerdictLog, MAX_LINE_BYTES};
 
 /// A line on stderr, never a panic (stderr may be closed).
 macro_rules! note {
@@ -54,12 +59,119 @@ macro_rules! note {
 }
 
 /// The most requests handled at once (each on a worker thread of its own, an open GET
-/// stream included); one more is answered `503`.
-const MAX_REQUESTS: usize = 1024;
+/// stream included); one more is answered `503`. The default of
+/// [`HttpOptions::max_requests`].
+pub const MAX_REQUESTS: usize = 1024;
 
 /// The most sessions kept; past it, the one unused the longest is forgotten (its next
-/// request gets a fresh gate, which learns the tools when the client lists them again).
-const MAX_SESSIONS: usize = 4096;
+/// request gets a fresh gate, which learns the tools when the client lists them again). The
+/// default of [`HttpOptions::max_sessions`].
+pub const MAX_SESSIONS: usize = 4096;
+
+/// How long a drain waits for the requests in flight, by default.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The limits of an [`HttpGate`], and how long its drain waits ([`HttpGate::with_options`]).
+/// A limit of 0 counts as 1.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolargs_gate::HttpOptions;
+///
+/// let options = HttpOptions::default()
+///     .with_max_requests(256)
+///     .with_max_body_bytes(1 << 20)
+///     .with_drain_timeout(Duration::from_secs(10));
+/// assert_eq!(options.max_sessions, toolargs_gate::MAX_SESSIONS);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpOptions {
+    /// The most requests handled at once, an open event stream included; one more is
+    /// answered `503` ([`MAX_REQUESTS`]).
+    pub max_requests: usize,
+    /// The most sessions a gate is kept for; past it, the one unused the longest is
+    /// forgotten ([`MAX_SESSIONS`]).
+    pub max_sessions: usize,
+    /// The most bytes of a client's request body; a longer one is answered `413`
+    /// ([`MAX_LINE_BYTES`]).
+    pub max_body_bytes: usize,
+    /// How long a drain waits for the requests in flight before [`HttpGate::serve`] returns
+    /// anyway ([`DRAIN_TIMEOUT`]).
+    pub drain_timeout: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> HttpOptions {
+        HttpOptions {
+            max_requests: MAX_REQUESTS,
+            max_sessions: MAX_SESSIONS,
+            max_body_bytes: MAX_LINE_BYTES,
+            drain_timeout: DRAIN_TIMEOUT,
+        }
+    }
+}
+
+impl HttpOptions {
+    /// At most `max_requests` requests handled at once.
+    pub fn with_max_requests(mut self, max_requests: usize) -> HttpOptions {
+        self.max_requests = max_requests;
+        self
+    }
+
+    /// At most `max_sessions` sessions kept.
+    pub fn with_max_sessions(mut self, max_sessions: usize) -> HttpOptions {
+        self.max_sessions = max_sessions;
+        self
+    }
+
+    /// Request bodies of at most `max_body_bytes` bytes.
+    pub fn with_max_body_bytes(mut self, max_body_bytes: usize) -> HttpOptions {
+        self.max_body_bytes = max_body_bytes;
+        self
+    }
+
+    /// A drain waits at most `drain_timeout` for the requests in flight.
+    pub fn with_drain_timeout(mut self, drain_timeout: Duration) -> HttpOptions {
+        self.drain_timeout = drain_timeout;
+        self
+    }
+}
+
+/// Starts the drain of an [`HttpGate`] from another thread ([`HttpGate::drain_handle`]).
+#[derive(Clone, Debug)]
+pub struct DrainHandle {
+    control: Arc<Control>,
+}
+
+impl DrainHandle {
+    /// Starts the drain: new requests are answered `503`, and [`HttpGate::serve`] returns
+    /// once the requests in flight are answered, or the drain timeout passed. Asked again
+    /// during the drain, `serve` returns at once.
+    pub fn drain(&self) {
+        let mut state = lock(&self.control.state);
+        state.drains = state.drains.saturating_add(1);
+        self.control.draining.store(true, Ordering::SeqCst);
+        self.control.changed.notify_all();
+    }
+}
+
+/// How [`HttpGate::serve`] learns that it should end: a drain asked for, or listening failed.
+#[derive(Debug, Default)]
+struct Control {
+    state: Mutex<ControlState>,
+    changed: Condvar,
+    /// A drain was asked for (read by every request, without the lock).
+    draining: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct ControlState {
+    /// How many times a drain was asked for.
+    drains: u32,
+    /// Why listening failed.
+    failed: Option<io::Error>,
+}
 
 /// The bytes of an upstream's body read at a time when relaying it (zeroed once per answer:
 /// most are a few hundred bytes).
@@ -102,7 +214,7 @@ const HOP_BY_HOP: [&str; 11] = [
 pub struct HttpGate {
     server: Arc<tiny_http::Server>,
     address: SocketAddr,
-    shared: Arc<Shared>,
+    shared: Shared,
 }
 
 struct Shared {
@@ -116,6 +228,9 @@ struct Shared {
     sessionless: Arc<Mutex<Gate>>,
     sessions: Mutex<HashMap<String, Session>>,
     log: Mutex<Option<VerdictLog>>,
+    metrics: Option<Arc<Metrics>>,
+    options: HttpOptions,
+    control: Arc<Control>,
     /// The workers started, those waiting for a request, and the requests being handled.
     workers: AtomicUsize,
     idle: AtomicUsize,
@@ -157,16 +272,7 @@ impl HttpGate {
             }
             _ => return Err(invalid(format!("the upstream URL `{upstream}` is not http"))),
         }
-        let agent = ureq::Agent::config_builder()
-            // A connection kept for every client at once, not ureq's 3, so that concurrent
-            // clients do not open a connection to the upstream per call.
-            .max_idle_connections(MAX_REQUESTS)
-            .max_idle_connections_per_host(MAX_REQUESTS)
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .timeout_connect(Some(CONNECT_TIMEOUT))
-            .build()
-            .new_agent();
+        let agent = agent(MAX_REQUESTS);
         // Answers are small and written as they are ready: with Nagle's algorithm on, one
         // written behind another waits for the client's delayed acknowledgement (40 ms on
         // Linux). Accepted connections inherit the option from the listener.
@@ -181,7 +287,7 @@ impl HttpGate {
         Ok(HttpGate {
             server: Arc::new(server),
             address,
-            shared: Arc::new(Shared {
+            shared: Shared {
                 upstream: upstream.to_owned(),
                 origin: format!("{scheme}://{authority}"),
                 path: uri.path().to_owned(),
@@ -190,11 +296,45 @@ impl HttpGate {
                 new_gate: Box::new(new_gate),
                 sessions: Mutex::new(HashMap::new()),
                 log: Mutex::new(log),
+                metrics: None,
+                options: HttpOptions::default(),
+                control: Arc::default(),
                 workers: AtomicUsize::new(0),
                 idle: AtomicUsize::new(0),
                 busy: AtomicUsize::new(0),
-            }),
+            },
         })
+    }
+
+    /// The gate's limits and drain timeout are `options`.
+    pub fn with_options(mut self, options: HttpOptions) -> HttpGate {
+        if options.max_requests != self.shared.options.max_requests {
+            self.shared.agent = agent(options.max_requests.max(1));
+        }
+        self.shared.options = options;
+        self
+    }
+
+    /// Counts the gate's work in `metrics`: each verdict, each `502`, the sessions kept; and
+    /// says it no longer serves once it drains.
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> HttpGate {
+        self.shared.metrics = Some(metrics);
+        self
+    }
+
+    /// A handle that starts the gate's drain from another thread.
+    pub fn drain_handle(&self) -> DrainHandle {
+        DrainHandle {
+            control: self.shared.control.clone(),
+        }
+    }
+
+    /// On Unix, `SIGTERM` and `SIGINT` start the gate's drain (a second one ends it at
+    /// once), from a thread of their own; elsewhere, nothing. Their default action, ending
+    /// the process, is replaced for as long as the process runs.
+    pub fn drain_on_signals(&self) -> io::Result<()> {
+        let handle = self.drain_handle();
+        crate::signals::on_terminate(move || handle.drain())
     }
 
     /// The address listened on (with the port chosen, for port 0).
@@ -207,20 +347,90 @@ impl HttpGate {
         format!("http://{}{}", self.address, self.shared.path)
     }
 
-    /// Handles requests until listening fails, each on a worker thread of its own.
+    /// Handles requests, each on a worker thread of its own, until listening fails (the
+    /// error) or a drain ends ([`HttpGate::drain_handle`]: `Ok`).
     ///
     /// Workers are kept and reused: a thread started for each request cost more than the
     /// rest of its handling (a new thread's stack and allocator heap are fresh pages the
     /// kernel zeroes). One more starts whenever none is left waiting, so that a long answer
     /// (an event stream) never holds up the requests behind it.
     pub fn serve(self) -> io::Result<()> {
-        work(&self.server, &self.shared)
+        let HttpGate { server, shared, .. } = self;
+        let shared = Arc::new(shared);
+        spawn_worker(&server, &shared)?;
+        let control = shared.control.clone();
+        let mut state = lock(&control.state);
+        loop {
+            if let Some(failed) = state.failed.take() {
+                return Err(failed);
+            }
+            if state.drains > 0 {
+                break;
+            }
+            state = control
+                .changed
+                .wait(state)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        if let Some(metrics) = &shared.metrics {
+            metrics.set_serving(false);
+        }
+        let in_flight = shared.busy.load(Ordering::SeqCst);
+        note!("toolargs gate: draining, {in_flight} request(s) in flight");
+        // Each worker that ends a request while draining says so.
+        let deadline = Instant::now() + shared.options.drain_timeout;
+        while shared.busy.load(Ordering::SeqCst) > 0 && state.drains < 2 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            state = control
+                .changed
+                .wait_timeout(state, left)
+                .map_or_else(|e| e.into_inner().0, |(state, _)| state);
+        }
+        drop(state);
+        let cut = shared.busy.load(Ordering::SeqCst);
+        if cut > 0 {
+            note!("toolargs gate: drained, {cut} request(s) still in flight cut short");
+        } else {
+            note!("toolargs gate: drained");
+        }
+        // The workers waiting for a request end.
+        for _ in 0..shared.workers.load(Ordering::SeqCst) {
+            server.unblock();
+        }
+        Ok(())
     }
 }
 
+/// The upstream's client: a connection kept for every request the gate handles at once, not
+/// ureq's 3, so that concurrent clients do not open a connection to the upstream per call.
+fn agent(max_requests: usize) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .max_idle_connections(max_requests)
+        .max_idle_connections_per_host(max_requests)
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_connect(Some(CONNECT_TIMEOUT))
+        .build()
+        .new_agent()
+}
+
+/// Starts a worker on a thread of its own.
+fn spawn_worker(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()> {
+    let (server, shared) = (server.clone(), shared.clone());
+    std::thread::Builder::new()
+        .name("toolargs-gate-http".to_owned())
+        .spawn(move || work(&server, &shared))?;
+    Ok(())
+}
+
 /// One worker: takes the next request, starts another worker when it took the last one
-/// waiting, and handles it; until listening fails.
-fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()> {
+/// waiting, and handles it; until listening fails (said to [`HttpGate::serve`]) or the
+/// drain ends.
+fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) {
+    let max_requests = shared.options.max_requests.max(1);
     shared.workers.fetch_add(1, Ordering::SeqCst);
     loop {
         shared.idle.fetch_add(1, Ordering::SeqCst);
@@ -230,11 +440,17 @@ fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()>
             Ok(request) => request,
             Err(e) => {
                 shared.workers.fetch_sub(1, Ordering::SeqCst);
-                return Err(e);
+                // Unblocked at the drain's end: not a failure.
+                if !shared.control.draining.load(Ordering::SeqCst) {
+                    let mut state = lock(&shared.control.state);
+                    state.failed.get_or_insert(e);
+                    shared.control.changed.notify_all();
+                }
+                return;
             }
         };
-        // One worker more than `MAX_REQUESTS`, to answer `503` past it.
-        if waiting == 0 && shared.workers.load(Ordering::SeqCst) <= MAX_REQUESTS {
+        // One worker more than `max_requests`, to answer `503` past it.
+        if waiting == 0 && shared.workers.load(Ordering::SeqCst) <= max_requests {
             let (server, shared) = (server.clone(), shared.clone());
             let spawned = std::thread::Builder::new()
                 .name("toolargs-gate-http".to_owned())
@@ -243,13 +459,24 @@ fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()>
                 note!("toolargs gate: cannot start a worker thread: {e}");
             }
         }
-        if shared.busy.fetch_add(1, Ordering::SeqCst) >= MAX_REQUESTS {
+        // Counted before the drain is looked at: a drain that sees no request in flight
+        // sees every later one answered `503`.
+        let busy = shared.busy.fetch_add(1, Ordering::SeqCst);
+        if shared.control.draining.load(Ordering::SeqCst) {
+            let body = reply::not_forwarded("", "the gate is shutting down");
+            let close = ("connection".to_owned(), "close".to_owned());
+            respond(request, 503, &[json_type(), close], body.as_bytes());
+        } else if busy >= max_requests {
             let body = reply::not_forwarded("", "the gate is handling too many requests");
             respond(request, 503, &[], body.as_bytes());
         } else {
             handle(shared, request);
         }
         shared.busy.fetch_sub(1, Ordering::SeqCst);
+        if shared.control.draining.load(Ordering::SeqCst) {
+            let _state = lock(&shared.control.state);
+            shared.control.changed.notify_all();
+        }
     }
 }
 
@@ -276,10 +503,11 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
             .iter()
             .any(|h| h.field.equiv("Transfer-Encoding"));
     let body = if has_body || incoming.method == "POST" {
-        match read_bounded(request.as_reader()) {
+        let limit = shared.options.max_body_bytes.max(1);
+        match read_at_most(request.as_reader(), limit) {
             Ok(Some(body)) => Some(body),
             Ok(None) => {
-                let why = format!("the message is longer than {MAX_LINE_BYTES} bytes");
+                let why = format!("the message is longer than {limit} bytes");
                 let body = reply::not_forwarded("", &why);
                 return respond(request, 413, &[], body.as_bytes());
             }
@@ -329,6 +557,9 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
     };
     if let (Some(verdict), Some(log)) = (&handled.verdict, lock(&shared.log).as_mut()) {
         log.write(verdict, incoming.session.as_deref(), started);
+    }
+    if let (Some(verdict), Some(metrics)) = (&handled.verdict, &shared.metrics) {
+        metrics.record_call(verdict, started.elapsed());
     }
     match handled.routes.into_iter().next() {
         Some(Route::ToServer(line)) => {
@@ -415,14 +646,19 @@ fn gate_of(shared: &Shared, session: Option<&str>) -> Arc<Mutex<Gate>> {
     // A session this gate did not see begin (it began before the gate did, or was forgotten):
     // a gate of its own from now on.
     let gate = Arc::new(Mutex::new((shared.new_gate)()));
-    remember(&mut sessions, session, gate.clone());
+    remember(shared, &mut sessions, session, gate.clone());
     gate
 }
 
 /// Keeps `gate` as the gate of `session`, forgetting the session unused the longest when
 /// there are too many.
-fn remember(sessions: &mut HashMap<String, Session>, session: &str, gate: Arc<Mutex<Gate>>) {
-    if sessions.len() >= MAX_SESSIONS {
+fn remember(
+    shared: &Shared,
+    sessions: &mut HashMap<String, Session>,
+    session: &str,
+    gate: Arc<Mutex<Gate>>,
+) {
+    if sessions.len() >= shared.options.max_sessions.max(1) {
         let oldest = sessions
             .iter()
             .min_by_key(|(_, known)| known.used)
@@ -438,6 +674,9 @@ fn remember(sessions: &mut HashMap<String, Session>, session: &str, gate: Arc<Mu
             used: Instant::now(),
         },
     );
+    if let Some(metrics) = &shared.metrics {
+        metrics.set_sessions(sessions.len());
+    }
 }
 
 /// The gate judging a request, the client's message it forwarded (`None` for a GET), and
@@ -461,6 +700,9 @@ fn forward(
     let sent_line = gate.as_ref().and_then(|judged| judged.line.clone());
     let failed = |request: tiny_http::Request, why: String| {
         note!("toolargs gate: {why}");
+        if let Some(metrics) = &shared.metrics {
+            metrics.upstream_errors(1);
+        }
         let body = reply::not_forwarded(sent_line.as_deref().unwrap_or(""), &why);
         respond(request, 502, &[json_type()], body.as_bytes());
     };
@@ -547,6 +789,9 @@ fn track_session(
         // 404: the upstream no longer knows the session.
         if status == 404 || (incoming.method == "DELETE" && (200..300).contains(&status)) {
             sessions.remove(sent);
+            if let Some(metrics) = &shared.metrics {
+                metrics.set_sessions(sessions.len());
+            }
             return;
         }
     }
@@ -558,7 +803,7 @@ fn track_session(
                 (Some(judged), Some(_)) => judged.gate.clone(),
                 _ => Arc::new(Mutex::new((shared.new_gate)())),
             };
-            remember(&mut sessions, answered, gate);
+            remember(shared, &mut sessions, answered, gate);
         }
     }
 }
@@ -730,9 +975,14 @@ fn write_chunk(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
 
 /// The whole of `input`, or `None` when it is longer than [`MAX_LINE_BYTES`].
 fn read_bounded(input: &mut dyn Read) -> io::Result<Option<Vec<u8>>> {
+    read_at_most(input, MAX_LINE_BYTES)
+}
+
+/// The whole of `input`, or `None` when it is longer than `limit` bytes.
+fn read_at_most(input: &mut dyn Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
     let mut bytes = Vec::new();
     input
-        .take(MAX_LINE_BYTES as u64 + 1)
+        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
         .read_to_end(&mut bytes)?;
-    Ok((bytes.len() <= MAX_LINE_BYTES).then_some(bytes))
+    Ok((bytes.len() <= limit).then_some(bytes))
 }

@@ -67,6 +67,7 @@
 
 mod http;
 mod message;
+pub mod metrics;
 mod params;
 mod policy;
 mod reply;
@@ -85,10 +86,11 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 use toolargs_core::options::ParseOptions;
 
-pub use http::HttpGate;
+pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
 use message::{Message, Params};
+pub use metrics::{Metrics, MetricsServer};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
-pub use stdio::{run_stdio, VerdictLog, MAX_LINE_BYTES};
+pub use stdio::{run_stdio, run_stdio_with_metrics, VerdictLog, MAX_LINE_BYTES};
 pub use tools::{Tools, UncheckedTool};
 use trace::{Answer, CallSpan};
 

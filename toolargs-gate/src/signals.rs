@@ -1,7 +1,8 @@
 //! Signals to the gate reach the server it started (Unix): `SIGTERM`, `SIGINT`, `SIGHUP`
 //! and `SIGQUIT` sent to the gate are sent on to the server, which ends as it would without
 //! the gate, and the gate ends with it. A signal the kernel sent (a terminal's Ctrl-C) is
-//! not passed on: it went to the whole process group, the server included.
+//! not passed on: it went to the whole process group, the server included. The HTTP gate,
+//! which starts no server, drains on `SIGTERM` and `SIGINT` instead.
 
 use std::io;
 use std::process::ExitStatus;
@@ -43,6 +44,30 @@ pub(crate) fn forward_to(child: &std::process::Child) -> io::Result<()> {
 
 #[cfg(not(unix))]
 pub(crate) fn forward_to(_child: &std::process::Child) -> io::Result<()> {
+    Ok(())
+}
+
+/// Calls `drain` each time the process gets `SIGTERM` or `SIGINT`, from a thread of its own,
+/// for as long as the process runs: the HTTP gate, which has no child to pass them on to,
+/// stops taking requests and lets those in flight finish, instead of ending mid-answer.
+#[cfg(unix)]
+pub(crate) fn on_terminate(drain: impl Fn() + Send + 'static) -> io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGINT,
+    ])?;
+    std::thread::Builder::new()
+        .name("toolargs-gate-signals".to_owned())
+        .spawn(move || {
+            for _ in signals.forever() {
+                drain();
+            }
+        })?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn on_terminate(_drain: impl Fn() + Send + 'static) -> io::Result<()> {
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::{Gate, Route};
+use crate::{Gate, Metrics, Route};
 
 /// The most bytes of one message the gate reads (64 MiB); a longer line is answered with an
 /// error and skipped.
@@ -72,6 +72,19 @@ pub fn run_stdio(
     args: &[OsString],
     log: Option<VerdictLog>,
 ) -> io::Result<i32> {
+    run_stdio_with_metrics(gate, command, args, log, None)
+}
+
+/// [`run_stdio`], counting the gate's work in `metrics`: each verdict, and the requests the
+/// server left unanswered when it ended; once it ended, `metrics` says the gate no longer
+/// serves ([`Metrics::set_serving`]).
+pub fn run_stdio_with_metrics(
+    gate: Gate,
+    command: &OsString,
+    args: &[OsString],
+    log: Option<VerdictLog>,
+    metrics: Option<Arc<Metrics>>,
+) -> io::Result<i32> {
     let mut child = Command::new(command)
         .args(args)
         .stdin(Stdio::piped())
@@ -99,6 +112,7 @@ pub fn run_stdio(
             to_client.clone(),
             log.clone(),
         );
+        let metrics = metrics.clone();
         std::thread::spawn(move || {
             let mut input = BufReader::new(io::stdin().lock());
             while let Some(line) = read_line(&mut input) {
@@ -120,6 +134,9 @@ pub fn run_stdio(
                     if sent.is_err() {
                         return;
                     }
+                }
+                if let (Some(verdict), Some(metrics)) = (&handled.verdict, &metrics) {
+                    metrics.record_call(verdict, started.elapsed());
                 }
                 if let (Some(verdict), Some(log)) = (handled.verdict, lock(&log).as_mut()) {
                     log.write(&verdict, Some(&session), started);
@@ -151,7 +168,12 @@ pub fn run_stdio(
             }
         }
     }
-    for route in lock(&gate).server_closed() {
+    let unanswered = lock(&gate).server_closed();
+    if let Some(metrics) = &metrics {
+        metrics.set_serving(false);
+        metrics.upstream_errors(unanswered.len() as u64);
+    }
+    for route in unanswered {
         if let Route::ToClient(text) = route {
             let _ = write_line(&mut *lock(&to_client), &text);
         }
