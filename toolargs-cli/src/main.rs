@@ -5,6 +5,7 @@
 //! `toolargs --help`.
 
 mod baseline;
+mod recorded;
 mod render;
 
 use std::io::{self, IsTerminal, Read, Write};
@@ -49,13 +50,20 @@ enum Command {
     /// A tool definition that does not load is listed in the report with where and why; calls
     /// to its tool count as `unchecked`, and the other tools replay as usual. Load warnings of
     /// the tools that loaded are listed too.
+    ///
+    /// A verdict log of `toolargs gate --log` is read as it is, without definitions: its
+    /// recorded verdicts are counted by tool and outcome, code, rule, session and hour (or day,
+    /// for a log of more than two days; the HTML page leads with a chart of them). Lines that
+    /// carry their arguments (`--log-arguments`) are judged again against `--tools`, and the
+    /// report lists where today's policy decides differently from the recorded verdict.
     Replay {
         /// Tool definitions: a JSON array, or an object with a `tools` array (OpenAI, Anthropic,
         /// Gemini or MCP shapes, mixed freely). Optional when the logs carry definitions.
         #[arg(long)]
         tools: Option<PathBuf>,
         /// The format of the logs: auto (detected per file from its first records), lines,
-        /// openai-chat, openai-responses, anthropic, otel, mcp or stream.
+        /// openai-chat, openai-responses, anthropic, otel, mcp, stream, or gate (a verdict log
+        /// of `toolargs gate`).
         #[arg(long, default_value = "auto")]
         input_format: InputFormat,
         /// Fail (exit 2, with every reason) when any tool definition does not load, instead of
@@ -243,12 +251,31 @@ fn replay_tools(
             tools.add_missing(strict_check("the logs", from_logs, strict)?);
         }
     }
-    if tools.is_empty() && tools.refused().is_empty() {
+    if tools.is_empty() && tools.refused().is_empty() && !reads_verdicts(inputs, format)? {
         return Err(
             "no tool definitions: give --tools, or logs whose records carry them".to_owned(),
         );
     }
     Ok(tools)
+}
+
+/// True when some input is a gate's verdict log, whose recorded verdicts replay without
+/// definitions.
+fn reads_verdicts(inputs: &[Input], format: InputFormat) -> Result<bool, String> {
+    match format {
+        InputFormat::Gate => Ok(true),
+        InputFormat::Auto => {
+            for input in inputs {
+                let found =
+                    InputFormat::of_input(input).map_err(|e| format!("{}: {e}", input.name()))?;
+                if found == InputFormat::Gate {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        _ => Ok(false),
+    }
 }
 
 /// `tools`, or with `strict` the error listing its refused definitions.

@@ -5,6 +5,8 @@ use std::fmt::Write;
 use serde_json::Value;
 use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN, TOP_FIELDS_SHOWN};
 
+use crate::recorded;
+
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
         "-".to_owned()
@@ -23,6 +25,8 @@ fn key_text(value: &Value) -> String {
 
 /// One line of a section: label, count, rate.
 type Row = (String, u64, String);
+
+const CALLS_TITLE: &str = "calls";
 
 /// The titled sections of one tally, in a fixed order.
 fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
@@ -62,7 +66,7 @@ fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
         .map(|(tool, n)| (tool.clone(), *n, String::new()))
         .collect();
     vec![
-        ("calls", outcome),
+        (CALLS_TITLE, outcome),
         ("repairs (rate per call)", per(&t.repairs)),
         ("rejections (calls with the code)", per(&t.rejections)),
         (
@@ -71,6 +75,13 @@ fn sections(t: &Tally) -> Vec<(&'static str, Vec<Row>)> {
         ),
         ("bad records", bad),
     ]
+}
+
+/// True when the replay's own counters have something to say: always for a log of calls; for
+/// a gate's verdict log, when some of its calls were judged again.
+fn judged(report: &Report) -> bool {
+    let t = &report.overall;
+    report.recorded.is_empty() || t.calls() + t.unchecked > 0
 }
 
 /// The summary line's counts: records, calls, unchecked calls (when any), bad records.
@@ -234,7 +245,18 @@ const EXAMPLES_TITLE: &str = "first examples (file:line)";
 /// Aligned plain text.
 pub fn table(report: &Report) -> String {
     let t = &report.overall;
-    let mut out = format!("{}\n", summary(t, ""));
+    let judged = judged(report);
+    let mut out = String::new();
+    if !report.recorded.is_empty() {
+        let _ = writeln!(out, "gate verdict log: {}", recorded::summary(report, ""));
+        out.push_str(&recorded::text(&recorded::tables(report)));
+        if judged {
+            out.push_str("\ncalls judged again\n");
+        }
+    }
+    if judged {
+        let _ = writeln!(out, "{}", summary(t, ""));
+    }
     for (title, _, rows) in notes(report) {
         let _ = writeln!(out, "\n{title}");
         let tool_w = rows.iter().map(|r| r[0].chars().count()).max().unwrap_or(0);
@@ -244,7 +266,7 @@ pub fn table(report: &Report) -> String {
         }
     }
     for (title, rows) in sections(t) {
-        if rows.is_empty() {
+        if rows.is_empty() || !judged && title == CALLS_TITLE {
             continue;
         }
         let width = rows
@@ -319,7 +341,18 @@ fn md_escape(s: &str) -> String {
 /// GitHub-flavoured Markdown, to paste into a pull request.
 pub fn markdown(report: &Report) -> String {
     let t = &report.overall;
-    let mut out = format!("{}\n", summary(t, "**"));
+    let judged = judged(report);
+    let mut out = String::new();
+    if !report.recorded.is_empty() {
+        let _ = writeln!(out, "Gate verdict log: {}", recorded::summary(report, "**"));
+        out.push_str(&recorded::markdown(&recorded::tables(report)));
+        if judged {
+            out.push_str("\n**Calls judged again**\n\n");
+        }
+    }
+    if judged {
+        let _ = writeln!(out, "{}", summary(t, "**"));
+    }
     for (title, what, rows) in notes(report) {
         let _ = writeln!(
             out,
@@ -337,7 +370,7 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     for (title, rows) in sections(t) {
-        if rows.is_empty() {
+        if rows.is_empty() || !judged && title == CALLS_TITLE {
             continue;
         }
         let _ = writeln!(out, "\n| {title} | count | rate |\n|---|---:|---:|");
@@ -436,13 +469,29 @@ fn bar_chart(title: &str, rows: &[(String, f64)], color: &str) -> String {
     svg
 }
 
-/// One self-contained page: summary tables and inline SVG bar charts, no external assets.
+/// One self-contained page: summary tables and inline SVG bar charts, no external assets. A
+/// gate's verdict log leads with its verdicts over time, then its tables.
 pub fn html(report: &Report) -> String {
     let t = &report.overall;
-    let mut body = format!(
-        "<h1>Tool-call replay</h1><p>{}</p>",
-        html_escape(&summary(t, ""))
-    );
+    let judged = judged(report);
+    let mut body = String::new();
+    if report.recorded.is_empty() {
+        body.push_str("<h1>Tool-call replay</h1>");
+    } else {
+        let _ = write!(
+            body,
+            "<h1>Gate verdict log</h1><p>{}</p>",
+            html_escape(&recorded::summary(report, ""))
+        );
+        body.extend(recorded::chart(&report.recorded));
+        body.push_str(&recorded::html(&recorded::tables(report)));
+        if judged {
+            body.push_str("<h2>Calls judged again</h2>");
+        }
+    }
+    if judged {
+        let _ = write!(body, "<p>{}</p>", html_escape(&summary(t, "")));
+    }
     for (title, what, rows) in notes(report) {
         let _ = write!(
             body,
@@ -461,7 +510,7 @@ pub fn html(report: &Report) -> String {
         body.push_str("</table>");
     }
     for (title, rows) in sections(t) {
-        if rows.is_empty() {
+        if rows.is_empty() || !judged && title == CALLS_TITLE {
             continue;
         }
         let _ = write!(
@@ -529,6 +578,9 @@ pub fn html(report: &Report) -> String {
         }
         body.push_str("</table>");
     }
+    if !judged {
+        return page(&body, recorded::STYLE);
+    }
     let rate = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 / of as f64 };
     let groups: Vec<(String, &Tally)> = if report.groups.is_empty() {
         vec![("all calls".to_owned(), t)]
@@ -575,12 +627,22 @@ pub fn html(report: &Report) -> String {
             "#c0392b",
         ));
     }
+    let style = if report.recorded.is_empty() {
+        ""
+    } else {
+        recorded::STYLE
+    };
+    page(&body, style)
+}
+
+/// The page around a report's body, its style inline (with `style` added).
+fn page(body: &str, style: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>toolargs replay</title>\
          <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:60em}}\
          table{{border-collapse:collapse;margin:1em 0}}td,th{{padding:2px 10px;text-align:right}}\
          td:first-child{{text-align:left}}table.notes td{{text-align:left}}caption{{text-align:left;font-weight:bold}}\
-         svg{{display:block;margin:1em 0;font-size:13px}}</style></head><body>{body}</body></html>\n"
+         svg{{display:block;margin:1em 0;font-size:13px}}{style}</style></head><body>{body}</body></html>\n"
     )
 }
 

@@ -986,3 +986,6 @@ fn read_at_most(input: &mut dyn Read, limit: usize) -> io::Result<Option<Vec<u8>
         .read_to_end(&mut bytes)?;
     Ok((bytes.len() <= limit).then_some(bytes))
 }
+
+#[cfg(test)]
+mod tests;

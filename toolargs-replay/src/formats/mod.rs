@@ -26,12 +26,16 @@ mod otel;
 
 use std::borrow::Cow;
 use std::fmt;
+use std::io::{self, BufRead};
 use std::str::FromStr;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 
 use serde_json::Value;
 use toolargs_core::decode::LoggedPayload;
 use toolargs_core::stream::provider::is_stream_event;
 
+use crate::inputs::Input;
 use crate::outcome::BadRecord;
 
 /// The format of a log. Every line of one file is read in the same format; [`InputFormat::Auto`]
@@ -161,6 +165,32 @@ impl InputFormat {
         } else {
             None
         }
+    }
+
+    /// The format of an input's records, as a replay in [`InputFormat::Auto`] detects it: from
+    /// the records at its start ([`InputFormat::Lines`] when none tells). Standard input,
+    /// which can be read only once, is not read: [`InputFormat::Auto`].
+    pub fn of_input(input: &Input) -> io::Result<InputFormat> {
+        if *input == Input::Stdin {
+            return Ok(InputFormat::Auto);
+        }
+        let mut reader = input.open(Arc::new(AtomicU64::new(0)))?;
+        let mut line = Vec::new();
+        let mut records = 0;
+        while records < DETECT_RECORDS {
+            line.clear();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                break;
+            }
+            if line.trim_ascii().is_empty() {
+                continue;
+            }
+            records += 1;
+            if let Some(format) = detect_record(line.trim_ascii_end()) {
+                return Ok(format);
+            }
+        }
+        Ok(InputFormat::Lines)
     }
 
     /// True when records of this format may carry tool definitions.
