@@ -120,7 +120,8 @@ enum Command {
     /// repaired calls go on repaired, rejected calls come back to the client as a tool result
     /// with `isError: true` and the errors for the model. Everything else passes through. The
     /// server's stderr is this process's, its exit status becomes the gate's, and on Unix a
-    /// SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to the gate is sent on to the server.
+    /// SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to the gate is sent on to the server (a SIGUSR1
+    /// is the gate's own: it reopens the `--log` file).
     ///
     /// A policy file (`--policy`, TOML or JSON) says what the server does not, per tool name
     /// or glob (`*`, `?`; an exact name wins, then the first glob in the file): `effect`
@@ -135,17 +136,25 @@ enum Command {
     /// for `--listen 127.0.0.1:8931 --upstream http://127.0.0.1:8000/mcp`. Headers (sessions,
     /// protocol versions, authorization) pass through, event streams are relayed as they
     /// come, each session has a gate of its own, and many clients are served at once. A call
-    /// the policy says to confirm is refused over HTTP. The address listened on is printed on
+    /// the policy says to confirm is confirmed in the rounds of the 2026-07-28 revision (an
+    /// `input_required` answer), and refused (`confirmation_unavailable`) in an earlier
+    /// revision, which has no way over HTTP to ask. The address listened on is printed on
     /// stderr once the gate is ready (port 0 picks a free port).
     Gate {
-        /// Write one JSON line per `tools/call` here: time, tool, outcome, codes, rules,
-        /// paths, latency.
+        /// Append one JSON line per `tools/call` to this file (never truncated): time,
+        /// timestamp (RFC 3339), session, tool, outcome, codes, rules, paths, latency_us,
+        /// confirmed. Each line is one write, whole, also with several gates on one file; on
+        /// Unix, SIGUSR1 reopens the path (rotation by mv), and copytruncate works as is.
         #[arg(long)]
         log: Option<PathBuf>,
         /// Add each call's arguments, as sent, to the log lines (`toolargs replay` then reads
         /// the log as calls).
         #[arg(long, requires = "log")]
         log_arguments: bool,
+        /// Chain the log's lines: each carries `prev`, the SHA-256 of the file's line before
+        /// it (64 zeros for the first), so that an edited or deleted line is found.
+        #[arg(long, requires = "log")]
+        log_chain: bool,
         /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
         #[arg(long, value_enum, default_value = "pass")]
         unchecked: UncheckedCalls,
@@ -306,6 +315,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Gate {
             log,
             log_arguments,
+            log_chain,
             unchecked,
             policy,
             listen,
@@ -324,12 +334,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             let log = match log {
                 Some(path) => {
-                    let file = std::fs::File::create(&path)
-                        .map_err(|e| format!("{}: {e}", path.display()))?;
-                    Some(toolargs_gate::VerdictLog {
-                        out: Box::new(io::BufWriter::new(file)),
+                    let options = toolargs_gate::LogOptions {
                         arguments: log_arguments,
-                    })
+                        chain: log_chain,
+                    };
+                    Some(
+                        toolargs_gate::VerdictLog::open(&path, options)
+                            .map_err(|e| format!("{}: {e}", path.display()))?,
+                    )
                 }
                 None => None,
             };

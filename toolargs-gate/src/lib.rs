@@ -66,6 +66,7 @@
 //! ```
 
 mod http;
+mod log;
 mod message;
 pub mod metrics;
 mod params;
@@ -87,10 +88,11 @@ use serde_json::Value;
 use toolargs_core::options::ParseOptions;
 
 pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
+pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
 use message::{Message, Params};
 pub use metrics::{Metrics, MetricsServer};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
-pub use stdio::{run_stdio, run_stdio_with_metrics, VerdictLog, MAX_LINE_BYTES};
+pub use stdio::{run_stdio, run_stdio_with_metrics, MAX_LINE_BYTES};
 pub use tools::{Tools, UncheckedTool};
 use trace::{Answer, CallSpan};
 

@@ -7,37 +7,11 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use crate::{Gate, Metrics, Route};
+use crate::{Gate, Metrics, Route, VerdictLog};
 
 /// The most bytes of one message the gate reads (64 MiB); a longer line is answered with an
 /// error and skipped.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
-
-/// Where the gate writes its verdicts, one JSON line per `tools/call`.
-pub struct VerdictLog {
-    /// The writer.
-    pub out: Box<dyn Write + Send>,
-    /// Whether each line holds the call's arguments as sent (then `toolargs replay` reads the
-    /// log as calls).
-    pub arguments: bool,
-}
-
-impl VerdictLog {
-    /// Writes the line of `verdict`, on a call of `session` whose handling started at
-    /// `started`.
-    pub(crate) fn write(
-        &mut self,
-        verdict: &crate::CallVerdict,
-        session: Option<&str>,
-        started: Instant,
-    ) {
-        let mut line = verdict.to_log(self.arguments);
-        line["time"] = serde_json::json!(seconds_now());
-        line["session"] = serde_json::json!(session);
-        line["latency_us"] = serde_json::json!(started.elapsed().as_micros() as u64);
-        let _ = write_line(&mut self.out, &line.to_string());
-    }
-}
 
 /// Names on stderr, once, each tool learned since the last call whose definition did not
 /// load, and each strict field of the policy its schema does not declare (nothing when stderr
