@@ -4,7 +4,9 @@
 //! own id and `isError`; and a repaired call, sent again, is clean (the gate's repair in
 //! place is idempotent). A second gate, whose policy makes every call wait for the user's
 //! confirmation (by elicitation, or in the rounds of the 2026-07-28 revision), gets the same
-//! lines: nothing may panic there either, and all it writes is JSON.
+//! lines: nothing may panic there either, and all it writes is JSON. A call to a tool the
+//! gates have not learned waits for a listing of their own, which is answered with the same
+//! tools: the held call comes out judged (its verdict taken once), as JSON.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -37,8 +39,40 @@ fn confirming() -> Gate {
 }
 
 fn json_line(line: &str) -> Value {
-    assert!(!line.contains('\n'), "a written line holds a newline: {line:?}");
+    assert!(
+        !line.contains('\n'),
+        "a written line holds a newline: {line:?}"
+    );
     serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"))
+}
+
+/// The id of `line` when it is one of the gate's own `tools/list` requests.
+fn listing_id(line: &str) -> Option<Value> {
+    let request = json_line(line);
+    let id = request["id"].clone();
+    (request["method"] == "tools/list"
+        && id
+            .as_str()
+            .is_some_and(|id| id.starts_with("toolargs-gate-list-")))
+    .then_some(id)
+}
+
+/// Answers the gate's listing `id` with the tools: every route that comes out is JSON, and
+/// no more verdicts than the calls that waited.
+fn answer_listing(gate: &mut Gate, id: &Value) {
+    let answer = TOOLS
+        .replace('\n', "")
+        .replacen(r#""id":0"#, &format!(r#""id":{id}"#), 1);
+    for route in gate.from_server(&answer) {
+        let (Route::ToClient(text) | Route::ToServer(text)) = route;
+        json_line(&text);
+    }
+    for released in gate.take_released() {
+        assert!(
+            released.verdict.held,
+            "a verdict released that did not wait"
+        );
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -53,16 +87,26 @@ fuzz_target!(|data: &[u8]| {
         };
         if direction % 2 == 1 {
             for route in asking.from_server(line) {
-                assert_eq!(route, Route::ToClient(line.to_owned()), "a server line changed");
+                assert_eq!(
+                    route,
+                    Route::ToClient(line.to_owned()),
+                    "a server line changed"
+                );
             }
             for route in gate.from_server(line) {
-                assert_eq!(route, Route::ToClient(line.to_owned()), "a server line changed");
+                assert_eq!(
+                    route,
+                    Route::ToClient(line.to_owned()),
+                    "a server line changed"
+                );
             }
             continue;
         }
         for route in asking.from_client(line).routes {
             let (Route::ToClient(text) | Route::ToServer(text)) = route;
-            json_line(&text);
+            if let Some(id) = listing_id(&text) {
+                answer_listing(&mut asking, &id);
+            }
         }
         let handled = gate.from_client(line);
         let sent: Option<Value> = serde_json::from_str(line).ok();
@@ -80,7 +124,10 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
                 Route::ToServer(forwarded) => {
-                    json_line(forwarded);
+                    if let Some(id) = listing_id(forwarded) {
+                        answer_listing(&mut gate, &id);
+                        continue;
+                    }
                     let repaired = handled
                         .verdict
                         .as_ref()
@@ -88,7 +135,11 @@ fuzz_target!(|data: &[u8]| {
                     if repaired {
                         let again = learned().from_client(forwarded);
                         let outcome = again.verdict.map(|v| v.outcome);
-                        assert_eq!(outcome, Some(Outcome::Clean), "a repair not idempotent: {forwarded}");
+                        assert_eq!(
+                            outcome,
+                            Some(Outcome::Clean),
+                            "a repair not idempotent: {forwarded}"
+                        );
                     } else {
                         assert_eq!(forwarded, line, "a line forwarded changed without a repair");
                     }

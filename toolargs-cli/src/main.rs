@@ -118,7 +118,10 @@ enum Command {
     /// `inputSchema` and annotations come from the server's `tools/list` results; every
     /// `tools/call` is judged before it reaches the server: clean calls go on unchanged,
     /// repaired calls go on repaired, rejected calls come back to the client as a tool result
-    /// with `isError: true` and the errors for the model. Everything else passes through. The
+    /// with `isError: true` and the errors for the model. No call passes unjudged: a call the
+    /// gate cannot judge yet (the client never listed the tools, or the server said they
+    /// changed) waits while the gate asks the server for its tools itself, and a tool the
+    /// server does not list is refused (`--unlisted`). Everything else passes through. The
     /// server's stderr is this process's, its exit status becomes the gate's, and on Unix a
     /// SIGTERM, SIGINT, SIGHUP or SIGQUIT sent to the gate is sent on to the server (a SIGUSR1
     /// is the gate's own: it reopens the `--log` file).
@@ -158,6 +161,10 @@ enum Command {
         /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
         #[arg(long, value_enum, default_value = "pass")]
         unchecked: UncheckedCalls,
+        /// Calls to a tool the server does not list (the gate asks it for its tools before
+        /// it refuses): refused (`unknown_tool`), or passed on unchecked.
+        #[arg(long, value_enum, default_value = "refuse")]
+        unlisted: UnlistedCalls,
         /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict` and
         /// `confirm`.
         #[arg(long)]
@@ -210,6 +217,14 @@ enum UncheckedCalls {
     Pass,
     /// Refuse them with an error result.
     Block,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UnlistedCalls {
+    /// Refuse them with an error result.
+    Refuse,
+    /// Pass them on to the server unchecked.
+    Pass,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -317,6 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             log_arguments,
             log_chain,
             unchecked,
+            unlisted,
             policy,
             listen,
             upstream,
@@ -349,6 +365,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 UncheckedCalls::Pass => toolargs_gate::Unchecked::Pass,
                 UncheckedCalls::Block => toolargs_gate::Unchecked::Block,
             };
+            let unlisted = match unlisted {
+                UnlistedCalls::Refuse => toolargs_gate::Unlisted::Refuse,
+                UnlistedCalls::Pass => toolargs_gate::Unlisted::Pass,
+            };
             // Before the server starts, so that every call is counted.
             let (metrics, _metrics_server) = match metrics {
                 Some(address) => {
@@ -368,6 +388,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 let new_gate = move || {
                     toolargs_gate::Gate::new()
                         .with_unchecked(unchecked)
+                        .with_unlisted(unlisted)
                         .with_policy(policy.clone())
                 };
                 let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
@@ -398,6 +419,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             let gate = toolargs_gate::Gate::new()
                 .with_unchecked(unchecked)
+                .with_unlisted(unlisted)
                 .with_policy(policy);
             let (program, args) = command.split_first().ok_or("no server command given")?;
             let code = toolargs_gate::run_stdio_with_metrics(gate, program, args, log, metrics)

@@ -256,3 +256,13 @@ fn the_python_sdk_client_sees_through_the_http_gate_what_it_sees_without_it() {
         &sdk_dir().join("http_client.py"),
     );
 }
+
+#[test]
+fn no_way_around_the_gate_works_for_the_python_sdk_client() {
+    let venv = &installed().venv;
+    run_client(
+        "around",
+        &venv.join("bin/python"),
+        &sdk_dir().join("around_client.py"),
+    );
+}

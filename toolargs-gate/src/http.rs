@@ -541,8 +541,22 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
     };
     let started = Instant::now();
     let (handled, span) = {
+        let mut handled = lock(&gate).from_client(&text);
+        // A call the gate cannot judge yet waits while the gate lists the upstream's tools,
+        // with this client's headers and session: the tools this client would be shown.
+        while handled.listing {
+            let Some(Route::ToServer(request)) = handled.routes.first() else {
+                break;
+            };
+            let answer = list_tools(shared, &incoming, request);
+            let mut gate = lock(&gate);
+            handled = match answer {
+                Ok(answer) => gate.server_line(&answer),
+                Err(why) => gate.listing_unanswered(request, &why),
+            };
+            handled.verdict = gate.take_released().pop().map(|call| call.verdict);
+        }
         let mut gate = lock(&gate);
-        let handled = gate.from_client(&text);
         if let (Some(verdict), Some(Route::ToServer(line))) =
             (&handled.verdict, handled.routes.first())
         {
@@ -583,6 +597,76 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
         // Nothing to forward or answer (an answer to a confirmation nobody waits for).
         None => respond(request, 202, &[], b""),
     }
+}
+
+/// Sends `request`, the gate's own `tools/list`, to the upstream endpoint with the headers of
+/// the client's request (`incoming`, whose own `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`
+/// headers describe its call and are replaced), and returns the upstream's answer to it:
+/// the JSON-RPC response, from a JSON body or from the event stream that carries it.
+fn list_tools(shared: &Shared, incoming: &Incoming, request: &str) -> Result<String, String> {
+    let mut builder = h::Request::builder()
+        .method("POST")
+        .uri(shared.upstream.as_str());
+    let mut names_method = false;
+    for (name, value) in &incoming.headers {
+        let lower = name.as_str();
+        if lower == "mcp-method" {
+            names_method = true;
+            continue;
+        }
+        if lower == "mcp-name" || lower.starts_with("mcp-param-") || lower == "content-type" {
+            continue;
+        }
+        builder = builder.header(name, value);
+    }
+    if names_method {
+        builder = builder.header("mcp-method", "tools/list");
+    }
+    builder = builder.header("content-type", "application/json");
+    let answer = builder
+        .body(request.as_bytes().to_vec())
+        .map_err(|e| format!("the request: {e}"))?;
+    let answer = shared
+        .agent
+        .run(answer)
+        .map_err(|e| format!("the upstream server at {}: {e}", shared.upstream))?;
+    let status = answer.status().as_u16();
+    if !(200..300).contains(&status) {
+        return Err(format!("the upstream answered HTTP {status}"));
+    }
+    let events = answer
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.to_ascii_lowercase().starts_with("text/event-stream"));
+    let mut body = answer.into_body().into_reader();
+    let body = match read_bounded(&mut body) {
+        Ok(Some(body)) => body,
+        Ok(None) => return Err(format!("the answer is longer than {MAX_LINE_BYTES} bytes")),
+        Err(e) => return Err(format!("the answer: {e}")),
+    };
+    if !events {
+        return String::from_utf8(body).map_err(|_| "the answer is not UTF-8".to_owned());
+    }
+    // The response is the event whose message carries the request's id; what else the
+    // stream holds (progress, logging) was caused by the gate's own request and goes nowhere.
+    let id = crate::message::Message::read(request)
+        .ok()
+        .and_then(|message| message.id.map(|id| id.get().to_owned()));
+    let mut reader = sse::Reader::default();
+    let mut events = reader
+        .feed(&body)
+        .map_err(|_| format!("an event is longer than {MAX_LINE_BYTES} bytes"))?;
+    events.extend(reader.feed(b"\n\n").unwrap_or_default());
+    events
+        .into_iter()
+        .filter_map(|event| event.data)
+        .find(|data| {
+            crate::message::Message::read(data).is_ok_and(|message| {
+                message.method.is_none() && message.id.map(|id| id.get().to_owned()) == id
+            })
+        })
+        .ok_or_else(|| "the upstream's event stream ended without an answer".to_owned())
 }
 
 /// Makes the `Mcp-Param-*` headers of a call the gate repaired mirror the arguments it

@@ -15,8 +15,17 @@
 //!   model-facing `{"ok":false,"errors":[...]}` as `structuredContent` and as text, as MCP says
 //!   input errors are reported (as text only for a tool that declares an `outputSchema`, which
 //!   any `structuredContent` of its results must match);
-//! - a tool the server did not list, or whose definition did not load: passed on (the server
-//!   owns that answer), or refused with [`Unchecked::Block`].
+//! - a tool whose definition did not load: passed on (the server owns that answer), or
+//!   refused with [`Unchecked::Block`].
+//!
+//! No call passes unjudged. A call the gate cannot judge yet (the client never listed the
+//! tools, as a client that cached the list or reconnected does; the tool is not among those
+//! listed; the server sent `notifications/tools/list_changed` since) waits while the gate
+//! asks the server for its tools itself, every page, with a `tools/list` of its own whose
+//! answer never reaches the client; then it is judged as usual ([`Gate::take_released`]
+//! gives its verdict). A tool the server does not list even then is refused (`unknown_tool`),
+//! or passed on unchecked with [`Unlisted::Pass`]; a listing the server fails is a refusal
+//! (`tools_unavailable`).
 //!
 //! A [`Policy`] ([`Gate::with_policy`]) says what the server does not: per tool, or per glob
 //! of names, the effect (over the annotations), the unknown-key policy (over the effect),
@@ -66,6 +75,7 @@
 //! ```
 
 mod http;
+mod listing;
 mod log;
 mod message;
 pub mod metrics;
@@ -83,11 +93,13 @@ mod trace;
 mod tests;
 
 use std::collections::{HashMap, HashSet};
+use std::time::Instant;
 
 use serde_json::Value;
 use toolargs_core::options::ParseOptions;
 
 pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
+use listing::{Listing, Listings, Waiting};
 pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
 use message::{Message, Params};
 pub use metrics::{Metrics, MetricsServer};
@@ -119,6 +131,12 @@ pub enum Outcome {
     Unchecked,
     /// Refused unchecked ([`Unchecked::Block`]).
     Blocked,
+    /// Refused: the server does not list the tool, even when the gate asked it
+    /// ([`Unlisted::Refuse`]).
+    UnknownTool,
+    /// Refused: the gate asked the server for its tools to judge the call, and did not get
+    /// them (the server answered an error, or its answer was not a tool list).
+    ToolsUnavailable,
     /// Needed the user's confirmation, and did not get it (declined, cancelled, or the
     /// client's answer was an error); not forwarded.
     NotConfirmed,
@@ -135,6 +153,8 @@ impl Outcome {
             Outcome::Rejected => "rejected",
             Outcome::Unchecked => "unchecked",
             Outcome::Blocked => "blocked",
+            Outcome::UnknownTool => "unknown_tool",
+            Outcome::ToolsUnavailable => "tools_unavailable",
             Outcome::NotConfirmed => "not_confirmed",
             Outcome::ConfirmationUnavailable => "confirmation_unavailable",
         }
@@ -159,6 +179,8 @@ pub struct CallVerdict {
     pub arguments: String,
     /// Whether the call was forwarded after the user confirmed it.
     pub confirmed: bool,
+    /// Whether the call waited while the gate asked the server for its tools.
+    pub held: bool,
 }
 
 /// What [`Gate::from_client`] made of one line.
@@ -170,17 +192,43 @@ pub struct Handled {
     /// The verdict, when the line was a `tools/call`, or the client's answer to the
     /// confirmation of one (a call that waits for it has its verdict then).
     pub verdict: Option<CallVerdict>,
+    /// The route to the server is the gate's own `tools/list` request, for a call that waits
+    /// for its answer (a transport that matches answers itself sends it and hands the answer
+    /// to [`Gate::from_server`]).
+    pub(crate) listing: bool,
 }
 
-/// What to do with a call to a tool that is not checked: one the server did not list, or
-/// whose definition did not load.
+/// The verdict on a call that waited while the gate asked the server for its tools, decided
+/// when their list came in ([`Gate::take_released`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Released {
+    /// The verdict.
+    pub verdict: CallVerdict,
+    /// When the call arrived: its latency counts the wait.
+    pub arrived: Instant,
+}
+
+/// What to do with a call to a tool whose definition did not load.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Unchecked {
     /// Pass it on: the server owns the answer.
     #[default]
     Pass,
-    /// Refuse it (a tool whose definition did not load) with an error result.
+    /// Refuse it with an error result.
     Block,
+}
+
+/// What to do with a call to a tool the server does not list, even when the gate asked it
+/// for its tools on the call's arrival.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unlisted {
+    /// Refuse it with an error result (`unknown_tool`): what the gate has not judged does not
+    /// pass.
+    #[default]
+    Refuse,
+    /// Pass it on unchecked: for servers whose tools are not all in their listing.
+    Pass,
 }
 
 /// A call waiting for the user's confirmation.
@@ -212,7 +260,15 @@ pub struct Gate {
     tools: Tools,
     options: ParseOptions,
     unchecked: Unchecked,
+    unlisted: Unlisted,
     policy: Policy,
+    /// The gate's own listings in flight, and the calls they hold.
+    listings: Listings,
+    /// The verdicts on held calls decided since [`Gate::take_released`] was last called.
+    released: Vec<Released>,
+    /// The server said its tools changed since they were last listed: the next call waits
+    /// for a listing.
+    stale: bool,
     /// Whether the client declared the elicitation capability in its `initialize` request.
     client_elicits: bool,
     /// Calls waiting for the user's confirmation, by the id (as JSON text) of the gate's
@@ -258,6 +314,19 @@ impl Gate {
         self
     }
 
+    /// What to do with calls to a tool the server does not list (refused by default).
+    pub fn with_unlisted(mut self, unlisted: Unlisted) -> Gate {
+        self.unlisted = unlisted;
+        self
+    }
+
+    /// The verdicts on the calls that waited for the gate's own listing and were judged since
+    /// the last call, in the order they were judged (their routes came out of
+    /// [`Gate::from_server`]).
+    pub fn take_released(&mut self) -> Vec<Released> {
+        std::mem::take(&mut self.released)
+    }
+
     /// Applies `policy` over what the server says of its tools (see [`Policy`]): the effect,
     /// the unknown-key policy and the strict fields of each tool as it is learned, and which
     /// calls wait for the user's confirmation.
@@ -285,12 +354,14 @@ impl Gate {
                 return Handled {
                     routes: vec![Route::ToClient(reply::parse_error(&reason))],
                     verdict: None,
+                    listing: false,
                 }
             }
         };
         let forward = || Handled {
             routes: vec![Route::ToServer(line.to_owned())],
             verdict: None,
+            listing: false,
         };
         let Some(method) = message.method.as_deref() else {
             if let Some(held) = message.id.and_then(|id| self.held.remove(id.get())) {
@@ -321,6 +392,10 @@ impl Gate {
                 if let Some(span) = self.spans.remove(cancelled) {
                     span.answered(|| Answer::Cancelled);
                 }
+                // A call waiting for a listing is dropped, never judged or made.
+                for waiting in self.listings.cancel(cancelled) {
+                    waiting.span.answered(|| Answer::Cancelled);
+                }
             }
         }
         if let Some(id) = message.id.filter(|_| !self.per_exchange) {
@@ -337,21 +412,155 @@ impl Gate {
     }
 
     /// Handles one line from the server: learns the tools a `tools/list` result lists, and
-    /// passes every line on to the client.
+    /// passes every line on to the client, but the answers to the gate's own listings: those
+    /// judge the calls that waited for them (their verdicts are [`Gate::take_released`]), or
+    /// ask for the next page.
     pub fn from_server(&mut self, line: &str) -> Vec<Route> {
+        self.server_line(line).routes
+    }
+
+    /// [`Gate::from_server`], saying whether the route to the server is a listing request.
+    pub(crate) fn server_line(&mut self, line: &str) -> Handled {
         if let Ok(message) = Message::read(line) {
+            if message.method.as_deref() == Some("notifications/tools/list_changed") {
+                self.stale = true;
+            }
             if let (None, Some(id)) = (message.method.as_deref(), message.id) {
+                if let Some(listing) = self.listings.answered(id.get()) {
+                    return self.listed(listing, &message);
+                }
                 self.pending.remove(id.get());
                 if let Some(span) = self.spans.remove(id.get()) {
                     span.answered(|| Answer::of(&message));
                 }
                 if let (Some(first), Some(result)) = (self.listing.remove(id.get()), message.result)
                 {
-                    self.tools.learn(result.get(), first, &self.policy);
+                    self.learn(result.get(), first);
                 }
             }
         }
-        vec![Route::ToClient(line.to_owned())]
+        Handled {
+            routes: vec![Route::ToClient(line.to_owned())],
+            ..Handled::default()
+        }
+    }
+
+    /// Learns a page of a `tools/list` result; a first page replaces what was known, and
+    /// makes it current.
+    fn learn(&mut self, result: &str, first: bool) {
+        self.tools.learn(result, first, &self.policy);
+        if first {
+            self.stale = false;
+        }
+    }
+
+    /// The server's answer to a page of the gate's own listing: the next page's request, or,
+    /// with the last page in, the routes of the calls that waited, judged now; refused when
+    /// the server did not list its tools.
+    fn listed(&mut self, mut listing: Listing, answer: &Message<'_>) -> Handled {
+        let Some(result) = answer.result.filter(|_| answer.error.is_none()) else {
+            let why = match answer.error {
+                Some(error) => format!(
+                    "the server answered the gate's tools/list with an error: {}",
+                    error.get()
+                ),
+                None => "the server's answer to the gate's tools/list holds no result".to_owned(),
+            };
+            return self.listing_failed(listing, &why);
+        };
+        if serde_json::from_str::<serde::de::IgnoredAny>(result.get()).is_err()
+            || !result.get().trim_start().starts_with('{')
+        {
+            return self.listing_failed(
+                listing,
+                "the server's answer to the gate's tools/list is not a tool list",
+            );
+        }
+        self.learn(result.get(), listing.pages == 0);
+        listing.pages += 1;
+        if let Some(cursor) = listing::next_cursor(result) {
+            let pending = &self.pending;
+            return match self
+                .listings
+                .next_page(listing, cursor, |id| pending.contains(id))
+            {
+                Ok(request) => Handled {
+                    routes: vec![Route::ToServer(request)],
+                    verdict: None,
+                    listing: true,
+                },
+                Err(listing) => self.listing_failed(
+                    listing,
+                    &format!(
+                        "the server's tool list runs past {} pages",
+                        listing::MAX_PAGES
+                    ),
+                ),
+            };
+        }
+        let mut handled = Handled::default();
+        for waiting in listing.waiting {
+            handled.routes.extend(self.release(waiting, Ok(())));
+        }
+        handled
+    }
+
+    /// The gate's own listing failed, for `why`: every call that waited for it is refused.
+    pub(crate) fn listing_failed(&mut self, listing: Listing, why: &str) -> Handled {
+        let mut handled = Handled::default();
+        for waiting in listing.waiting {
+            handled.routes.extend(self.release(waiting, Err(why)));
+        }
+        handled
+    }
+
+    /// The gate's own listing `request` got no answer, for `why` (a transport that sends it
+    /// itself could not): every call that waited for it is refused.
+    pub(crate) fn listing_unanswered(&mut self, request: &str, why: &str) -> Handled {
+        let listing = Message::read(request)
+            .ok()
+            .and_then(|message| message.id)
+            .and_then(|id| self.listings.answered(id.get()));
+        match listing {
+            Some(listing) => self.listing_failed(listing, why),
+            None => Handled::default(),
+        }
+    }
+
+    /// Judges a call that waited for a listing, now that it is in (or failed, for the
+    /// reason given): its routes; its verdict goes to [`Gate::take_released`].
+    fn release(&mut self, waiting: Waiting, listed: Result<(), &str>) -> Vec<Route> {
+        let Waiting {
+            line,
+            id,
+            arrived,
+            span,
+        } = waiting;
+        let message = Message::read(&line).ok();
+        let params = message.as_ref().and_then(Message::params);
+        let (Some(params), Some(name)) = (
+            params.as_ref(),
+            params.as_ref().and_then(|p| p.name.clone()),
+        ) else {
+            return Vec::new();
+        };
+        let mut handled = span.in_scope(|| match listed {
+            Ok(()) => self.judge(&line, &id, &name, params, true),
+            Err(why) => {
+                let verdict = CallVerdict::new(&name, params);
+                let reply =
+                    reply::tools_unavailable(&id, &name, why, self.shape(&name, params.tagged));
+                self.refuse(&id, Outcome::ToolsUnavailable, reply, verdict)
+            }
+        });
+        if let Some(verdict) = &mut handled.verdict {
+            verdict.held = true;
+        }
+        self.track(&id, span, &handled);
+        if let Some(verdict) = handled.verdict.take() {
+            self.released.push(Released { verdict, arrived });
+        }
+        handled.routes
     }
 
     /// A gate for a transport that matches each answer to the request it answers, as
@@ -388,9 +597,14 @@ impl Gate {
             if answers && request.method.as_deref() == Some("tools/list") {
                 if let Some(result) = message.result {
                     let first = request.params().is_none_or(|p| p.cursor.is_none());
-                    self.tools.learn(result.get(), first, &self.policy);
+                    self.learn(result.get(), first);
                 }
             }
+        }
+        if Message::read(line)
+            .is_ok_and(|m| m.method.as_deref() == Some("notifications/tools/list_changed"))
+        {
+            self.stale = true;
         }
         vec![Route::ToClient(line.to_owned())]
     }
@@ -400,6 +614,11 @@ impl Gate {
         let mut ids: Vec<String> = self.pending.drain().collect();
         ids.sort();
         self.listing.clear();
+        for listing in self.listings.clear() {
+            for waiting in listing.waiting {
+                waiting.span.answered(|| Answer::Gone);
+            }
+        }
         self.held.clear();
         for (_, span) in self.spans.drain() {
             span.answered(|| Answer::Gone);
@@ -426,12 +645,50 @@ impl Gate {
             return Handled {
                 routes: vec![Route::ToServer(line.to_owned())],
                 verdict: None,
+                listing: false,
             };
         };
         let span = CallSpan::start(name, id);
-        let handled = span.in_scope(|| self.judge(line, id, name, params));
+        if self.must_wait(name) {
+            return self.hold(line, id, params, span);
+        }
+        let handled = span.in_scope(|| self.judge(line, id, name, params, false));
         self.track(id, span, &handled);
         handled
+    }
+
+    /// Whether a call to `name` waits for a listing: the gate never learned the tool, the
+    /// server said its tools changed, or (on a transport with one answer channel, where
+    /// calls keep their order) a listing is in flight already.
+    fn must_wait(&self, name: &str) -> bool {
+        self.stale || self.tools.get(name).is_none() || (!self.per_exchange && self.listings.any())
+    }
+
+    /// Holds a call until the server's tools are in: it joins the listing in flight, or
+    /// starts one (one per call on a transport that matches answers itself, which sends the
+    /// request and hands its answer back).
+    fn hold(&mut self, line: &str, id: &str, params: &Params<'_>, span: CallSpan) -> Handled {
+        let mut waiting = Waiting {
+            line: line.to_owned(),
+            id: id.to_owned(),
+            arrived: Instant::now(),
+            span,
+        };
+        if !self.per_exchange {
+            match self.listings.join(waiting) {
+                Ok(()) => return Handled::default(),
+                Err(call) => waiting = call,
+            }
+        }
+        let pending = &self.pending;
+        let request = self
+            .listings
+            .start(waiting, Some(params.raw), |id| pending.contains(id));
+        Handled {
+            routes: vec![Route::ToServer(request)],
+            verdict: None,
+            listing: true,
+        }
     }
 
     /// Records the verdict of a call on its span, and keeps the span of a call forwarded or
@@ -459,19 +716,24 @@ impl Gate {
         self.exchange_span.take()
     }
 
-    /// The verdict on a call to `name`, and where it goes.
-    fn judge(&mut self, line: &str, id: &str, name: &str, params: &Params<'_>) -> Handled {
+    /// The verdict on a call to `name`, and where it goes; `listed` when the gate has just
+    /// asked the server for its tools for this call (a tool it does not list then is
+    /// unlisted, not merely unknown to the gate).
+    fn judge(
+        &mut self,
+        line: &str,
+        id: &str,
+        name: &str,
+        params: &Params<'_>,
+        listed: bool,
+    ) -> Handled {
         let sent = params.arguments.map_or("{}", |raw| raw.get());
-        let mut verdict = CallVerdict {
-            tool: name.to_owned(),
-            outcome: Outcome::Unchecked,
-            codes: Vec::new(),
-            rules: Vec::new(),
-            paths: Vec::new(),
-            arguments: sent.to_owned(),
-            confirmed: false,
-        };
+        let mut verdict = CallVerdict::new(name, params);
         let spec = match self.tools.get(name) {
+            None if listed && self.unlisted == Unlisted::Refuse => {
+                let reply = reply::unknown_tool(id, name, self.shape(name, params.tagged));
+                return self.refuse(id, Outcome::UnknownTool, reply, verdict);
+            }
             Some(Ok(spec)) => spec,
             Some(Err(_)) if self.unchecked == Unchecked::Block => {
                 self.pending.remove(id);
@@ -483,6 +745,7 @@ impl Gate {
                         self.shape(name, params.tagged),
                     ))],
                     verdict: Some(verdict),
+                    listing: false,
                 };
             }
             _ => {
@@ -531,6 +794,7 @@ impl Gate {
                         self.shape(name, params.tagged),
                     ))],
                     verdict: Some(verdict),
+                    listing: false,
                 }
             }
         }
@@ -554,6 +818,7 @@ impl Gate {
             return Handled {
                 routes: vec![Route::ToServer(line)],
                 verdict: Some(verdict),
+                listing: false,
             };
         }
         let tagged = params.tagged;
@@ -592,6 +857,7 @@ impl Gate {
         Handled {
             routes: vec![Route::ToClient(request)],
             verdict: None,
+            listing: false,
         }
     }
 
@@ -641,6 +907,7 @@ impl Gate {
             ))],
             // The verdict comes with the retry.
             verdict: None,
+            listing: false,
         }
     }
 
@@ -683,6 +950,7 @@ impl Gate {
             return Handled {
                 routes: vec![Route::ToServer(line())],
                 verdict: Some(verdict),
+                listing: false,
             };
         }
         let why = match (answer, action) {
@@ -710,11 +978,26 @@ impl Gate {
         Handled {
             routes: vec![Route::ToClient(reply)],
             verdict: Some(verdict),
+            listing: false,
         }
     }
 }
 
 impl CallVerdict {
+    /// The verdict on a call to `tool` with `params`, before it is judged: unchecked.
+    fn new(tool: &str, params: &Params<'_>) -> CallVerdict {
+        CallVerdict {
+            tool: tool.to_owned(),
+            outcome: Outcome::Unchecked,
+            codes: Vec::new(),
+            rules: Vec::new(),
+            paths: Vec::new(),
+            arguments: params.arguments.map_or("{}", |raw| raw.get()).to_owned(),
+            confirmed: false,
+            held: false,
+        }
+    }
+
     /// The verdict as a line of the log: `tool`, `outcome`, `codes`, `rules`, `paths`,
     /// `confirmed: true` for a call the user confirmed, and `arguments` when asked for (then
     /// `toolargs replay` reads the log as calls).
@@ -728,6 +1011,9 @@ impl CallVerdict {
         });
         if self.confirmed {
             line["confirmed"] = Value::Bool(true);
+        }
+        if self.held {
+            line["held"] = Value::Bool(true);
         }
         if arguments {
             line["arguments"] = Value::String(self.arguments.clone());

@@ -195,6 +195,12 @@ impl Metrics {
     /// Counts the verdict on one `tools/call` (its outcome, error codes and repair rules) and
     /// the time the gate spent on it, `latency`.
     pub fn record_call(&self, verdict: &CallVerdict, latency: Duration) {
+        if verdict.held {
+            self.held();
+        }
+        if verdict.outcome == crate::Outcome::UnknownTool {
+            self.unlisted();
+        }
         self.count_call(
             &verdict.tool,
             verdict.outcome.as_str(),
@@ -229,13 +235,14 @@ impl Metrics {
         self.latency.observe(latency.as_secs_f64());
     }
 
-    /// Counts a call held while the gate asks the upstream for its tools.
-    pub fn held(&self) {
+    /// Counts a call held while the gate asks the upstream for its tools (a verdict whose
+    /// `held` is set).
+    fn held(&self) {
         self.held.inc();
     }
 
-    /// Counts a call to a tool the upstream does not list.
-    pub fn unlisted(&self) {
+    /// Counts a call to a tool the upstream does not list (an `unknown_tool` verdict).
+    fn unlisted(&self) {
         self.unlisted.inc();
     }
 

@@ -35,6 +35,27 @@ pub(crate) fn blocked(id: &str, tool: &str, shape: Shape) -> String {
     )
 }
 
+/// The result of a call to a tool the server does not list, even when the gate asked it.
+pub(crate) fn unknown_tool(id: &str, tool: &str, shape: Shape) -> String {
+    refused(
+        id,
+        shape,
+        "unknown_tool",
+        &format!("the server lists no tool named `{tool}`; the call was not made"),
+    )
+}
+
+/// The result of a call the gate could not judge: it asked the server for its tools, and
+/// `why` says what came back instead.
+pub(crate) fn tools_unavailable(id: &str, tool: &str, why: &str, shape: Shape) -> String {
+    refused(
+        id,
+        shape,
+        "tools_unavailable",
+        &format!("the call to `{tool}` was not made: the gate could not learn the server's tools ({why})"),
+    )
+}
+
 /// The result of a call the user was asked to confirm and did not: `why` says what they
 /// answered.
 pub(crate) fn not_confirmed(id: &str, tool: &str, why: &str, shape: Shape) -> String {

@@ -86,6 +86,7 @@ pub fn run_stdio_with_metrics(
             to_client.clone(),
             log.clone(),
         );
+        let session = session.clone();
         let metrics = metrics.clone();
         std::thread::spawn(move || {
             let mut input = BufReader::new(io::stdin().lock());
@@ -96,8 +97,17 @@ pub fn run_stdio_with_metrics(
                     Line::Unreadable(reason) => crate::Handled {
                         routes: vec![Route::ToClient(crate::reply::parse_error(reason))],
                         verdict: None,
+                        listing: false,
                     },
                 };
+                // The verdict is kept before it takes effect: a log read in order has the
+                // verdicts in the order the client saw them.
+                if let (Some(verdict), Some(metrics)) = (&handled.verdict, &metrics) {
+                    metrics.record_call(verdict, started.elapsed());
+                }
+                if let (Some(verdict), Some(log)) = (&handled.verdict, lock(&log).as_mut()) {
+                    log.write(verdict, Some(&session), started);
+                }
                 for route in handled.routes {
                     let sent = match route {
                         Route::ToServer(text) => lock(&to_server)
@@ -109,12 +119,6 @@ pub fn run_stdio_with_metrics(
                         return;
                     }
                 }
-                if let (Some(verdict), Some(metrics)) = (&handled.verdict, &metrics) {
-                    metrics.record_call(verdict, started.elapsed());
-                }
-                if let (Some(verdict), Some(log)) = (handled.verdict, lock(&log).as_mut()) {
-                    log.write(&verdict, Some(&session), started);
-                }
             }
             // The client is done: so is the server's input.
             lock(&to_server).take();
@@ -124,21 +128,44 @@ pub fn run_stdio_with_metrics(
 
     let mut output = BufReader::new(from_server);
     while let Some(line) = read_line(&mut output) {
-        let routes = match &line {
-            Line::Text(text) => lock(&gate).from_server(text),
+        let (routes, released) = match &line {
+            Line::Text(text) => {
+                let mut gate = lock(&gate);
+                let routes = gate.from_server(text);
+                (routes, gate.take_released())
+            }
             // Not forwarded as if valid: reported on stderr.
             Line::Unreadable(reason) => {
                 eprintln!(
                     "toolargs gate: the server sent a line that is not a message: {}",
                     reason.message
                 );
-                Vec::new()
+                (Vec::new(), Vec::new())
             }
         };
         report_new_tools(&mut lock(&gate));
+        // The verdicts of the calls that waited for the gate's listing, kept before their
+        // answers leave, as on the client's side.
+        if let Some(metrics) = &metrics {
+            for call in &released {
+                metrics.record_call(&call.verdict, call.arrived.elapsed());
+            }
+        }
+        if let Some(log) = lock(&log).as_mut() {
+            for call in &released {
+                log.write(&call.verdict, Some(&session), call.arrived);
+            }
+        }
         for route in routes {
-            if let Route::ToClient(text) = route {
-                write_line(&mut *lock(&to_client), &text)?;
+            match route {
+                Route::ToClient(text) => write_line(&mut *lock(&to_client), &text)?,
+                // The gate's next listing page, or a call that waited for its listing.
+                Route::ToServer(text) => {
+                    if let Some(server) = lock(&to_server).as_mut() {
+                        // A server that stopped reading ends; its output tells.
+                        let _ = write_line(server, &text);
+                    }
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
 use serde_json::{json, Value};
 
-use crate::{Gate, Outcome, Route, Unchecked};
+use crate::{Gate, Outcome, Route, Unchecked, Unlisted};
 
 /// A gate that listed two tools: `lookup` (read-only) and `refund` (no annotations:
 /// destructive), and one whose schema does not load.
@@ -140,12 +140,6 @@ fn tools_not_checked_pass_or_are_blocked() {
     assert!(
         gate.tools_mut().take_new_unchecked().is_empty(),
         "named once"
-    );
-    // A tool the server never listed: the server owns the answer.
-    let line = call(json!(13), "unlisted", r#"{"a": 1}"#);
-    assert_eq!(
-        gate.from_client(&line).routes,
-        [Route::ToServer(line.clone())]
     );
     let mut gate = listed().with_unchecked(Unchecked::Block);
     let reply = to_client(&gate.from_client(&call(json!(14), "remote", "{}")).routes);
@@ -460,8 +454,8 @@ fn confirmations_of_several_calls_are_told_apart() {
         &mut gate,
         &call(json!(1), "refund", r#"{"amount_cents": 1}"#),
     );
-    // A tool the server never listed is confirmed too before it is passed on.
-    let unlisted = call(json!(2), "unlisted", r#"{"a": 1}"#);
+    // Every tool the policy names is confirmed, whatever its verdict.
+    let unlisted = call(json!(2), "lookup", r#"{"q": "a"}"#);
     let second = asked(&mut gate, &unlisted);
     assert_ne!(first["id"], second["id"]);
     let answer = |id: &Value, action: &str| {
@@ -469,14 +463,14 @@ fn confirmations_of_several_calls_are_told_apart() {
     };
     let handled = gate.from_client(&answer(&second["id"], "accept"));
     assert_eq!(handled.routes, [Route::ToServer(unlisted)]);
-    assert_eq!(handled.verdict.unwrap().outcome, Outcome::Unchecked);
+    assert_eq!(handled.verdict.unwrap().outcome, Outcome::Clean);
     let reply = to_client(&gate.from_client(&answer(&first["id"], "decline")).routes);
     assert_eq!(reply["id"], json!(1));
     // Long arguments are shown cut short.
     let long = call(
         json!(3),
-        "unlisted",
-        &json!({"a": "x".repeat(10_000)}).to_string(),
+        "lookup",
+        &json!({"q": "x".repeat(10_000)}).to_string(),
     );
     let third = asked(&mut gate, &long);
     let message = third["params"]["message"].as_str().unwrap();
@@ -928,5 +922,262 @@ fn in_the_2026_07_28_rounds_a_call_the_user_does_not_accept_is_refused() {
     assert_eq!(
         handled.verdict.unwrap().outcome,
         Outcome::ConfirmationUnavailable
+    );
+}
+
+/// The tools of [`listed`], as a server answers the `tools/list` request with `id` (JSON),
+/// with `next` as its `nextCursor` when given.
+fn tools_page(id: &Value, tools: Value, next: Option<&str>) -> String {
+    let mut result = json!({"tools": tools});
+    if let Some(next) = next {
+        result["nextCursor"] = json!(next);
+    }
+    json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
+}
+
+fn refund_tool() -> Value {
+    json!({"name": "refund", "inputSchema": {"type": "object",
+        "properties": {"amount_cents": {"type": "integer", "minimum": 1}},
+        "required": ["amount_cents"]}})
+}
+
+/// The gate's own listing request among `routes`: its id, and its params.
+fn listing_request(routes: &[Route]) -> (Value, Value) {
+    let [Route::ToServer(request)] = routes else {
+        panic!("no listing asked for: {routes:?}");
+    };
+    let request: Value = serde_json::from_str(request).unwrap();
+    assert_eq!(request["method"], json!("tools/list"), "{request}");
+    assert!(
+        request["id"]
+            .as_str()
+            .is_some_and(|id| id.starts_with("toolargs-gate-list-")),
+        "{request}"
+    );
+    (request["id"].clone(), request["params"].clone())
+}
+
+#[test]
+fn a_call_before_any_listing_waits_while_the_gate_lists_the_tools_itself() {
+    let mut gate = Gate::new();
+    initialize(&mut gate, json!({}));
+    // A key sent twice, to a tool the client never listed.
+    let line = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"refund","arguments":{"amount_cents":5,"amount_cents":6}}}"#;
+    let held = gate.from_client(line);
+    assert_eq!(held.verdict, None);
+    let (id, _) = listing_request(&held.routes);
+    // The server's answer to the gate's listing judges the call; it is not the client's.
+    let routes = gate.from_server(&tools_page(&id, json!([refund_tool()]), None));
+    let reply = to_client(&routes);
+    assert_eq!(reply["id"], json!(7));
+    assert_eq!(reply["result"]["isError"], json!(true));
+    assert!(reply.to_string().contains("duplicate_key"), "{reply}");
+    let released = gate.take_released();
+    assert_eq!(released.len(), 1);
+    assert_eq!(released[0].verdict.outcome, Outcome::Rejected);
+    assert!(released[0].verdict.held);
+    assert_eq!(released[0].verdict.to_log(false)["held"], json!(true));
+    assert!(gate.take_released().is_empty(), "taken once");
+    // Learned now: the next call is judged at once, as after the client's own listing.
+    let line = call(json!(8), "refund", r#"{"amount_cents": "12"}"#);
+    let judged = gate.from_client(&line);
+    assert_eq!(judged.verdict.unwrap().outcome, Outcome::Repaired);
+}
+
+#[test]
+fn every_page_is_read_and_the_calls_that_arrive_meanwhile_wait_in_order() {
+    let mut gate = Gate::new();
+    let first = call(json!(1), "refund", r#"{"amount_cents": "3"}"#);
+    let (id, params) = listing_request(&gate.from_client(&first).routes);
+    assert_eq!(params, Value::Null, "a first page asks for no cursor");
+    // A second call, to a tool the gate knows nothing of either, joins the listing.
+    let second = call(json!(2), "lookup", r#"{"q": "4"}"#);
+    assert_eq!(gate.from_client(&second).routes, []);
+    let routes = gate.from_server(&tools_page(&id, json!([refund_tool()]), Some("page-2")));
+    let (next, params) = listing_request(&routes);
+    assert_ne!(next, id);
+    assert_eq!(params, json!({"cursor": "page-2"}));
+    let lookup = json!({"name": "lookup", "annotations": {"readOnlyHint": true},
+        "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}});
+    let routes = gate.from_server(&tools_page(&next, json!([lookup]), None));
+    let repaired = first.replace(r#"{"amount_cents": "3"}"#, r#"{"amount_cents":3}"#);
+    assert_eq!(routes, [Route::ToServer(repaired), Route::ToServer(second)]);
+    let outcomes: Vec<Outcome> = gate
+        .take_released()
+        .into_iter()
+        .map(|call| call.verdict.outcome)
+        .collect();
+    assert_eq!(outcomes, [Outcome::Repaired, Outcome::Clean]);
+}
+
+#[test]
+fn a_tool_the_server_does_not_list_is_refused_unless_told_to_pass() {
+    for (unlisted, passes) in [(Unlisted::Refuse, false), (Unlisted::Pass, true)] {
+        let mut gate = listed().with_unlisted(unlisted);
+        let line = call(json!(13), "invented", r#"{"a": 1}"#);
+        // Even after the client listed: the gate asks again, the tool may be new.
+        let (id, _) = listing_request(&gate.from_client(&line).routes);
+        let routes = gate.from_server(&tools_page(&id, json!([refund_tool()]), None));
+        let verdict = gate.take_released().remove(0).verdict;
+        if passes {
+            assert_eq!(routes, [Route::ToServer(line)]);
+            assert_eq!(verdict.outcome, Outcome::Unchecked);
+        } else {
+            let reply = to_client(&routes);
+            assert_eq!(reply["id"], json!(13));
+            assert_eq!(
+                reply["result"]["structuredContent"]["errors"][0]["error"],
+                json!("unknown_tool")
+            );
+            assert_eq!(verdict.outcome, Outcome::UnknownTool);
+            assert_eq!(verdict.codes, ["unknown_tool"]);
+        }
+    }
+}
+
+#[test]
+fn a_listing_that_fails_refuses_the_calls_it_held() {
+    for answer in [
+        json!({"error": {"code": -32600, "message": "not initialized"}}),
+        json!({"result": "tools"}),
+    ] {
+        let mut gate = Gate::new();
+        let line = call(json!(3), "refund", r#"{"amount_cents": 3}"#);
+        let (id, _) = listing_request(&gate.from_client(&line).routes);
+        let mut answer = answer;
+        answer["jsonrpc"] = json!("2.0");
+        answer["id"] = id;
+        let reply = to_client(&gate.from_server(&answer.to_string()));
+        assert_eq!(reply["id"], json!(3));
+        assert_eq!(
+            reply["result"]["structuredContent"]["errors"][0]["error"],
+            json!("tools_unavailable"),
+            "{reply}"
+        );
+        let verdict = gate.take_released().remove(0).verdict;
+        assert_eq!(verdict.outcome, Outcome::ToolsUnavailable);
+    }
+    // A server whose cursors never end.
+    let mut gate = Gate::new();
+    let (mut id, _) = listing_request(
+        &gate
+            .from_client(&call(json!(4), "refund", r#"{"amount_cents": 3}"#))
+            .routes,
+    );
+    for page in 0.. {
+        let routes = gate.from_server(&tools_page(&id, json!([]), Some("again")));
+        if page < crate::listing::MAX_PAGES - 1 {
+            id = listing_request(&routes).0;
+            continue;
+        }
+        let reply = to_client(&routes);
+        assert!(reply.to_string().contains("tools_unavailable"), "{reply}");
+        break;
+    }
+}
+
+#[test]
+fn after_list_changed_the_next_call_waits_for_a_fresh_listing() {
+    let mut gate = listed();
+    gate.from_server(r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#);
+    // `refund` now has a maximum the old schema did not.
+    let line = call(json!(5), "refund", r#"{"amount_cents": 900}"#);
+    let (id, _) = listing_request(&gate.from_client(&line).routes);
+    let changed = json!([{"name": "refund", "inputSchema": {"type": "object",
+        "properties": {"amount_cents": {"type": "integer", "maximum": 100}}}}]);
+    let reply = to_client(&gate.from_server(&tools_page(&id, changed, None)));
+    assert!(reply.to_string().contains("out_of_range"), "{reply}");
+    // Fresh again: judged at once.
+    let line = call(json!(6), "refund", r#"{"amount_cents": 90}"#);
+    assert_eq!(gate.from_client(&line).routes, [Route::ToServer(line)]);
+}
+
+#[test]
+fn a_held_call_cancelled_or_left_by_the_server_is_never_made() {
+    let mut gate = Gate::new();
+    let cancelled = call(json!(1), "refund", r#"{"amount_cents": 3}"#);
+    let (id, _) = listing_request(&gate.from_client(&cancelled).routes);
+    let kept = call(json!(2), "refund", r#"{"amount_cents": 4}"#);
+    gate.from_client(&kept);
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    assert_eq!(
+        gate.from_client(cancel).routes,
+        [Route::ToServer(cancel.to_owned())]
+    );
+    let routes = gate.from_server(&tools_page(&id, json!([refund_tool()]), None));
+    assert_eq!(routes, [Route::ToServer(kept)]);
+    // The server ends while a listing holds a call: the call is answered, never made.
+    let mut gate = Gate::new();
+    gate.from_client(&call(json!(9), "refund", r#"{"amount_cents": 3}"#));
+    let gone = gate.server_closed();
+    assert_eq!(gone.len(), 1);
+    assert_eq!(to_client(&gone)["id"], json!(9));
+    assert!(gate.take_released().is_empty());
+}
+
+#[test]
+fn a_listing_never_takes_an_id_the_client_uses_and_carries_the_calls_revision() {
+    let mut gate = Gate::new();
+    // A client request in flight with the id the gate would take first.
+    gate.from_client(r#"{"jsonrpc":"2.0","id":"toolargs-gate-list-1","method":"ping"}"#);
+    let line = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "refund", "arguments": {"amount_cents": 3},
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {},
+                  "progressToken": 5}}})
+    .to_string();
+    let (id, params) = listing_request(&gate.from_client(&line).routes);
+    assert_ne!(id, json!("toolargs-gate-list-1"));
+    assert_eq!(
+        params,
+        json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                         "io.modelcontextprotocol/clientCapabilities": {}}})
+    );
+}
+
+#[test]
+fn a_gate_matched_by_channel_lists_once_per_held_call() {
+    let mut gate = Gate::new().per_exchange();
+    let first = call(json!(1), "refund", r#"{"amount_cents": "3"}"#);
+    let held = gate.from_client(&first);
+    assert!(held.listing);
+    let (one, _) = listing_request(&held.routes);
+    // Another client of the shared gate, same id: a listing of its own.
+    let second = call(json!(1), "refund", r#"{"amount_cents": 0}"#);
+    let held = gate.from_client(&second);
+    let (two, _) = listing_request(&held.routes);
+    assert_ne!(one, two);
+    let handled = gate.server_line(&tools_page(&two, json!([refund_tool()]), None));
+    assert!(!handled.listing);
+    assert!(to_client(&handled.routes)
+        .to_string()
+        .contains("out_of_range"));
+    let handled = gate.server_line(&tools_page(&one, json!([refund_tool()]), None));
+    assert_eq!(
+        handled.routes,
+        [Route::ToServer(first.replace(
+            r#"{"amount_cents": "3"}"#,
+            r#"{"amount_cents":3}"#
+        ))]
+    );
+}
+
+#[test]
+fn held_and_unlisted_calls_are_counted_from_their_verdicts() {
+    let metrics = crate::Metrics::new();
+    let mut gate = Gate::new();
+    let first = gate.from_client(&call(json!(1), "refund", r#"{"amount_cents": 3}"#));
+    let (listing, _) = listing_request(&first.routes);
+    // The second waits for the listing the first call started.
+    gate.from_client(&call(json!(2), "invented", r#"{"amount_cents": 3}"#));
+    gate.from_server(&tools_page(&listing, json!([refund_tool()]), None));
+    for call in gate.take_released() {
+        metrics.record_call(&call.verdict, call.arrived.elapsed());
+    }
+    let text = metrics.encode();
+    assert!(text.contains("toolargs_gate_held_calls_total 2"), "{text}");
+    assert!(
+        text.contains("toolargs_gate_unlisted_calls_total 1"),
+        "{text}"
     );
 }

@@ -32,11 +32,36 @@ def quote(order_id: str, quantity: int = 1) -> dict:
     return {"order_id": order_id, "total_cents": 250 * quantity}
 
 
+if os.environ.get("SHOP_CHANGES"):
+    # A server whose tools change while a client is connected: `tighten` replaces `quote` with
+    # one that takes at most 10, and says so with `notifications/tools/list_changed`.
+    import mcp_types
+    from fastmcp import Context
+    from pydantic import Field
+    from typing import Annotated
+
+    @mcp.tool
+    async def tighten(ctx: Context) -> str:
+        """Lower the most a quote may ask for to 10."""
+        mcp.local_provider.remove_tool("quote")
+
+        @mcp.tool(annotations={"readOnlyHint": True})
+        def quote(order_id: str, quantity: Annotated[int, Field(ge=1, le=10)] = 1) -> dict:
+            """The price of an order line, in cents (at most 10)."""
+            record("quote", order_id=order_id, quantity=quantity)
+            return {"order_id": order_id, "total_cents": 250 * quantity}
+
+        await ctx.send_notification(mcp_types.ToolListChangedNotification())
+        return "quote takes at most 10 now"
+
+
 if __name__ == "__main__":
     import sys
 
-    # `fastmcp_server.py --http PORT`: Streamable HTTP on 127.0.0.1:PORT/mcp, else stdio.
+    # `fastmcp_server.py --http PORT [--stateless]`: Streamable HTTP on 127.0.0.1:PORT/mcp
+    # (stateless: no session, a fresh transport per request), else stdio.
     if sys.argv[1:2] == ["--http"]:
-        mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False, log_level="warning")
+        mcp.run(transport="http", host="127.0.0.1", port=int(sys.argv[2]), show_banner=False, log_level="warning",
+                stateless_http="--stateless" in sys.argv[3:])
     else:
         mcp.run(show_banner=False)

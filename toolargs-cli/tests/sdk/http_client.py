@@ -331,4 +331,5 @@ async def main():
     sys.exit(1 if checks.failures else 0)
 
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())
