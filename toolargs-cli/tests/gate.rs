@@ -65,6 +65,8 @@ fn start_gate(options: &[&std::ffi::OsStr]) -> (std::process::Child, Client) {
 #[test]
 fn the_gate_judges_calls_between_a_client_and_a_server() {
     let log = std::env::temp_dir().join(format!("toolargs-gate-{}.jsonl", std::process::id()));
+    // The log is appended to: a file an earlier run with this pid left would add its lines.
+    let _ = std::fs::remove_file(&log);
     let (gate, mut client) = start_gate(&[
         "--log-arguments".as_ref(),
         "--log".as_ref(),
