@@ -5,6 +5,7 @@
 //! `toolargs --help`.
 
 mod baseline;
+mod chain;
 mod recorded;
 mod render;
 
@@ -441,10 +442,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut inputs = inputs::expand(&logs).map_err(|e| e.to_string())?;
             // Without --tools the definitions may come from standard input itself, which is
             // then read twice and so copied to a file first; with --tools it is streamed, and
-            // only its calls are read.
+            // only its calls are read. A gate's verdict log is read again for its hash chain.
             let stdin_at = inputs.iter().position(|i| *i == Input::Stdin);
+            let read_twice = tools.is_none() && input_format.carries_definitions()
+                || input_format == InputFormat::Gate;
             let _spool = match stdin_at {
-                Some(at) if tools.is_none() && input_format.carries_definitions() => {
+                Some(at) if read_twice => {
                     let spool = Spool::stdin().map_err(|e| format!("-: {e}"))?;
                     inputs[at] = spool.input();
                     Some(spool)
@@ -496,7 +499,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if let Some(bar) = bar {
                 bar.finish_and_clear();
             }
-            let report = match report {
+            let mut report = match report {
                 Ok(report) => report,
                 // A closed pipe (`| head`) is not an error worth reporting.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
@@ -512,6 +515,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             let _ = stdout.flush();
             drop(stdout);
+            report.chains = chain::check(&inputs, input_format)?;
+            if format == Format::Jsonl {
+                // The verdicts hold one line per record; where a chain breaks is said here.
+                for check in &report.chains {
+                    if let Some((line, why)) = &check.broken {
+                        eprintln!(
+                            "toolargs: {}:{line}: the hash chain breaks: {why}",
+                            check.source
+                        );
+                    }
+                }
+            }
             let text = match format {
                 Format::Jsonl => String::new(),
                 Format::Table => render::table(&report),

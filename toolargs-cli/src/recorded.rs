@@ -128,6 +128,24 @@ pub fn summary(report: &Report, strong: &str) -> String {
     if bad > 0 {
         let _ = write!(out, ", {strong}{bad}{strong} bad records");
     }
+    let broken: Vec<String> = report
+        .chains
+        .iter()
+        .filter_map(|c| {
+            c.broken
+                .as_ref()
+                .map(|(line, _)| format!("{}:{line}", c.source))
+        })
+        .collect();
+    if !broken.is_empty() {
+        let _ = write!(
+            out,
+            ", {strong}hash chain broken at {}{strong}",
+            broken.join(", ")
+        );
+    } else if !report.chains.is_empty() {
+        out.push_str(", hash chain intact");
+    }
     out
 }
 
@@ -136,6 +154,24 @@ pub fn tables(report: &Report) -> Vec<Table> {
     let r = &report.recorded;
     let columns = outcome_columns(r);
     let mut out = Vec::new();
+    if !report.chains.is_empty() {
+        out.push(Table {
+            title: "hash chain (prev)".to_owned(),
+            head: vec!["file".into(), "chain".into(), "lines".into()],
+            rows: report
+                .chains
+                .iter()
+                .map(|c| {
+                    let state = match &c.broken {
+                        Some((line, why)) => format!("breaks at line {line}: {why}"),
+                        None => "intact".to_owned(),
+                    };
+                    vec![c.source.clone(), state, c.lines.to_string()]
+                })
+                .collect(),
+            left: 2,
+        });
+    }
     out.push(Table {
         title: "recorded outcomes".to_owned(),
         head: vec!["outcome".into(), "verdicts".into(), "share".into()],

@@ -503,3 +503,171 @@ fn a_verdict_log_on_standard_input_replays_as_the_file_does() {
     assert_eq!(piped["bad_locations"]["not_json"], json!(["-:5"]));
     let _ = std::fs::remove_file(log);
 }
+
+/// Verdict lines chained as `toolargs gate --log-chain` writes them: each `prev` the SHA-256 of
+/// the line before, 64 zeros for the first.
+fn chained(outcomes: &[&str]) -> Vec<String> {
+    let mut prev = "0".repeat(64);
+    outcomes
+        .iter()
+        .enumerate()
+        .map(|(i, outcome)| {
+            let line = format!(
+                r#"{{"tool":"refund","outcome":"{outcome}","codes":[],"rules":[],"paths":[],"time":{},"timestamp":"2026-12-04T13:00:0{i}.000000Z","session":"s","latency_us":7,"prev":"{prev}"}}"#,
+                1796389200 + i
+            );
+            prev = toolargs_gate::line_hash(line.as_bytes());
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn the_hash_chain_is_verified_and_an_edited_line_found() {
+    let lines = chained(&["clean", "rejected", "clean", "repaired"]);
+    let intact = write("chain.jsonl", &(lines.join("\n") + "\n"));
+    let intact = intact.to_str().unwrap();
+    let intact_report = report(&[intact]);
+    assert_eq!(
+        intact_report["chains"],
+        json!([{"file": intact, "lines": 4, "intact": true, "broken_at": null, "reason": null}])
+    );
+    let (out, _, code) = replay(&[intact]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("gate verdict log: 4 verdicts recorded, hash chain intact\n"),
+        "{out}"
+    );
+    assert_eq!(
+        text_row(&out, "hash chain (prev)", intact),
+        [intact, "intact", "4"]
+    );
+
+    // The rejection edited into a clean call: the line after it no longer follows.
+    let edited = lines
+        .join("\n")
+        .replacen(r#""outcome":"rejected""#, r#""outcome":"clean""#, 1)
+        + "\n";
+    let edited_log = write("chain-edited.jsonl", &edited);
+    let log = edited_log.to_str().unwrap();
+    let edited_report = report(&[log]);
+    let chain = &edited_report["chains"][0];
+    assert_eq!(
+        (chain["intact"].as_bool(), chain["broken_at"].as_u64()),
+        (Some(false), Some(3))
+    );
+    let expected = toolargs_gate::line_hash(edited.lines().nth(1).unwrap().as_bytes());
+    assert_eq!(
+        chain["reason"],
+        format!(
+            "prev is {}, expected {expected}",
+            toolargs_gate::line_hash(lines[1].as_bytes())
+        )
+    );
+    // Every format says where.
+    let at = format!("hash chain broken at {log}:3");
+    for format in ["table", "markdown", "html"] {
+        let (out, _, code) = replay(&["--format", format, log]);
+        assert_eq!(code, 0);
+        assert!(out.contains(&at), "{format}: {out}");
+        assert!(
+            out.contains("breaks at line 3: prev is "),
+            "{format}: {out}"
+        );
+    }
+    let (_, err, code) = replay(&["--format", "jsonl", log]);
+    assert_eq!(code, 0);
+    assert!(
+        err.contains(&format!("{log}:3: the hash chain breaks: prev is ")),
+        "{err}"
+    );
+
+    // A log without `prev` has no chain, and no word about one.
+    let plain = write("chain-plain.jsonl", VERDICTS);
+    let plain_report = report(&[plain.to_str().unwrap()]);
+    assert_eq!(plain_report.get("chains"), None);
+
+    // Named a gate's log, standard input is copied, and its chain checked too.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .args(["replay", "--input-format", "gate", "--format", "json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(edited.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let piped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(piped["chains"][0]["file"], "-");
+    assert_eq!(piped["chains"][0]["broken_at"], 3);
+    for path in [intact, log, plain.to_str().unwrap()] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn a_log_the_gate_wrote_replays_with_its_chain() {
+    let log = std::env::temp_dir().join(format!(
+        "toolargs-gate-logs-{}-written.jsonl",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&log);
+    let server = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/echo_server.py");
+    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
+        .args(["gate", "--log-arguments", "--log-chain", "--log"])
+        .arg(&log)
+        .arg("--")
+        .arg("python3")
+        .arg(&server)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut to = gate.stdin.take().unwrap();
+    let mut from = std::io::BufReader::new(gate.stdout.take().unwrap());
+    let mut ask = |message: Value| {
+        writeln!(to, "{message}").unwrap();
+        let mut back = String::new();
+        std::io::BufRead::read_line(&mut from, &mut back).unwrap();
+        serde_json::from_str::<Value>(&back).unwrap()
+    };
+    ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+    ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let call = |id: u32, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "refund", "arguments": arguments}});
+    ask(call(3, json!({"amount_cents": "1999"})));
+    ask(call(4, json!({"amount_cents": 1999, "overwrite": true})));
+    ask(call(5, json!({"amount_cents": 20000})));
+    drop(to);
+    gate.wait().unwrap();
+    let path = log.to_str().unwrap();
+    let recorded = report(&[path]);
+    assert_eq!(
+        recorded["recorded"]["outcomes"],
+        json!({"repaired": 1, "rejected": 1, "clean": 1})
+    );
+    assert_eq!(recorded["recorded"]["untimed"], 0);
+    assert_eq!(recorded["chains"][0]["intact"], true, "{recorded:#}");
+    assert_eq!(recorded["chains"][0]["lines"], 3);
+    // Today's definition caps refunds at 10000 cents: the clean call of 20000 is rejected.
+    let tools = write(
+        "written-tools.json",
+        r#"[{"name": "refund", "inputSchema": {"type": "object", "properties": {
+            "amount_cents": {"type": "integer", "minimum": 1, "maximum": 10000},
+            "note": {"type": "string"}}, "required": ["amount_cents"]}}]"#,
+    );
+    let report = report(&["--tools", tools.to_str().unwrap(), path]);
+    let judged = &report["recorded"]["judged_again"];
+    assert_eq!(
+        (judged["compared"].as_u64(), judged["changed"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(judged["examples"][0]["at"], format!("{path}:3"));
+    assert_eq!(judged["examples"][0]["today"], "rejected");
+    let _ = std::fs::remove_file(&log);
+    let _ = std::fs::remove_file(&tools);
+}

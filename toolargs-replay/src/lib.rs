@@ -42,8 +42,8 @@ pub use inputs::decompressed;
 pub use log::{LogSource, Replayer, ToolSet};
 pub use outcome::{BadRecord, Judgement, Location, Outcome};
 pub use recorded::{
-    BucketSpan, ChangedDecision, OutcomeCounts, Recorded, TimeBucket, Timeline, BUCKETS_FILLED,
-    CHANGES_KEPT, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
+    BucketSpan, ChainCheck, ChangedDecision, OutcomeCounts, Recorded, TimeBucket, Timeline,
+    BUCKETS_FILLED, CHANGES_KEPT, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
 };
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_dynamic::RefusedDefinition;

@@ -88,6 +88,43 @@ pub struct ChangedDecision {
     pub rules: Vec<&'static str>,
 }
 
+/// The hash chain of one verdict log whose lines carry `prev` (the SHA-256 of the line
+/// before), as checked by the caller that reads the log again (`toolargs replay` checks it
+/// with `toolargs_gate::verify_chain`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChainCheck {
+    /// The input, as [`Report::sources`](crate::Report::sources) names it.
+    pub source: String,
+    /// The lines read.
+    pub lines: u64,
+    /// Where the chain first breaks: the line (1-based) and why; `None` when it holds.
+    pub broken: Option<(u64, String)>,
+}
+
+impl ChainCheck {
+    /// The check of the log `source`, `lines` long, broken at `broken`.
+    pub fn new(source: impl Into<String>, lines: u64, broken: Option<(u64, String)>) -> Self {
+        ChainCheck {
+            source: source.into(),
+            lines,
+            broken,
+        }
+    }
+
+    /// `{"file", "lines", "intact", "broken_at", "reason"}` (`broken_at` and `reason` null
+    /// for an intact chain).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "file": self.source,
+            "lines": self.lines,
+            "intact": self.broken.is_none(),
+            "broken_at": self.broken.as_ref().map(|(line, _)| line),
+            "reason": self.broken.as_ref().map(|(_, reason)| reason),
+        })
+    }
+}
+
 /// Today's verdict on a call judged again, for [`Recorded::compare`].
 pub(crate) struct Today {
     pub outcome: &'static str,

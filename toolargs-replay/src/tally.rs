@@ -8,7 +8,7 @@ use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 
 use crate::drill::Drill;
 use crate::outcome::{merge_locations, BadRecord, Location, Outcome};
-use crate::recorded::Recorded;
+use crate::recorded::{ChainCheck, Recorded};
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;
@@ -217,6 +217,9 @@ pub struct Report {
     /// The verdicts a gate's verdict log recorded ([`InputFormat::Gate`](crate::InputFormat::Gate));
     /// empty for other logs.
     pub recorded: Recorded,
+    /// The hash chains of the verdict logs whose lines carry `prev`, as checked by the caller
+    /// (a replay reads each line once and does not check them).
+    pub chains: Vec<ChainCheck>,
 }
 
 impl Report {
@@ -242,7 +245,7 @@ impl Report {
     }
 
     /// Adds another report's counters (same grouping) into this one; the refused definitions,
-    /// load warnings and sources stay this report's.
+    /// load warnings, sources and chains stay this report's.
     pub fn merge(&mut self, other: &Report) {
         self.overall.merge(&other.overall);
         self.drill.merge(&other.drill);
@@ -286,7 +289,8 @@ impl Report {
     /// "refused_definitions": [{"index", "tool", "pointer", "reason"}], "load_warnings":
     /// {"count", "first": [{"tool", "pointer", "message"}]}, "sources", "drill"}`, with the
     /// first [`LOAD_WARNINGS_SHOWN`] warnings; `drill` is [`Drill::to_json`]. A gate's verdict
-    /// log adds `"recorded"` ([`Recorded::to_json`]).
+    /// log adds `"recorded"` ([`Recorded::to_json`]), and a chained one `"chains"`
+    /// ([`ChainCheck::to_json`]).
     pub fn to_json(&self) -> Value {
         let mut out = self.tally_json(&self.overall);
         let groups: Vec<Value> = self
@@ -341,6 +345,10 @@ impl Report {
                 "recorded".into(),
                 self.recorded.to_json(|at| self.location_text(at)),
             );
+        }
+        if !self.chains.is_empty() {
+            let chains: Vec<Value> = self.chains.iter().map(ChainCheck::to_json).collect();
+            out.insert("chains".into(), Value::Array(chains));
         }
         Value::Object(out)
     }
