@@ -220,9 +220,11 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
         serde_json::from_str::<Value>(&line).unwrap_or_else(|_| panic!("not JSON: {line:?}"))
     };
     ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
-    ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    // Before any listing: held while the gate lists the tools itself, then judged.
+    let reply = ask(call(2, "refund", json!({"amount_cents": "1999"})));
+    assert_eq!(reply["id"], json!(2));
+    ask(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}));
     let calls = [
-        call(3, "refund", json!({"amount_cents": "1999"})),
         call(
             4,
             "refund",
@@ -231,16 +233,18 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
         call(5, "refund", json!({"amount_cents": 90000})),
         call(6, "lookup", json!({"q": "x", "ghost": 1})),
         call(7, "lookup", json!({"q": "y"})),
+        // Not among the tools listed: held while the gate lists them again, then refused.
+        call(8, "nope", json!({})),
     ];
-    for (id, message) in (3..).zip(calls) {
+    for (id, message) in (4..).zip(calls) {
         assert_eq!(ask(message)["id"], json!(id));
     }
-    // A verdict is counted once its routes are written: the answer may come first.
-    wait_until("five verdicts counted", || {
+    // Each verdict is counted before its routes are written; waiting costs nothing.
+    wait_until("six verdicts counted", || {
         sample(
             &get(&address, "/metrics").1,
             "toolargs_gate_added_latency_seconds_count",
-        ) == Some(5.0)
+        ) == Some(6.0)
     });
     assert_samples(
         &address,
@@ -261,8 +265,13 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
                 r#"toolargs_gate_calls_total{tool="lookup",outcome="clean"}"#,
                 1.0,
             ),
+            (
+                r#"toolargs_gate_calls_total{tool="nope",outcome="unknown_tool"}"#,
+                1.0,
+            ),
             (r#"toolargs_gate_errors_total{code="unknown_field"}"#, 1.0),
             (r#"toolargs_gate_errors_total{code="out_of_range"}"#, 1.0),
+            (r#"toolargs_gate_errors_total{code="unknown_tool"}"#, 1.0),
             (
                 r#"toolargs_gate_repairs_total{rule="numeric_string_to_int"}"#,
                 1.0,
@@ -271,10 +280,12 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
                 r#"toolargs_gate_repairs_total{rule="strip_unknown_field"}"#,
                 1.0,
             ),
+            ("toolargs_gate_held_calls_total", 2.0),
+            ("toolargs_gate_unlisted_calls_total", 1.0),
             ("toolargs_gate_upstream_errors_total", 0.0),
             (
                 r#"toolargs_gate_added_latency_seconds_bucket{le="+Inf"}"#,
-                5.0,
+                6.0,
             ),
         ],
     );

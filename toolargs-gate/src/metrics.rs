@@ -8,8 +8,8 @@
 //! | `toolargs_gate_calls_total{tool,outcome}` | counter | `tools/call` verdicts, by tool and [`Outcome`](crate::Outcome) name |
 //! | `toolargs_gate_errors_total{code}` | counter | the errors of rejections and refusals, one per error, by code |
 //! | `toolargs_gate_repairs_total{rule}` | counter | the repairs of repaired calls, one per repair, by rule |
-//! | `toolargs_gate_held_calls_total` | counter | calls held while the gate asks the upstream for its tools |
-//! | `toolargs_gate_unlisted_calls_total` | counter | calls to a tool the upstream does not list |
+//! | `toolargs_gate_held_calls_total` | counter | calls held while the gate asks the upstream for its tools (a verdict's `held`) |
+//! | `toolargs_gate_unlisted_calls_total` | counter | calls refused because the upstream does not list their tool (`unknown_tool`; passed on with `Unlisted::Pass`, they count as `unchecked`) |
 //! | `toolargs_gate_upstream_errors_total` | counter | requests the upstream left unanswered: the HTTP gate's `502`s, and the requests a stdio server left when it ended |
 //! | `toolargs_gate_added_latency_seconds` | histogram | the time the gate spent on a call before forwarding or answering it |
 //! | `toolargs_gate_sessions` | gauge | the MCP sessions the HTTP gate keeps a gate for |
