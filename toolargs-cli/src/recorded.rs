@@ -35,7 +35,8 @@ const CLASSES: [(&str, &str); 4] = [
 /// The style of the recorded verdicts' tables in the HTML page: text columns to the left, and
 /// no line broken inside a cell (a bucket's time, a caption).
 pub const STYLE: &str = "td.text,th.text{text-align:left}\
-    table.recorded td,table.recorded th,table.recorded caption{white-space:nowrap}";
+    table.recorded td,table.recorded th,table.recorded caption{white-space:nowrap}\
+    p.alarm{color:#c0392b;font-weight:bold}";
 
 /// One table: a title, a header row, rows; the first `left` columns are text, the others
 /// numbers (aligned right).
@@ -163,7 +164,9 @@ pub fn tables(report: &Report) -> Vec<Table> {
                 .iter()
                 .map(|c| {
                     let state = match &c.broken {
-                        Some((line, why)) => format!("breaks at line {line}: {why}"),
+                        Some((line, why)) => {
+                            format!("breaks at line {line}: {}", short_hashes(why))
+                        }
                         None => "intact".to_owned(),
                     };
                     vec![c.source.clone(), state, c.lines.to_string()]
@@ -321,6 +324,50 @@ pub fn tables(report: &Report) -> Vec<Table> {
         });
     }
     out
+}
+
+/// `text` with each SHA-256 in hex (64 digits) cut to its first 12 digits, for a table (the
+/// JSON report has them whole).
+fn short_hashes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if digits == 64 {
+            out.push_str(&rest[..12]);
+            out.push('…');
+            rest = &rest[64..];
+        } else if digits > 0 {
+            out.push_str(&rest[..digits]);
+            rest = &rest[digits..];
+        } else {
+            let next = rest.chars().next().map_or(1, char::len_utf8);
+            out.push_str(&rest[..next]);
+            rest = &rest[next..];
+        }
+    }
+    out
+}
+
+/// Where the chains of `report` break, as a warning for the top of a page; `None` when they
+/// hold (or none was checked).
+pub fn chain_alarm(report: &Report) -> Option<String> {
+    let broken: Vec<String> = report
+        .chains
+        .iter()
+        .filter_map(|c| {
+            c.broken
+                .as_ref()
+                .map(|(line, _)| format!("{}:{line}", c.source))
+        })
+        .collect();
+    (!broken.is_empty()).then(|| {
+        format!(
+            "The hash chain breaks at {}: the line before was edited or deleted, or this one \
+             inserted.",
+            broken.join(", ")
+        )
+    })
 }
 
 /// The tables as aligned text.
@@ -598,5 +645,23 @@ fn tick_label(timeline: &Timeline, start: i64, first: bool) -> String {
             }
         }
         _ => full,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_are_cut_in_tables_and_counts_stay_whole() {
+        let a = "a".repeat(64);
+        let b = "0123456789".repeat(7);
+        assert_eq!(
+            short_hashes(&format!("prev is {a}, expected {b}; é {}", &b[..63])),
+            format!("prev is {}…, expected {b}; é {}", &a[..12], &b[..63])
+        );
+        for (n, ceiling) in [(0, 1), (1, 1), (3, 5), (7, 10), (11, 20), (400, 500)] {
+            assert_eq!(nice_ceiling(n), ceiling, "{n}");
+        }
     }
 }

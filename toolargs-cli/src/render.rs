@@ -483,6 +483,9 @@ pub fn html(report: &Report) -> String {
             "<h1>Gate verdict log</h1><p>{}</p>",
             html_escape(&recorded::summary(report, ""))
         );
+        if let Some(alarm) = recorded::chain_alarm(report) {
+            let _ = write!(body, "<p class=\"alarm\">{}</p>", html_escape(&alarm));
+        }
         body.extend(recorded::chart(&report.recorded));
         body.push_str(&recorded::html(&recorded::tables(report)));
         if judged {

@@ -575,6 +575,11 @@ fn the_hash_chain_is_verified_and_an_edited_line_found() {
             "{format}: {out}"
         );
     }
+    let (html, _, _) = replay(&["--format", "html", log]);
+    let alarm = html
+        .find("<p class=\"alarm\">The hash chain breaks at")
+        .expect("an alarm");
+    assert!(alarm < html.find("<svg").unwrap(), "{html}");
     let (_, err, code) = replay(&["--format", "jsonl", log]);
     assert_eq!(code, 0);
     assert!(
