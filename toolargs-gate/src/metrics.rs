@@ -74,7 +74,7 @@ struct RuleLabels {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use toolargs_gate::{Gate, Metrics, MetricsServer, Route};
+/// use toolargs_gate::{Gate, Metrics, MetricsServer};
 ///
 /// let metrics = Arc::new(Metrics::new());
 /// let server = MetricsServer::start("127.0.0.1:0".parse().unwrap(), metrics.clone())?;
@@ -82,15 +82,18 @@ struct RuleLabels {
 ///
 /// // A program that drives a `Gate` itself counts each verdict.
 /// let mut gate = Gate::new();
-/// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{}}}"#;
+/// gate.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+/// gate.from_server(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"search",
+///     "inputSchema":{"type":"object","properties":{"limit":{"type":"integer"}}}}]}}"#);
+/// let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"limit":"5"}}}"#;
 /// let started = std::time::Instant::now();
 /// let handled = gate.from_client(call);
 /// if let Some(verdict) = &handled.verdict {
 ///     metrics.record_call(verdict, started.elapsed());
 /// }
-/// assert!(metrics
-///     .encode()
-///     .contains(r#"toolargs_gate_calls_total{tool="search",outcome="unchecked"} 1"#));
+/// let text = metrics.encode();
+/// assert!(text.contains(r#"toolargs_gate_calls_total{tool="search",outcome="repaired"} 1"#));
+/// assert!(text.contains(r#"toolargs_gate_repairs_total{rule="numeric_string_to_int"} 1"#));
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct Metrics {
