@@ -8,7 +8,8 @@ MCP Python SDK against the FastMCP server of `fastmcp_server.py`; each must be c
 - the server's tools changing under the client (`notifications/tools/list_changed`), the
   client calling without listing again;
 - over Streamable HTTP, a stateless upstream (a fresh transport per request), in both
-  revisions the SDK speaks, with calls made before any listing.
+  revisions the SDK speaks, with calls made before any listing;
+- over Streamable HTTP, 16 sessions of both revisions at once, none of which lists.
 
 In each, a call with an invented key to the destructive `refund` is rejected `unknown_field`
 and never reaches the tool (its record file shows what did), and the verdict log says the call
@@ -217,6 +218,61 @@ async def stateless_http(context, run, checks):
                 process.kill()
 
 
+async def sessions_at_once(context, run, checks, sessions=16):
+    print(f"== {CLIENT} client: {sessions} HTTP sessions at once, none of which lists")
+    record = run / "sessions.record.jsonl"
+    log = run / "sessions.verdicts.jsonl"
+    port = free_port()
+    env = dict(os.environ, SHOP_RECORD=str(record))
+    python = str(Path(context["venv"]) / "bin" / "python")
+    server = subprocess.Popen(
+        [python, str(Path(context["sdk"]) / "fastmcp_server.py"), "--http", str(port)],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stderr=open(run / "sessions-server.stderr", "w", encoding="utf-8"),
+    )
+    gate = None
+    try:
+        wait_for_port(port, server)
+        gate, gated_url = start_gate(context, f"http://127.0.0.1:{port}/mcp", log, run / "sessions-gate.stderr")
+
+        async def one(index):
+            mode = ["legacy", "2026-07-28"][index % 2]
+            async with Client(gated_url, mode=mode) as client:
+                invented = dump(await client.call_tool("refund", {**INVENTED, "order_id": f"S{index}-no"}))
+                repaired = dump(await client.call_tool("refund", {"order_id": f"S{index}", "amount_cents": str(index + 1)}))
+                return index, invented, repaired
+
+        results = await asyncio.wait_for(asyncio.gather(*(one(i) for i in range(sessions))), 90)
+        wrong = [
+            (index, invented, repaired)
+            for index, invented, repaired in results
+            if "unknown_field" not in errors_of(invented)
+            or repaired.get("structuredContent", {}).get("refunded_cents") != index + 1
+        ]
+        checks.check(f"{sessions} sessions: each invented key rejected, each repair made", not wrong, f"{wrong}")
+        reached = sorted(r["arguments"]["order_id"] for r in records(record))
+        checks.check(
+            f"{sessions} sessions: only the repaired calls reached the tool",
+            reached == sorted(f"S{i}" for i in range(sessions)),
+            f"{reached}",
+        )
+        verdicts = records(log)
+        checks.check(
+            f"{sessions} sessions: the log holds every verdict",
+            sorted(v["outcome"] for v in verdicts) == ["rejected"] * sessions + ["repaired"] * sessions,
+            f"{verdicts}",
+        )
+    finally:
+        for process in (gate, server):
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
 async def main():
     context = json.loads(sys.argv[1])
     run = Path(context["run"])
@@ -226,6 +282,7 @@ async def main():
     await restarted_gate(context, run, checks)
     await tools_change(context, run, checks)
     await stateless_http(context, run, checks)
+    await sessions_at_once(context, run, checks)
     for failure in checks.failures:
         print(f"FAILED: {failure}")
     print(f"{CLIENT} client: {checks.cases} cases, {len(checks.failures)} failures")
