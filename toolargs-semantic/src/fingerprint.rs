@@ -5,9 +5,9 @@
 use std::fmt;
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use super::decimal::CanonicalDecimal;
-use super::sha256::sha256;
 
 /// A SHA-256 over `{"arguments": ARGS, "tool": NAME}` written as canonical JSON: keys sorted
 /// by code point, no whitespace, numbers as their exact shortest decimal (`1500.0` is `1500`,
@@ -24,7 +24,7 @@ impl Fingerprint {
         text.push_str(",\"tool\":");
         write_canonical(&Value::from(tool), &mut text);
         text.push('}');
-        Fingerprint(sha256(text.as_bytes()))
+        Fingerprint(Sha256::digest(text.as_bytes()).into())
     }
 
     /// The 32 bytes of the digest.
@@ -126,6 +126,32 @@ mod tests {
         assert_eq!(
             Fingerprint::of("issue_refund", &args).to_hex(),
             "01860b50fb4984b784802461a91253c653f58d862513b2e52e2b5df809d5d5c2"
+        );
+    }
+
+    #[test]
+    fn numbers_past_28_digits_keep_their_text_and_digest() {
+        // Every JSON number has at most 20 significant digits: tiny and huge floats are written
+        // out in full up to 36 fractional digits and i128, in exponent form beyond.
+        let args: Value = serde_json::from_str(
+            "{\"tolerance\": 1e-30, \"mass_kg\": 1.989e30, \"edge\": [1e-36, 1e-37, 1.7e38, 2e38], \
+              \"zero\": -0.0, \"max\": 18446744073709551615, \"sum\": 0.30000000000000004}",
+        )
+        .unwrap();
+        assert_eq!(
+            canonical_json(&args),
+            format!(
+                "{{\"edge\":[0.{}1,1e-37,17{},2e38],\"mass_kg\":1989{},\"max\":18446744073709551615,\
+                 \"sum\":0.30000000000000004,\"tolerance\":0.{}1,\"zero\":0}}",
+                "0".repeat(35),
+                "0".repeat(37),
+                "0".repeat(27),
+                "0".repeat(29),
+            )
+        );
+        assert_eq!(
+            Fingerprint::of("weigh", &args).to_hex(),
+            "00f310cbaa201e4fde9afb7ed96419772c0a3a44b3e15acd8c4836d2f5bccd72"
         );
     }
 

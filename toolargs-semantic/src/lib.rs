@@ -54,7 +54,6 @@ mod fingerprint;
 mod gate;
 mod numbers;
 mod profile;
-mod sha256;
 pub mod units;
 
 use std::fmt;
