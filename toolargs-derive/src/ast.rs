@@ -2,7 +2,7 @@
 //! field types classified, and every problem found on the way recorded in the [`Ctxt`].
 //! `check` reads this and builds the typed model the expander uses.
 
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use syn::{Data, DataEnum, DeriveInput, Fields, FieldsNamed, Ident, Type};
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs, Spanned as At};
 use crate::ctxt::Ctxt;
@@ -59,174 +59,13 @@ pub enum VariantData<'a> {
 impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
         let attrs = attr::container_attrs(cx, &input.attrs);
-        if !input.generics.params.is_empty() {
-            cx.error_spanned_by(
-                &input.generics,
-                "ToolArgs cannot be derived for generic types: the schema must be fixed at compile time; use concrete field types",
-            );
-        }
+        refuse_generics(cx, input);
         if matches!(input.data, Data::Struct(_)) {
-            let refused = [
-                ("tag", attrs.tag.as_ref().map(|t| t.span)),
-                ("untagged", attrs.untagged),
-            ];
-            for (key, span) in refused {
-                if let Some(span) = span {
-                    cx.error_at(
-                        span,
-                        format!("`{key}` applies to enums whose variants carry data (unions); a struct is an object already, so remove it"),
-                    );
-                }
-            }
+            refuse_union_keys(cx, &attrs);
         }
         let body = match &input.data {
-            Data::Struct(data) => match &data.fields {
-                Fields::Named(named) => {
-                    // With any `#[toolargs(...)]` on a field, `#[arg(...)]` belongs to another
-                    // derive (clap's Parser) and is left alone.
-                    let uses_toolargs = named
-                        .named
-                        .iter()
-                        .any(|f| f.attrs.iter().any(|a| a.path().is_ident("toolargs")));
-                    let names: &[&str] = if uses_toolargs {
-                        &["toolargs"]
-                    } else {
-                        &["arg", "toolargs"]
-                    };
-                    Body::Struct(
-                        named
-                            .named
-                            .iter()
-                            .map(|f| {
-                                let ident =
-                                    f.ident.as_ref().expect("named fields have identifiers");
-                                Field::from_ast(cx, f, names, ident)
-                            })
-                            .collect(),
-                    )
-                }
-                Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                    let field = &unnamed.unnamed[0];
-                    let mut field = Field::from_ast(cx, field, &["arg", "toolargs"], &input.ident);
-                    field.json_name = At {
-                        value: input.ident.to_string(),
-                        span: input.ident.span(),
-                    };
-                    Body::Newtype(Box::new(field))
-                }
-                Fields::Unnamed(_) => {
-                    cx.error_spanned_by(
-                        &input.ident,
-                        "ToolArgs needs named fields, or exactly one unnamed field (a newtype): a tuple struct of several fields has no JSON names; write `struct Name { field: Type }`",
-                    );
-                    return None;
-                }
-                Fields::Unit => {
-                    cx.error_spanned_by(
-                        &input.ident,
-                        "ToolArgs needs named fields: a unit struct takes no arguments; write `struct Name {}` for a tool without arguments",
-                    );
-                    return None;
-                }
-            },
-            Data::Enum(data) => {
-                let union = attrs.tag.is_some() || attrs.untagged.is_some();
-                if let (Some(_), Some(span)) = (&attrs.tag, attrs.untagged) {
-                    cx.error_at(
-                        span,
-                        "`tag` and `untagged` exclude each other: a tagged union names its variant in the tag key, an untagged one has none; keep one",
-                    );
-                }
-                let mut variants = Vec::new();
-                for v in &data.variants {
-                    let data = match &v.fields {
-                        Fields::Unit => VariantData::Unit,
-                        _ if !union => {
-                            cx.error_spanned_by(
-                                &v.fields,
-                                "ToolArgs enums without `tag` or `untagged` must be fieldless (they become string enums); for a union write `#[toolargs(tag = \"type\")]` or `#[toolargs(untagged)]` on the enum, or move the data into a struct",
-                            );
-                            continue;
-                        }
-                        Fields::Named(named) => VariantData::Named(
-                            named
-                                .named
-                                .iter()
-                                .map(|f| {
-                                    let ident =
-                                        f.ident.as_ref().expect("named fields have identifiers");
-                                    Field::from_ast(cx, f, &["arg", "toolargs"], ident)
-                                })
-                                .collect(),
-                        ),
-                        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                            if attrs.tag.is_some() {
-                                cx.error_spanned_by(
-                                    &v.fields,
-                                    format!(
-                                        "a tagged union's variants have named fields, which sit beside the tag; write `{} {{ field: Type }}`, or make the enum `untagged`",
-                                        v.ident
-                                    ),
-                                );
-                                continue;
-                            }
-                            let mut field = Field::from_ast(
-                                cx,
-                                &unnamed.unnamed[0],
-                                &["arg", "toolargs"],
-                                &v.ident,
-                            );
-                            field.json_name = At {
-                                value: v.ident.to_string(),
-                                span: v.ident.span(),
-                            };
-                            VariantData::Newtype(Box::new(field))
-                        }
-                        Fields::Unnamed(_) => {
-                            cx.error_spanned_by(
-                                &v.fields,
-                                format!(
-                                    "a variant with several unnamed fields has no JSON names; write `{} {{ field: Type, ... }}`",
-                                    v.ident
-                                ),
-                            );
-                            continue;
-                        }
-                    };
-                    let vattrs = attr::variant_attrs(cx, &v.attrs);
-                    let json_name = match vattrs.rename {
-                        Some(lit) => At {
-                            value: lit.value(),
-                            span: lit.span(),
-                        },
-                        None => At {
-                            value: snake_case(&v.ident.to_string()),
-                            span: v.ident.span(),
-                        },
-                    };
-                    variants.push(Variant {
-                        ident: &v.ident,
-                        json_name,
-                        synonyms: vattrs.synonyms,
-                        description: attr::doc_comment(&v.attrs),
-                        data,
-                    });
-                }
-                if let Some(span) = attrs.untagged {
-                    if !data.variants.is_empty()
-                        && data
-                            .variants
-                            .iter()
-                            .all(|v| matches!(v.fields, Fields::Unit))
-                    {
-                        cx.error_at(
-                            span,
-                            "`untagged` applies to enums whose variants carry data; a fieldless enum is a string enum, so remove it",
-                        );
-                    }
-                }
-                Body::Enum(variants)
-            }
+            Data::Struct(data) => struct_body(cx, input, &data.fields)?,
+            Data::Enum(data) => Body::Enum(enum_variants(cx, &attrs, data)),
             Data::Union(u) => {
                 cx.error_spanned_by(
                     u.union_token,
@@ -262,7 +101,197 @@ impl<'a> Container<'a> {
     }
 }
 
+/// The schema is written at compile time, so it cannot depend on a type parameter.
+fn refuse_generics(cx: &Ctxt, input: &DeriveInput) {
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            "ToolArgs cannot be derived for generic types: the schema must be fixed at compile time; use concrete field types",
+        );
+    }
+}
+
+/// `tag` and `untagged` on a struct: they say how an enum's variants are told apart.
+fn refuse_union_keys(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let refused = [
+        ("tag", attrs.tag.as_ref().map(|t| t.span)),
+        ("untagged", attrs.untagged),
+    ];
+    for (key, span) in refused {
+        if let Some(span) = span {
+            cx.error_at(
+                span,
+                format!("`{key}` applies to enums whose variants carry data (unions); a struct is an object already, so remove it"),
+            );
+        }
+    }
+}
+
+/// A struct's fields, or its one unnamed field (a newtype); `None` for a shape with no JSON
+/// names, reported.
+fn struct_body<'a>(cx: &Ctxt, input: &'a DeriveInput, fields: &'a Fields) -> Option<Body<'a>> {
+    match fields {
+        Fields::Named(named) => {
+            // With any `#[toolargs(...)]` on a field, `#[arg(...)]` belongs to another
+            // derive (clap's Parser) and is left alone.
+            let uses_toolargs = named
+                .named
+                .iter()
+                .any(|f| f.attrs.iter().any(|a| a.path().is_ident("toolargs")));
+            let names: &[&str] = if uses_toolargs {
+                &["toolargs"]
+            } else {
+                &["arg", "toolargs"]
+            };
+            Some(Body::Struct(named_fields(cx, named, names)))
+        }
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => Some(Body::Newtype(Box::new(
+            Field::newtype(cx, &unnamed.unnamed[0], &input.ident),
+        ))),
+        Fields::Unnamed(_) => {
+            cx.error_spanned_by(
+                &input.ident,
+                "ToolArgs needs named fields, or exactly one unnamed field (a newtype): a tuple struct of several fields has no JSON names; write `struct Name { field: Type }`",
+            );
+            None
+        }
+        Fields::Unit => {
+            cx.error_spanned_by(
+                &input.ident,
+                "ToolArgs needs named fields: a unit struct takes no arguments; write `struct Name {}` for a tool without arguments",
+            );
+            None
+        }
+    }
+}
+
+/// The named fields of a struct or of a union variant, their attributes read under `names`.
+fn named_fields<'a>(cx: &Ctxt, named: &'a FieldsNamed, names: &[&str]) -> Vec<Field<'a>> {
+    named
+        .named
+        .iter()
+        .map(|f| {
+            let ident = f.ident.as_ref().expect("named fields have identifiers");
+            Field::from_ast(cx, f, names, ident)
+        })
+        .collect()
+}
+
+/// An enum's variants: the values of a string enum, or the variants of a union (`tag` or
+/// `untagged`). A variant whose data cannot be read is reported and left out.
+fn enum_variants<'a>(cx: &Ctxt, attrs: &ContainerAttrs, data: &'a DataEnum) -> Vec<Variant<'a>> {
+    let union = attrs.tag.is_some() || attrs.untagged.is_some();
+    if let (Some(_), Some(span)) = (&attrs.tag, attrs.untagged) {
+        cx.error_at(
+            span,
+            "`tag` and `untagged` exclude each other: a tagged union names its variant in the tag key, an untagged one has none; keep one",
+        );
+    }
+    let mut variants = Vec::new();
+    for v in &data.variants {
+        // Its own keys are read only once its data is: a variant left out says one thing.
+        let Some(data) = variant_data(cx, attrs, union, v) else {
+            continue;
+        };
+        let vattrs = attr::variant_attrs(cx, &v.attrs);
+        let json_name = match vattrs.rename {
+            Some(lit) => At {
+                value: lit.value(),
+                span: lit.span(),
+            },
+            None => At {
+                value: snake_case(&v.ident.to_string()),
+                span: v.ident.span(),
+            },
+        };
+        variants.push(Variant {
+            ident: &v.ident,
+            json_name,
+            synonyms: vattrs.synonyms,
+            description: attr::doc_comment(&v.attrs),
+            data,
+        });
+    }
+    if let Some(span) = attrs.untagged {
+        if !data.variants.is_empty()
+            && data
+                .variants
+                .iter()
+                .all(|v| matches!(v.fields, Fields::Unit))
+        {
+            cx.error_at(
+                span,
+                "`untagged` applies to enums whose variants carry data; a fieldless enum is a string enum, so remove it",
+            );
+        }
+    }
+    variants
+}
+
+/// What a variant carries, or `None` (reported) when its shape does not fit the enum: data in
+/// a string enum, an unnamed field in a tagged union, several unnamed fields.
+fn variant_data<'a>(
+    cx: &Ctxt,
+    attrs: &ContainerAttrs,
+    union: bool,
+    v: &'a syn::Variant,
+) -> Option<VariantData<'a>> {
+    match &v.fields {
+        Fields::Unit => Some(VariantData::Unit),
+        _ if !union => {
+            cx.error_spanned_by(
+                &v.fields,
+                "ToolArgs enums without `tag` or `untagged` must be fieldless (they become string enums); for a union write `#[toolargs(tag = \"type\")]` or `#[toolargs(untagged)]` on the enum, or move the data into a struct",
+            );
+            None
+        }
+        Fields::Named(named) => Some(VariantData::Named(named_fields(
+            cx,
+            named,
+            &["arg", "toolargs"],
+        ))),
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+            if attrs.tag.is_some() {
+                cx.error_spanned_by(
+                    &v.fields,
+                    format!(
+                        "a tagged union's variants have named fields, which sit beside the tag; write `{} {{ field: Type }}`, or make the enum `untagged`",
+                        v.ident
+                    ),
+                );
+                return None;
+            }
+            Some(VariantData::Newtype(Box::new(Field::newtype(
+                cx,
+                &unnamed.unnamed[0],
+                &v.ident,
+            ))))
+        }
+        Fields::Unnamed(_) => {
+            cx.error_spanned_by(
+                &v.fields,
+                format!(
+                    "a variant with several unnamed fields has no JSON names; write `{} {{ field: Type, ... }}`",
+                    v.ident
+                ),
+            );
+            None
+        }
+    }
+}
+
 impl<'a> Field<'a> {
+    /// The one unnamed field of a newtype or of a union variant: it has no JSON name of its
+    /// own, so messages name it after `owner`, the type or the variant.
+    fn newtype(cx: &Ctxt, field: &'a syn::Field, owner: &'a Ident) -> Field<'a> {
+        let mut field = Field::from_ast(cx, field, &["arg", "toolargs"], owner);
+        field.json_name = At {
+            value: owner.to_string(),
+            span: owner.span(),
+        };
+        field
+    }
+
     fn from_ast(
         cx: &Ctxt,
         field: &'a syn::Field,
