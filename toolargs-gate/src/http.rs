@@ -36,15 +36,28 @@
 //! answer, which holds nothing open); a call of an earlier revision is refused
 //! (`confirmation_unavailable`): its confirmation would come back on another request, and
 //! this transport holds no call.
+//!
+//! The transport is event-driven, as HTTP gateways are: [`HttpGate::serve`] runs a tokio
+//! runtime of [`HttpOptions::worker_threads`] threads, hyper serves the clients' HTTP/1.1
+//! connections (kept alive), and the upstream is reached through a pool of kept-alive
+//! connections (hyper-util's client; `https://` through rustls with the `https` feature), with
+//! `TCP_NODELAY` on both sides. No thread waits on a client or on the upstream: a request in
+//! flight, an open event stream too, costs its buffers, not a thread. A session's [`Gate`]
+//! is locked only while it judges a message, never while a request waits on the network.
 
 use std::collections::HashMap;
-use std::io::{self, Read, Write};
+use std::convert::Infallible;
+use std::io;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use ureq::http::{self as h, HeaderName, HeaderValue};
+use bytes::Bytes;
+use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
+use http::{Method, Request, Response, StatusCode, Uri};
+use http_body_util::Full;
+use hyper::body::{Body as _, Incoming};
 
 use crate::sse;
 use crate::stdio::{lock, report_new_tools};
@@ -54,13 +67,17 @@ use crate::{reply, Gate, Metrics, Route, VerdictLog, MAX_LINE_BYTES};
 /// A line on stderr, never a panic (stderr may be closed).
 macro_rules! note {
     ($($arg:tt)*) => {{
-        let _ = writeln!(io::stderr(), $($arg)*);
+        let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("{}\n", format_args!($($arg)*)));
     }};
 }
 
-/// The most requests handled at once (each on a worker thread of its own, an open GET
-/// stream included); one more is answered `503`. The default of
-/// [`HttpOptions::max_requests`].
+mod body;
+mod upstream;
+
+use body::Answer;
+
+/// The most requests handled at once (an open GET stream included); one more is answered
+/// `503`. The default of [`HttpOptions::max_requests`].
 pub const MAX_REQUESTS: usize = 1024;
 
 /// The most sessions kept; past it, the one unused the longest is forgotten (its next
@@ -71,8 +88,8 @@ pub const MAX_SESSIONS: usize = 4096;
 /// How long a drain waits for the requests in flight, by default.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The limits of an [`HttpGate`], and how long its drain waits ([`HttpGate::with_options`]).
-/// A limit of 0 counts as 1.
+/// The limits of an [`HttpGate`], how long its drain waits, and its threads
+/// ([`HttpGate::with_options`]). A limit of 0 counts as 1.
 ///
 /// ```
 /// use std::time::Duration;
@@ -99,6 +116,9 @@ pub struct HttpOptions {
     /// How long a drain waits for the requests in flight before [`HttpGate::serve`] returns
     /// anyway ([`DRAIN_TIMEOUT`]).
     pub drain_timeout: Duration,
+    /// The threads that handle every connection and request; 0, the default, is one per
+    /// core the process may use.
+    pub worker_threads: usize,
 }
 
 impl Default for HttpOptions {
@@ -108,6 +128,7 @@ impl Default for HttpOptions {
             max_sessions: MAX_SESSIONS,
             max_body_bytes: MAX_LINE_BYTES,
             drain_timeout: DRAIN_TIMEOUT,
+            worker_threads: 0,
         }
     }
 }
@@ -136,6 +157,12 @@ impl HttpOptions {
         self.drain_timeout = drain_timeout;
         self
     }
+
+    /// `worker_threads` threads handle the requests (0: one per core).
+    pub fn with_worker_threads(mut self, worker_threads: usize) -> HttpOptions {
+        self.worker_threads = worker_threads;
+        self
+    }
 }
 
 /// Starts the drain of an [`HttpGate`] from another thread ([`HttpGate::drain_handle`]).
@@ -156,13 +183,16 @@ impl DrainHandle {
     }
 }
 
-/// How [`HttpGate::serve`] learns that it should end: a drain asked for, or listening failed.
+/// How [`HttpGate::serve`] learns that it should end: a drain asked for, listening failed,
+/// or (while draining) the last request in flight answered.
 #[derive(Debug, Default)]
 struct Control {
     state: Mutex<ControlState>,
     changed: Condvar,
     /// A drain was asked for (read by every request, without the lock).
     draining: AtomicBool,
+    /// The requests being handled, each until its answer's body is done with.
+    busy: AtomicUsize,
 }
 
 #[derive(Debug, Default)]
@@ -173,15 +203,35 @@ struct ControlState {
     failed: Option<io::Error>,
 }
 
-/// The bytes of an upstream's body read at a time when relaying it (zeroed once per answer:
-/// most are a few hundred bytes).
-const RELAY_BUFFER: usize = 16 << 10;
+/// One request in flight, counted in [`Control::busy`] until dropped (with its answer).
+struct Busy {
+    control: Arc<Control>,
+}
 
-/// How long connecting to the upstream may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+impl Busy {
+    /// Counts a request: the guard, and how many were in flight before it.
+    fn start(control: &Arc<Control>) -> (Busy, usize) {
+        let before = control.busy.fetch_add(1, Ordering::SeqCst);
+        let busy = Busy {
+            control: control.clone(),
+        };
+        (busy, before)
+    }
+}
 
-/// Headers that belong to one connection, never passed on; `accept-encoding` too, so that
-/// the upstream answers with bodies the gate can read.
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.control.busy.fetch_sub(1, Ordering::SeqCst);
+        // A drain waits for the last request.
+        if self.control.draining.load(Ordering::SeqCst) {
+            let _state = lock(&self.control.state);
+            self.control.changed.notify_all();
+        }
+    }
+}
+
+/// Headers that belong to one connection, never passed on; `accept-encoding` is dropped from
+/// requests too, so that the upstream answers with bodies the gate can read.
 const HOP_BY_HOP: [&str; 11] = [
     "host",
     "connection",
@@ -212,17 +262,18 @@ const HOP_BY_HOP: [&str; 11] = [
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub struct HttpGate {
-    server: Arc<tiny_http::Server>,
+    listener: std::net::TcpListener,
     address: SocketAddr,
     shared: Shared,
 }
 
 struct Shared {
     /// The upstream endpoint's URL, its origin (`scheme://authority`) and its path.
-    upstream: String,
+    upstream: Uri,
     origin: String,
     path: String,
-    agent: ureq::Agent,
+    connector: upstream::Connector,
+    client: upstream::Client,
     new_gate: Box<dyn Fn() -> Gate + Send + Sync>,
     /// The gate of the requests without a session.
     sessionless: Arc<Mutex<Gate>>,
@@ -231,10 +282,6 @@ struct Shared {
     metrics: Option<Arc<Metrics>>,
     options: HttpOptions,
     control: Arc<Control>,
-    /// The workers started, those waiting for a request, and the requests being handled.
-    workers: AtomicUsize,
-    idle: AtomicUsize,
-    busy: AtomicUsize,
 }
 
 struct Session {
@@ -254,7 +301,7 @@ impl HttpGate {
         log: Option<VerdictLog>,
     ) -> io::Result<HttpGate> {
         let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
-        let uri: h::Uri = upstream
+        let uri: Uri = upstream
             .parse()
             .map_err(|e| invalid(format!("the upstream URL `{upstream}`: {e}")))?;
         let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
@@ -272,26 +319,26 @@ impl HttpGate {
             }
             _ => return Err(invalid(format!("the upstream URL `{upstream}` is not http"))),
         }
-        let agent = agent(MAX_REQUESTS);
+        let origin = format!("{scheme}://{authority}");
+        let connector = upstream::connector()?;
+        let client = upstream::client(connector.clone(), MAX_REQUESTS);
         // Answers are small and written as they are ready: with Nagle's algorithm on, one
         // written behind another waits for the client's delayed acknowledgement (40 ms on
-        // Linux). Accepted connections inherit the option from the listener.
+        // Linux).
         let listener = std::net::TcpListener::bind(listen)?;
         socket2::SockRef::from(&listener).set_tcp_nodelay(true)?;
-        let server = tiny_http::Server::from_listener(listener, None).map_err(io::Error::other)?;
-        let address = server
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| io::Error::other("not listening on an IP address"))?;
+        listener.set_nonblocking(true)?;
+        let address = listener.local_addr()?;
         let new_gate = move || new_gate().per_exchange();
         Ok(HttpGate {
-            server: Arc::new(server),
+            listener,
             address,
             shared: Shared {
-                upstream: upstream.to_owned(),
-                origin: format!("{scheme}://{authority}"),
                 path: uri.path().to_owned(),
-                agent,
+                upstream: uri,
+                origin,
+                connector,
+                client,
                 sessionless: Arc::new(Mutex::new(new_gate())),
                 new_gate: Box::new(new_gate),
                 sessions: Mutex::new(HashMap::new()),
@@ -299,17 +346,15 @@ impl HttpGate {
                 metrics: None,
                 options: HttpOptions::default(),
                 control: Arc::default(),
-                workers: AtomicUsize::new(0),
-                idle: AtomicUsize::new(0),
-                busy: AtomicUsize::new(0),
             },
         })
     }
 
-    /// The gate's limits and drain timeout are `options`.
+    /// The gate's limits, drain timeout and threads are `options`.
     pub fn with_options(mut self, options: HttpOptions) -> HttpGate {
         if options.max_requests != self.shared.options.max_requests {
-            self.shared.agent = agent(options.max_requests.max(1));
+            let connector = self.shared.connector.clone();
+            self.shared.client = upstream::client(connector, options.max_requests.max(1));
         }
         self.shared.options = options;
         self
@@ -347,17 +392,31 @@ impl HttpGate {
         format!("http://{}{}", self.address, self.shared.path)
     }
 
-    /// Handles requests, each on a worker thread of its own, until listening fails (the
-    /// error) or a drain ends ([`HttpGate::drain_handle`]: `Ok`).
+    /// Handles requests until listening fails (the error) or a drain ends
+    /// ([`HttpGate::drain_handle`]: `Ok`), on a runtime of its own whose threads
+    /// ([`HttpOptions::worker_threads`]) serve every connection; the calling thread waits.
     ///
-    /// Workers are kept and reused: a thread started for each request cost more than the
-    /// rest of its handling (a new thread's stack and allocator heap are fresh pages the
-    /// kernel zeroes). One more starts whenever none is left waiting, so that a long answer
-    /// (an event stream) never holds up the requests behind it.
+    /// Requests still in flight when a drain's timeout ends it go on in the background, on
+    /// the runtime's threads, until they are answered or the process ends.
     pub fn serve(self) -> io::Result<()> {
-        let HttpGate { server, shared, .. } = self;
+        let HttpGate {
+            listener, shared, ..
+        } = self;
         let shared = Arc::new(shared);
-        spawn_worker(&server, &shared)?;
+        let mut runtime = tokio::runtime::Builder::new_multi_thread();
+        if shared.options.worker_threads > 0 {
+            runtime.worker_threads(shared.options.worker_threads);
+        }
+        let runtime = runtime
+            .thread_name("toolargs-gate-http")
+            .enable_io()
+            .enable_time()
+            .build()?;
+        let accepting = {
+            let _entered = runtime.enter();
+            let listener = tokio::net::TcpListener::from_std(listener)?;
+            runtime.spawn(accept(listener, shared.clone()))
+        };
         let control = shared.control.clone();
         let mut state = lock(&control.state);
         loop {
@@ -375,11 +434,11 @@ impl HttpGate {
         if let Some(metrics) = &shared.metrics {
             metrics.set_serving(false);
         }
-        let in_flight = shared.busy.load(Ordering::SeqCst);
+        let in_flight = control.busy.load(Ordering::SeqCst);
         note!("toolargs gate: draining, {in_flight} request(s) in flight");
-        // Each worker that ends a request while draining says so.
+        // Each request that ends while draining says so.
         let deadline = Instant::now() + shared.options.drain_timeout;
-        while shared.busy.load(Ordering::SeqCst) > 0 && state.drains < 2 {
+        while control.busy.load(Ordering::SeqCst) > 0 && state.drains < 2 {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
@@ -390,138 +449,184 @@ impl HttpGate {
                 .map_or_else(|e| e.into_inner().0, |(state, _)| state);
         }
         drop(state);
-        let cut = shared.busy.load(Ordering::SeqCst);
-        if cut > 0 {
-            note!("toolargs gate: drained, {cut} request(s) still in flight cut short");
-        } else {
+        accepting.abort();
+        let cut = control.busy.load(Ordering::SeqCst);
+        if cut == 0 {
             note!("toolargs gate: drained");
+            return Ok(());
         }
-        // The workers waiting for a request end.
-        for _ in 0..shared.workers.load(Ordering::SeqCst) {
-            server.unblock();
+        note!("toolargs gate: drained, {cut} request(s) still in flight cut short");
+        // The runtime is kept, on a thread of its own, until they are answered.
+        let finishing = std::thread::Builder::new()
+            .name("toolargs-gate-http".to_owned())
+            .spawn(move || {
+                let mut state = lock(&control.state);
+                while control.busy.load(Ordering::SeqCst) > 0 {
+                    state = control
+                        .changed
+                        .wait(state)
+                        .unwrap_or_else(std::sync::PoisonError::into_inner);
+                }
+                drop(state);
+                drop(runtime);
+            });
+        if let Err(e) = finishing {
+            note!("toolargs gate: cannot start a thread: {e}");
         }
         Ok(())
     }
 }
 
-/// The upstream's client: a connection kept for every request the gate handles at once, not
-/// ureq's 3, so that concurrent clients do not open a connection to the upstream per call.
-fn agent(max_requests: usize) -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .max_idle_connections(max_requests)
-        .max_idle_connections_per_host(max_requests)
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_connect(Some(CONNECT_TIMEOUT))
-        .build()
-        .new_agent()
-}
-
-/// Starts a worker on a thread of its own.
-fn spawn_worker(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) -> io::Result<()> {
-    let (server, shared) = (server.clone(), shared.clone());
-    std::thread::Builder::new()
-        .name("toolargs-gate-http".to_owned())
-        .spawn(move || work(&server, &shared))?;
-    Ok(())
-}
-
-/// One worker: takes the next request, starts another worker when it took the last one
-/// waiting, and handles it; until listening fails (said to [`HttpGate::serve`]) or the
-/// drain ends.
-fn work(server: &Arc<tiny_http::Server>, shared: &Arc<Shared>) {
-    let max_requests = shared.options.max_requests.max(1);
-    shared.workers.fetch_add(1, Ordering::SeqCst);
+/// Accepts connections until aborted, each served on a task of its own; says why listening
+/// failed when it does.
+async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    // A connection kept alive waits for its client's next request for as long as the client
+    // keeps it open, as an upstream's would.
+    http.header_read_timeout(None);
     loop {
-        shared.idle.fetch_add(1, Ordering::SeqCst);
-        let request = server.recv();
-        let waiting = shared.idle.fetch_sub(1, Ordering::SeqCst) - 1;
-        let request = match request {
-            Ok(request) => request,
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) if ended_connection(&e) => continue,
+            Err(e) if out_of_resources(&e) => {
+                // Connections wait in the backlog until some close.
+                note!("toolargs gate: cannot accept a connection: {e}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
             Err(e) => {
-                shared.workers.fetch_sub(1, Ordering::SeqCst);
-                // Unblocked at the drain's end: not a failure.
-                if !shared.control.draining.load(Ordering::SeqCst) {
-                    let mut state = lock(&shared.control.state);
-                    state.failed.get_or_insert(e);
-                    shared.control.changed.notify_all();
-                }
+                let mut state = lock(&shared.control.state);
+                state.failed.get_or_insert(e);
+                shared.control.changed.notify_all();
                 return;
             }
         };
-        // One worker more than `max_requests`, to answer `503` past it.
-        if waiting == 0 && shared.workers.load(Ordering::SeqCst) <= max_requests {
-            let (server, shared) = (server.clone(), shared.clone());
-            let spawned = std::thread::Builder::new()
-                .name("toolargs-gate-http".to_owned())
-                .spawn(move || work(&server, &shared));
-            if let Err(e) = spawned {
-                note!("toolargs gate: cannot start a worker thread: {e}");
-            }
+        // Answers leave as soon as they are written (see `bind`).
+        let _ = stream.set_nodelay(true);
+        let service = {
+            let shared = shared.clone();
+            hyper::service::service_fn(move |request| answer(shared.clone(), request))
+        };
+        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            // A connection's end, broken or not, is its client's business.
+            let _ = connection.await;
+        });
+    }
+}
+
+/// An error of one connection that ended before it was accepted.
+fn ended_connection(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::Interrupted
+            | io::ErrorKind::WouldBlock
+    )
+}
+
+/// The process or the system is out of descriptors or memory for now.
+fn out_of_resources(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::io::Errno;
+        let limits = [Errno::MFILE, Errno::NFILE, Errno::NOBUFS, Errno::NOMEM];
+        if limits
+            .iter()
+            .any(|errno| e.raw_os_error() == Some(errno.raw_os_error()))
+        {
+            return true;
         }
-        // Counted before the drain is looked at: a drain that sees no request in flight
-        // sees every later one answered `503`.
-        let busy = shared.busy.fetch_add(1, Ordering::SeqCst);
-        if shared.control.draining.load(Ordering::SeqCst) {
-            let body = reply::not_forwarded("", "the gate is shutting down");
-            let close = ("connection".to_owned(), "close".to_owned());
-            respond(request, 503, &[json_type(), close], body.as_bytes());
-        } else if busy >= max_requests {
-            let body = reply::not_forwarded("", "the gate is handling too many requests");
-            respond(request, 503, &[], body.as_bytes());
-        } else {
-            handle(shared, request);
+    }
+    e.kind() == io::ErrorKind::OutOfMemory
+}
+
+/// The answer to one request: `503` past the limit or while draining, else the request
+/// handled.
+async fn answer(
+    shared: Arc<Shared>,
+    request: Request<Incoming>,
+) -> Result<Response<Answer>, Infallible> {
+    // Counted before the drain is looked at: a drain that sees no request in flight sees
+    // every later one answered `503`.
+    let (busy, before) = Busy::start(&shared.control);
+    if shared.control.draining.load(Ordering::SeqCst) {
+        let body = reply::not_forwarded("", "the gate is shutting down");
+        let mut headers = json_type();
+        headers.insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+        return Ok(whole(StatusCode::SERVICE_UNAVAILABLE, headers, body, busy));
+    }
+    if before >= shared.options.max_requests.max(1) {
+        let body = reply::not_forwarded("", "the gate is handling too many requests");
+        let status = StatusCode::SERVICE_UNAVAILABLE;
+        return Ok(whole(status, HeaderMap::new(), body, busy));
+    }
+    Ok(handle(&shared, request, busy).await)
+}
+
+/// What the client sent: its method, its session and the headers to pass on.
+struct FromClient {
+    method: Method,
+    session: Option<String>,
+    headers: HeaderMap,
+}
+
+impl FromClient {
+    fn of(method: Method, mut headers: HeaderMap) -> FromClient {
+        for name in HOP_BY_HOP {
+            headers.remove(name);
         }
-        shared.busy.fetch_sub(1, Ordering::SeqCst);
-        if shared.control.draining.load(Ordering::SeqCst) {
-            let _state = lock(&shared.control.state);
-            shared.control.changed.notify_all();
+        headers.remove(http::header::ACCEPT_ENCODING);
+        let session = headers
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        FromClient {
+            method,
+            session,
+            headers,
         }
     }
 }
 
-/// What the client sent, read from tiny_http's request.
-struct Incoming {
-    method: String,
-    session: Option<String>,
-    headers: Vec<(HeaderName, HeaderValue)>,
-}
-
-fn handle(shared: &Shared, mut request: tiny_http::Request) {
-    let url = request.url().to_owned();
-    let path = url.split_once('?').map_or(&url[..], |(path, _)| path);
-    let mut incoming = incoming(&request);
-    let endpoint = path == shared.path;
-    let target = if endpoint {
-        shared.upstream.clone()
-    } else {
-        format!("{}{url}", shared.origin)
-    };
-    let has_body = request.body_length().is_some_and(|n| n > 0)
-        || request
-            .headers()
-            .iter()
-            .any(|h| h.field.equiv("Transfer-Encoding"));
-    let body = if has_body || incoming.method == "POST" {
+async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Response<Answer> {
+    let (parts, body) = request.into_parts();
+    let endpoint = parts.uri.path() == shared.path;
+    let mut sent = FromClient::of(parts.method, parts.headers);
+    let body = if sent.method == Method::POST || !body.is_end_stream() {
         let limit = shared.options.max_body_bytes.max(1);
-        match read_at_most(request.as_reader(), limit) {
+        match read_at_most(body, limit).await {
             Ok(Some(body)) => Some(body),
             Ok(None) => {
                 let why = format!("the message is longer than {limit} bytes");
                 let body = reply::not_forwarded("", &why);
-                return respond(request, 413, &[], body.as_bytes());
+                return whole(StatusCode::PAYLOAD_TOO_LARGE, HeaderMap::new(), body, busy);
             }
-            // The client went away.
-            Err(_) => return,
+            // The client went away: nobody reads the answer.
+            Err(_) => return whole(StatusCode::BAD_REQUEST, HeaderMap::new(), "", busy),
         }
     } else {
         None
     };
+    let target = if endpoint {
+        shared.upstream.clone()
+    } else {
+        let path = parts.uri.path_and_query().map_or("/", |path| path.as_str());
+        let target = format!("{}{path}", shared.origin);
+        match target.parse() {
+            Ok(target) => target,
+            Err(e) => {
+                let why = format!("the request to {target}: {e}");
+                return failed(shared, None, &why, busy);
+            }
+        }
+    };
     if !endpoint {
-        return forward(shared, request, &incoming, &target, body, None);
+        return forward(shared, sent, target, body, None, busy).await;
     }
-    let gate = gate_of(shared, incoming.session.as_deref());
-    let Some(body) = body.filter(|_| incoming.method == "POST") else {
+    let gate = gate_of(shared, sent.session.as_deref());
+    let Some(body) = body.filter(|_| sent.method == Method::POST) else {
         // GET (the server's stream) and DELETE (the session's end) pass as they are; what the
         // server sends on the stream goes through the gate.
         let judged = Judged {
@@ -529,33 +634,36 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
             line: None,
             span: None,
         };
-        return forward(shared, request, &incoming, &target, None, Some(judged));
+        return forward(shared, sent, target, None, Some(judged), busy).await;
     };
-    let Ok(text) = String::from_utf8(body) else {
+    let Ok(text) = std::str::from_utf8(&body) else {
         let reason = crate::message::NotAMessage {
             code: -32700,
             message: "not JSON: the message is not UTF-8".to_owned(),
         };
         let body = reply::parse_error(&reason);
-        return respond(request, 400, &[json_type()], body.as_bytes());
+        return whole(StatusCode::BAD_REQUEST, json_type(), body, busy);
     };
     let started = Instant::now();
-    let (handled, span) = {
-        let mut handled = lock(&gate).from_client(&text);
-        // A call the gate cannot judge yet waits while the gate lists the upstream's tools,
-        // with this client's headers and session: the tools this client would be shown.
-        while handled.listing {
-            let Some(Route::ToServer(request)) = handled.routes.first() else {
-                break;
-            };
-            let answer = list_tools(shared, &incoming, request);
-            let mut gate = lock(&gate);
-            handled = match answer {
-                Ok(answer) => gate.server_line(&answer),
-                Err(why) => gate.listing_unanswered(request, &why),
-            };
-            handled.verdict = gate.take_released().pop().map(|call| call.verdict);
-        }
+    let mut handled = {
+        let mut gate = lock(&gate);
+        gate.from_client(text)
+    };
+    // A call the gate cannot judge yet waits while the gate lists the upstream's tools, with
+    // this client's headers and session: the tools this client would be shown.
+    while handled.listing {
+        let Some(Route::ToServer(request)) = handled.routes.first() else {
+            break;
+        };
+        let answer = list_tools(shared, &sent, request).await;
+        let mut gate = lock(&gate);
+        handled = match answer {
+            Ok(answer) => gate.server_line(&answer),
+            Err(why) => gate.listing_unanswered(request, &why),
+        };
+        handled.verdict = gate.take_released().pop().map(|call| call.verdict);
+    }
+    let span = {
         let mut gate = lock(&gate);
         if let (Some(verdict), Some(Route::ToServer(line))) =
             (&handled.verdict, handled.routes.first())
@@ -563,52 +671,45 @@ fn handle(shared: &Shared, mut request: tiny_http::Request) {
             if verdict.outcome == crate::Outcome::Repaired {
                 let mirrors = gate.tools().mirrors(&verdict.tool);
                 if !mirrors.is_empty() {
-                    mirror_repaired(mirrors, &mut incoming.headers, line);
+                    mirror_repaired(mirrors, &mut sent.headers, line);
                 }
             }
         }
-        (handled, gate.take_exchange_span())
+        gate.take_exchange_span()
     };
-    if let (Some(verdict), Some(log)) = (&handled.verdict, lock(&shared.log).as_mut()) {
-        log.write(verdict, incoming.session.as_deref(), started);
-    }
-    if let (Some(verdict), Some(metrics)) = (&handled.verdict, &shared.metrics) {
-        metrics.record_call(verdict, started.elapsed());
+    if let Some(verdict) = &handled.verdict {
+        if let Some(log) = lock(&shared.log).as_mut() {
+            log.write(verdict, sent.session.as_deref(), started);
+        }
+        if let Some(metrics) = &shared.metrics {
+            metrics.record_call(verdict, started.elapsed());
+        }
     }
     match handled.routes.into_iter().next() {
         Some(Route::ToServer(line)) => {
-            let sent = line.clone().into_bytes();
+            let forwarded = Bytes::from(line.clone());
             let judged = Judged {
                 gate,
                 line: Some(line),
                 span,
             };
-            forward(
-                shared,
-                request,
-                &incoming,
-                &target,
-                Some(sent),
-                Some(judged),
-            )
+            forward(shared, sent, target, Some(forwarded), Some(judged), busy).await
         }
         // The gate's own answer: a JSON-RPC response, as a server would give it.
-        Some(Route::ToClient(answer)) => respond(request, 200, &[json_type()], answer.as_bytes()),
+        Some(Route::ToClient(answer)) => whole(StatusCode::OK, json_type(), answer, busy),
         // Nothing to forward or answer (an answer to a confirmation nobody waits for).
-        None => respond(request, 202, &[], b""),
+        None => whole(StatusCode::ACCEPTED, HeaderMap::new(), "", busy),
     }
 }
 
 /// Sends `request`, the gate's own `tools/list`, to the upstream endpoint with the headers of
-/// the client's request (`incoming`, whose own `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`
+/// the client's request (`sent`, whose own `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`
 /// headers describe its call and are replaced), and returns the upstream's answer to it:
 /// the JSON-RPC response, from a JSON body or from the event stream that carries it.
-fn list_tools(shared: &Shared, incoming: &Incoming, request: &str) -> Result<String, String> {
-    let mut builder = h::Request::builder()
-        .method("POST")
-        .uri(shared.upstream.as_str());
+async fn list_tools(shared: &Shared, sent: &FromClient, request: &str) -> Result<String, String> {
+    let mut headers = HeaderMap::with_capacity(sent.headers.len() + 2);
     let mut names_method = false;
-    for (name, value) in &incoming.headers {
+    for (name, value) in &sent.headers {
         let lower = name.as_str();
         if lower == "mcp-method" {
             names_method = true;
@@ -617,36 +718,36 @@ fn list_tools(shared: &Shared, incoming: &Incoming, request: &str) -> Result<Str
         if lower == "mcp-name" || lower.starts_with("mcp-param-") || lower == "content-type" {
             continue;
         }
-        builder = builder.header(name, value);
+        headers.append(name.clone(), value.clone());
     }
     if names_method {
-        builder = builder.header("mcp-method", "tools/list");
+        let tools_list = HeaderValue::from_static("tools/list");
+        headers.insert(HeaderName::from_static("mcp-method"), tools_list);
     }
-    builder = builder.header("content-type", "application/json");
-    let answer = builder
-        .body(request.as_bytes().to_vec())
-        .map_err(|e| format!("the request: {e}"))?;
-    let answer = shared
-        .agent
-        .run(answer)
-        .map_err(|e| format!("the upstream server at {}: {e}", shared.upstream))?;
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let mut post = Request::new(Full::new(Bytes::copy_from_slice(request.as_bytes())));
+    *post.method_mut() = Method::POST;
+    *post.uri_mut() = shared.upstream.clone();
+    *post.headers_mut() = headers;
+    let answer = shared.client.request(post).await.map_err(|e| {
+        let why = upstream::why(&e);
+        format!("the upstream server at {}: {why}", shared.upstream)
+    })?;
     let status = answer.status().as_u16();
     if !(200..300).contains(&status) {
         return Err(format!("the upstream answered HTTP {status}"));
     }
     let events = answer
         .headers()
-        .get("content-type")
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.to_ascii_lowercase().starts_with("text/event-stream"));
-    let mut body = answer.into_body().into_reader();
-    let body = match read_bounded(&mut body) {
+        .get(CONTENT_TYPE)
+        .is_some_and(|value| is_type(value, "text/event-stream"));
+    let body = match read_at_most(answer.into_body(), MAX_LINE_BYTES).await {
         Ok(Some(body)) => body,
         Ok(None) => return Err(format!("the answer is longer than {MAX_LINE_BYTES} bytes")),
         Err(e) => return Err(format!("the answer: {e}")),
     };
     if !events {
-        return String::from_utf8(body).map_err(|_| "the answer is not UTF-8".to_owned());
+        return String::from_utf8(body.into()).map_err(|_| "the answer is not UTF-8".to_owned());
     }
     // The response is the event whose message carries the request's id; what else the
     // stream holds (progress, logging) was caused by the gate's own request and goes nowhere.
@@ -671,11 +772,7 @@ fn list_tools(shared: &Shared, incoming: &Incoming, request: &str) -> Result<Str
 
 /// Makes the `Mcp-Param-*` headers of a call the gate repaired mirror the arguments it
 /// forwards (`forwarded`, the call as it goes on), for its tool's `mirrors`.
-fn mirror_repaired(
-    mirrors: &[crate::params::Mirror],
-    headers: &mut Vec<(HeaderName, HeaderValue)>,
-    forwarded: &str,
-) {
+fn mirror_repaired(mirrors: &[crate::params::Mirror], headers: &mut HeaderMap, forwarded: &str) {
     #[derive(serde::Deserialize)]
     struct Call {
         params: Params,
@@ -687,33 +784,6 @@ fn mirror_repaired(
     }
     if let Ok(call) = serde_json::from_str::<Call>(forwarded) {
         crate::params::mirror(headers, mirrors, &call.params.arguments);
-    }
-}
-
-/// The method, the session and the headers to pass on of a request.
-fn incoming(request: &tiny_http::Request) -> Incoming {
-    let mut session = None;
-    let mut headers = Vec::new();
-    for header in request.headers() {
-        let name = header.field.as_str().as_str().to_ascii_lowercase();
-        if HOP_BY_HOP.contains(&name.as_str()) || name == "accept-encoding" {
-            continue;
-        }
-        let value = header.value.as_str();
-        if name == "mcp-session-id" {
-            session = Some(value.to_owned());
-        }
-        if let (Ok(name), Ok(value)) = (
-            HeaderName::from_bytes(name.as_bytes()),
-            HeaderValue::from_str(value),
-        ) {
-            headers.push((name, value));
-        }
-    }
-    Incoming {
-        method: request.method().as_str().to_owned(),
-        session,
-        headers,
     }
 }
 
@@ -771,107 +841,99 @@ struct Judged {
     span: Option<CallSpan>,
 }
 
-/// Sends the request to `target` and the upstream's answer back; with `gate`, the answer's
-/// messages go through it.
-fn forward(
+/// Sends the request to `target` and the upstream's answer back; with `judged`, the
+/// answer's messages go through its gate.
+async fn forward(
     shared: &Shared,
-    request: tiny_http::Request,
-    incoming: &Incoming,
-    target: &str,
-    body: Option<Vec<u8>>,
-    gate: Option<Judged>,
-) {
-    let sent_line = gate.as_ref().and_then(|judged| judged.line.clone());
-    let failed = |request: tiny_http::Request, why: String| {
-        note!("toolargs gate: {why}");
-        if let Some(metrics) = &shared.metrics {
-            metrics.upstream_errors(1);
+    sent: FromClient,
+    target: Uri,
+    body: Option<Bytes>,
+    judged: Option<Judged>,
+    busy: Busy,
+) -> Response<Answer> {
+    let FromClient {
+        method,
+        session,
+        headers,
+    } = sent;
+    let mut request = Request::new(Full::new(body.unwrap_or_default()));
+    *request.method_mut() = method.clone();
+    *request.uri_mut() = target.clone();
+    *request.headers_mut() = headers;
+    let sent_line = judged.as_ref().and_then(|judged| judged.line.as_deref());
+    let answer = match shared.client.request(request).await {
+        Ok(answer) => answer,
+        Err(e) => {
+            let why = format!("the upstream server at {target}: {}", upstream::why(&e));
+            return failed(shared, sent_line, &why, busy);
         }
-        let body = reply::not_forwarded(sent_line.as_deref().unwrap_or(""), &why);
-        respond(request, 502, &[json_type()], body.as_bytes());
     };
-    let mut builder = h::Request::builder()
-        .method(incoming.method.as_str())
-        .uri(target);
-    for (name, value) in &incoming.headers {
-        builder = builder.header(name, value);
+    let (parts, body) = answer.into_parts();
+    let status = parts.status;
+    let mut headers = parts.headers;
+    for name in HOP_BY_HOP {
+        headers.remove(name);
     }
-    let answer = match body {
-        Some(body) => builder.body(body).map(|r| shared.agent.run(r)),
-        None => builder.body(()).map(|r| shared.agent.run(r)),
-    };
-    let answer = match answer {
-        Ok(Ok(answer)) => answer,
-        Ok(Err(e)) => return failed(request, format!("the upstream server at {target}: {e}")),
-        Err(e) => return failed(request, format!("the request to {target}: {e}")),
-    };
-    let status = answer.status().as_u16();
-    let mut headers = Vec::new();
-    let mut session = None;
-    let mut content_type = String::new();
-    for (name, value) in answer.headers() {
-        let name = name.as_str();
-        if HOP_BY_HOP.contains(&name) {
-            continue;
-        }
-        let Ok(text) = value.to_str() else { continue };
-        match name {
-            "mcp-session-id" => session = Some(text.to_owned()),
-            "content-type" => content_type = text.to_ascii_lowercase(),
-            _ => {}
-        }
-        headers.push((name.to_owned(), text.to_owned()));
+    let content_type = headers.get(CONTENT_TYPE);
+    let events = content_type.is_some_and(|value| is_type(value, "text/event-stream"));
+    let json = content_type.is_some_and(|value| is_type(value, "application/json"));
+    if judged.is_some() {
+        let answered = headers
+            .get("mcp-session-id")
+            .and_then(|value| value.to_str().ok());
+        let sent = (&method, session.as_deref());
+        track_session(shared, sent, status, answered, judged.as_ref());
     }
-    if gate.is_some() {
-        track_session(shared, incoming, status, session.as_deref(), &gate);
-    }
-    let mut body = answer.into_body().into_reader();
-    match gate {
-        Some(mut judged) if content_type.starts_with("text/event-stream") => {
-            relay_events(request, status, &headers, &mut body, &mut judged)
-        }
-        Some(mut judged) if content_type.starts_with("application/json") => {
-            let text = match read_bounded(&mut body) {
+    let body = match judged {
+        Some(judged) if events => Answer::events(body, judged, busy),
+        Some(mut judged) if json => {
+            let text = match read_at_most(body, MAX_LINE_BYTES).await {
                 Ok(Some(text)) => text,
                 Ok(None) => {
                     let why =
                         format!("the upstream's answer is longer than {MAX_LINE_BYTES} bytes");
-                    return failed(request, why);
+                    return failed(shared, judged.line.as_deref(), &why, busy);
                 }
-                Err(e) => return failed(request, format!("the upstream's answer: {e}")),
+                Err(e) => {
+                    let why = format!("the upstream's answer: {e}");
+                    return failed(shared, judged.line.as_deref(), &why, busy);
+                }
             };
-            let text = match String::from_utf8(text) {
-                Ok(text) if !text.trim().is_empty() => {
+            let text = match std::str::from_utf8(&text) {
+                Ok(answer) if !answer.trim().is_empty() => {
                     let routes = {
                         let mut gate = lock(&judged.gate);
                         let routes =
-                            gate.server_answers(judged.line.as_deref(), &text, &mut judged.span);
+                            gate.server_answers(judged.line.as_deref(), answer, &mut judged.span);
                         report_new_tools(&mut gate);
                         routes
                     };
-                    to_client(routes).into_bytes()
+                    Bytes::from(to_client(routes))
                 }
-                Ok(text) => text.into_bytes(),
-                Err(e) => e.into_bytes(),
+                _ => text,
             };
-            respond(request, status, &headers, &text)
+            Answer::whole(text, busy)
         }
-        _ => relay_bytes(request, status, &headers, &mut body),
-    }
+        _ => Answer::relayed(body, busy),
+    };
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
 }
 
 /// Keeps the gate of the session an answer begins, and forgets the one it ends.
 fn track_session(
     shared: &Shared,
-    incoming: &Incoming,
-    status: u16,
+    (method, sent): (&Method, Option<&str>),
+    status: StatusCode,
     answered: Option<&str>,
-    gate: &Option<Judged>,
+    judged: Option<&Judged>,
 ) {
     let mut sessions = lock(&shared.sessions);
-    if let Some(sent) = &incoming.session {
+    if let Some(sent) = sent {
         // 404: the upstream no longer knows the session.
-        if status == 404 || (incoming.method == "DELETE" && (200..300).contains(&status)) {
+        if status == StatusCode::NOT_FOUND || (*method == Method::DELETE && status.is_success()) {
             sessions.remove(sent);
             if let Some(metrics) = &shared.metrics {
                 metrics.set_sessions(sessions.len());
@@ -883,7 +945,7 @@ fn track_session(
         if !sessions.contains_key(answered) {
             // The session begins (the answer to `initialize`): a gate of its own, which must
             // not inherit what the request's gate knows of other sessions.
-            let gate = match (gate, &incoming.session) {
+            let gate = match (judged, sent) {
                 (Some(judged), Some(_)) => judged.gate.clone(),
                 _ => Arc::new(Mutex::new((shared.new_gate)())),
             };
@@ -905,50 +967,6 @@ fn to_client(routes: Vec<Route>) -> String {
         1 => texts.remove(0),
         _ => format!("[{}]", texts.join(",")),
     }
-}
-
-/// Relays a stream of server-sent events as each event arrives, its data through the gate.
-fn relay_events(
-    request: tiny_http::Request,
-    status: u16,
-    headers: &[(String, String)],
-    body: &mut impl Read,
-    judged: &mut Judged,
-) {
-    let mut out = request.into_writer();
-    if write_head(&mut out, status, headers, None).is_err() {
-        return;
-    }
-    let mut events = sse::Reader::default();
-    let mut buffer = vec![0; RELAY_BUFFER];
-    loop {
-        let read = match body.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                note!("toolargs gate: the upstream's event stream failed: {e}");
-                break;
-            }
-        };
-        let Ok(complete) = events.feed(&buffer[..read]) else {
-            note!("toolargs gate: the upstream sent an event longer than {MAX_LINE_BYTES} bytes; its stream is closed");
-            return;
-        };
-        let mut relayed = Vec::new();
-        for event in complete {
-            relayed.extend(through_gate(event, judged));
-        }
-        if !relayed.is_empty() && write_chunk(&mut out, &relayed).is_err() {
-            // The client went away: so does the upstream's stream, dropped here.
-            return;
-        }
-    }
-    let rest = events.finish();
-    if !rest.is_empty() {
-        let _ = write_chunk(&mut out, &rest);
-    }
-    let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
 }
 
 /// An event as it goes on to the client: as written, unless the gate routes other messages.
@@ -976,99 +994,55 @@ fn through_gate(event: sse::Event, judged: &mut Judged) -> Vec<u8> {
     }
 }
 
-/// Relays a body as it comes, unread.
-fn relay_bytes(
-    request: tiny_http::Request,
-    status: u16,
-    headers: &[(String, String)],
-    body: &mut impl Read,
-) {
-    let mut out = request.into_writer();
-    if !carries_body(status) {
-        let _ = write_head(&mut out, status, headers, Some(0)).and_then(|()| out.flush());
-        return;
+/// The `502` of a request the upstream did not answer, with the JSON-RPC error of `line`
+/// (the message forwarded, if any).
+fn failed(shared: &Shared, line: Option<&str>, why: &str, busy: Busy) -> Response<Answer> {
+    note!("toolargs gate: {why}");
+    if let Some(metrics) = &shared.metrics {
+        metrics.upstream_errors(1);
     }
-    if write_head(&mut out, status, headers, None).is_err() {
-        return;
+    let body = reply::not_forwarded(line.unwrap_or(""), why);
+    whole(StatusCode::BAD_GATEWAY, json_type(), body, busy)
+}
+
+/// An answer with a whole body.
+fn whole(
+    status: StatusCode,
+    headers: HeaderMap,
+    body: impl Into<Bytes>,
+    busy: Busy,
+) -> Response<Answer> {
+    let mut response = Response::new(Answer::whole(body.into(), busy));
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
+}
+
+fn json_type() -> HeaderMap {
+    let mut headers = HeaderMap::with_capacity(2);
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers
+}
+
+/// Whether a `Content-Type` is `media` (any parameters after it), in any case.
+fn is_type(value: &HeaderValue, media: &str) -> bool {
+    value
+        .as_bytes()
+        .get(..media.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(media.as_bytes()))
+}
+
+/// The whole of `body`, or `None` when it is longer than `limit` bytes.
+async fn read_at_most(
+    body: Incoming,
+    limit: usize,
+) -> Result<Option<Bytes>, Box<dyn std::error::Error + Send + Sync>> {
+    use http_body_util::BodyExt;
+    match http_body_util::Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(Some(collected.to_bytes())),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Ok(None),
+        Err(e) => Err(e),
     }
-    let mut buffer = vec![0; RELAY_BUFFER];
-    loop {
-        match body.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(read) => {
-                if write_chunk(&mut out, &buffer[..read]).is_err() {
-                    return;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(_) => break,
-        }
-    }
-    let _ = out.write_all(b"0\r\n\r\n").and_then(|()| out.flush());
-}
-
-/// Whether an answer with `status` has a body at all.
-fn carries_body(status: u16) -> bool {
-    !(status < 200 || status == 204 || status == 304)
-}
-
-fn json_type() -> (String, String) {
-    ("content-type".to_owned(), "application/json".to_owned())
-}
-
-/// Answers with a whole body.
-fn respond(request: tiny_http::Request, status: u16, headers: &[(String, String)], body: &[u8]) {
-    let mut out = request.into_writer();
-    let length = if carries_body(status) { body.len() } else { 0 };
-    let _ = write_head(&mut out, status, headers, Some(length))
-        .and_then(|()| out.write_all(&body[..length]))
-        .and_then(|()| out.flush());
-}
-
-/// The status line and the headers; `length` is the body's, or `None` for a chunked one.
-fn write_head(
-    out: &mut impl Write,
-    status: u16,
-    headers: &[(String, String)],
-    length: Option<usize>,
-) -> io::Result<()> {
-    let reason = tiny_http::StatusCode(status).default_reason_phrase();
-    let mut head = format!("HTTP/1.1 {status} {reason}\r\n");
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    match length {
-        Some(length) if carries_body(status) => {
-            head.push_str(&format!("content-length: {length}\r\n"));
-        }
-        Some(_) => {}
-        None => head.push_str("transfer-encoding: chunked\r\n"),
-    }
-    head.push_str("\r\n");
-    // Not flushed: the head leaves with the body's first bytes, in one segment.
-    out.write_all(head.as_bytes())
-}
-
-/// One chunk of a chunked body, sent at once.
-fn write_chunk(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
-    write!(out, "{:x}\r\n", bytes.len())?;
-    out.write_all(bytes)?;
-    out.write_all(b"\r\n")?;
-    out.flush()
-}
-
-/// The whole of `input`, or `None` when it is longer than [`MAX_LINE_BYTES`].
-fn read_bounded(input: &mut dyn Read) -> io::Result<Option<Vec<u8>>> {
-    read_at_most(input, MAX_LINE_BYTES)
-}
-
-/// The whole of `input`, or `None` when it is longer than `limit` bytes.
-fn read_at_most(input: &mut dyn Read, limit: usize) -> io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
-    input
-        .take(u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1))
-        .read_to_end(&mut bytes)?;
-    Ok((bytes.len() <= limit).then_some(bytes))
 }
 
 #[cfg(test)]
