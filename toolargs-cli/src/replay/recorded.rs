@@ -155,26 +155,41 @@ pub fn tables(report: &Report) -> Vec<Table> {
     let r = &report.recorded;
     let columns = outcome_columns(r);
     let mut out = Vec::new();
-    if !report.chains.is_empty() {
-        out.push(Table {
-            title: "hash chain (prev)".to_owned(),
-            head: vec!["file".into(), "chain".into(), "lines".into()],
-            rows: report
-                .chains
-                .iter()
-                .map(|c| {
-                    let state = match &c.broken {
-                        Some((line, why)) => {
-                            format!("breaks at line {line}: {}", short_hashes(why))
-                        }
-                        None => "intact".to_owned(),
-                    };
-                    vec![c.source.clone(), state, c.lines.to_string()]
-                })
-                .collect(),
-            left: 2,
-        });
+    out.extend(chain_table(report));
+    count_tables(&mut out, r, &columns);
+    out.push(session_table(r, &columns));
+    out.extend(time_table(r, &columns));
+    judged_tables(&mut out, report);
+    out
+}
+
+/// Whether each verdict log's hash chain holds, when any log has one.
+fn chain_table(report: &Report) -> Option<Table> {
+    if report.chains.is_empty() {
+        return None;
     }
+    Some(Table {
+        title: "hash chain (prev)".to_owned(),
+        head: vec!["file".into(), "chain".into(), "lines".into()],
+        rows: report
+            .chains
+            .iter()
+            .map(|c| {
+                let state = match &c.broken {
+                    Some((line, why)) => {
+                        format!("breaks at line {line}: {}", short_hashes(why))
+                    }
+                    None => "intact".to_owned(),
+                };
+                vec![c.source.clone(), state, c.lines.to_string()]
+            })
+            .collect(),
+        left: 2,
+    })
+}
+
+/// The verdicts by outcome, by tool, by code and by rule.
+fn count_tables(out: &mut Vec<Table>, r: &Recorded, columns: &[&str]) {
     out.push(Table {
         title: "recorded outcomes".to_owned(),
         head: vec!["outcome".into(), "verdicts".into(), "share".into()],
@@ -190,7 +205,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
     out.push(by_outcome(
         "recorded by tool".to_owned(),
         "tool",
-        &columns,
+        columns,
         r.tools.iter().map(|(tool, counts)| (tool.clone(), counts)),
     ));
     if !r.codes.is_empty() {
@@ -217,6 +232,10 @@ pub fn tables(report: &Report) -> Vec<Table> {
             left: 1,
         });
     }
+}
+
+/// The verdicts by session, those with the most first.
+fn session_table(r: &Recorded, columns: &[&str]) -> Table {
     let mut sessions: Vec<(&Option<String>, &OutcomeCounts)> = r.sessions.iter().collect();
     // Most verdicts first; the sort is stable, so ties stay in name order.
     sessions.sort_by_key(|(_, counts)| std::cmp::Reverse(counts.values().sum::<u64>()));
@@ -228,33 +247,43 @@ pub fn tables(report: &Report) -> Vec<Table> {
     } else {
         "recorded by session".to_owned()
     };
-    out.push(by_outcome(
+    by_outcome(
         title,
         "session",
-        &columns,
+        columns,
         sessions
             .into_iter()
             .take(SESSIONS_SHOWN)
             .map(|(s, counts)| (s.clone().unwrap_or_else(|| "(none)".to_owned()), counts)),
-    ));
+    )
+}
+
+/// The verdicts by time bucket, hour or day, when any has a time.
+fn time_table(r: &Recorded, columns: &[&str]) -> Option<Table> {
     let timeline = r.timeline();
-    if !timeline.buckets.is_empty() {
-        let span = timeline.span.as_str();
-        let untimed = if r.untimed > 0 {
-            format!(", {} verdicts without a time not shown", r.untimed)
-        } else {
-            String::new()
-        };
-        out.push(by_outcome(
-            format!("recorded by {span} (UTC{untimed})"),
-            span,
-            &columns,
-            timeline
-                .buckets
-                .iter()
-                .map(|b| (bucket_label(&timeline, b.start), &b.outcomes)),
-        ));
+    if timeline.buckets.is_empty() {
+        return None;
     }
+    let span = timeline.span.as_str();
+    let untimed = if r.untimed > 0 {
+        format!(", {} verdicts without a time not shown", r.untimed)
+    } else {
+        String::new()
+    };
+    Some(by_outcome(
+        format!("recorded by {span} (UTC{untimed})"),
+        span,
+        columns,
+        timeline
+            .buckets
+            .iter()
+            .map(|b| (bucket_label(&timeline, b.start), &b.outcomes)),
+    ))
+}
+
+/// The calls judged again: how many, and those today's policy decides differently.
+fn judged_tables(out: &mut Vec<Table>, report: &Report) {
+    let r = &report.recorded;
     if r.judged > 0 || !r.not_judged.is_empty() {
         let mut rows = vec![vec!["judged again".to_owned(), r.judged.to_string()]];
         for reason in [NO_ARGUMENTS, NO_DEFINITION] {
@@ -323,7 +352,6 @@ pub fn tables(report: &Report) -> Vec<Table> {
             left: 6,
         });
     }
-    out
 }
 
 /// `text` with each SHA-256 in hex (64 digits) cut to its first 12 digits, for a table (the

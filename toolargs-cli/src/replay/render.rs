@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde_json::Value;
 use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN, TOP_FIELDS_SHOWN};
 
-use crate::recorded;
+use super::recorded;
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
@@ -472,29 +472,56 @@ fn bar_chart(title: &str, rows: &[(String, f64)], color: &str) -> String {
 /// One self-contained page: summary tables and inline SVG bar charts, no external assets. A
 /// gate's verdict log leads with its verdicts over time, then its tables.
 pub fn html(report: &Report) -> String {
-    let t = &report.overall;
     let judged = judged(report);
     let mut body = String::new();
     if report.recorded.is_empty() {
         body.push_str("<h1>Tool-call replay</h1>");
     } else {
-        let _ = write!(
-            body,
-            "<h1>Gate verdict log</h1><p>{}</p>",
-            html_escape(&recorded::summary(report, ""))
-        );
-        if let Some(alarm) = recorded::chain_alarm(report) {
-            let _ = write!(body, "<p class=\"alarm\">{}</p>", html_escape(&alarm));
-        }
-        body.extend(recorded::chart(&report.recorded));
-        body.push_str(&recorded::html(&recorded::tables(report)));
-        if judged {
-            body.push_str("<h2>Calls judged again</h2>");
-        }
+        html_recorded(&mut body, report, judged);
     }
     if judged {
-        let _ = write!(body, "<p>{}</p>", html_escape(&summary(t, "")));
+        let _ = write!(
+            body,
+            "<p>{}</p>",
+            html_escape(&summary(&report.overall, ""))
+        );
     }
+    html_notes(&mut body, report);
+    html_sections(&mut body, &report.overall, judged);
+    html_fields(&mut body, report);
+    html_groups(&mut body, report);
+    if !judged {
+        return page(&body, recorded::STYLE);
+    }
+    html_charts(&mut body, report);
+    let style = if report.recorded.is_empty() {
+        ""
+    } else {
+        recorded::STYLE
+    };
+    page(&body, style)
+}
+
+/// The head of a verdict log's page: its summary, a broken chain, the chart and the tables of
+/// the recorded verdicts.
+fn html_recorded(body: &mut String, report: &Report, judged: bool) {
+    let _ = write!(
+        body,
+        "<h1>Gate verdict log</h1><p>{}</p>",
+        html_escape(&recorded::summary(report, ""))
+    );
+    if let Some(alarm) = recorded::chain_alarm(report) {
+        let _ = write!(body, "<p class=\"alarm\">{}</p>", html_escape(&alarm));
+    }
+    body.extend(recorded::chart(&report.recorded));
+    body.push_str(&recorded::html(&recorded::tables(report)));
+    if judged {
+        body.push_str("<h2>Calls judged again</h2>");
+    }
+}
+
+/// The refused definitions and load warnings, each with its tool and pointer.
+fn html_notes(body: &mut String, report: &Report) {
     for (title, what, rows) in notes(report) {
         let _ = write!(
             body,
@@ -512,6 +539,10 @@ pub fn html(report: &Report) -> String {
         }
         body.push_str("</table>");
     }
+}
+
+/// The counters of the calls (when any were judged), repairs, rejections and bad records.
+fn html_sections(body: &mut String, t: &Tally, judged: bool) {
     for (title, rows) in sections(t) {
         if rows.is_empty() || !judged && title == CALLS_TITLE {
             continue;
@@ -530,6 +561,10 @@ pub fn html(report: &Report) -> String {
         }
         body.push_str("</table>");
     }
+}
+
+/// The drill-down: the fields that fail most, and the first locations of each rule and code.
+fn html_fields(body: &mut String, report: &Report) {
     let failing = failing_fields(report);
     if !failing.is_empty() {
         let _ = write!(
@@ -565,6 +600,10 @@ pub fn html(report: &Report) -> String {
         }
         body.push_str("</table>");
     }
+}
+
+/// The counters of each `--by` group, when the report has groups.
+fn html_groups(body: &mut String, report: &Report) {
     if let Some(rows) = group_rows(report) {
         let _ = write!(
             body,
@@ -581,9 +620,11 @@ pub fn html(report: &Report) -> String {
         }
         body.push_str("</table>");
     }
-    if !judged {
-        return page(&body, recorded::STYLE);
-    }
+}
+
+/// The bar charts: repair and rejection rates per group, then per rule and per code.
+fn html_charts(body: &mut String, report: &Report) {
+    let t = &report.overall;
     let rate = |n: u64, of: u64| if of == 0 { 0.0 } else { n as f64 / of as f64 };
     let groups: Vec<(String, &Tally)> = if report.groups.is_empty() {
         vec![("all calls".to_owned(), t)]
@@ -630,12 +671,6 @@ pub fn html(report: &Report) -> String {
             "#c0392b",
         ));
     }
-    let style = if report.recorded.is_empty() {
-        ""
-    } else {
-        recorded::STYLE
-    };
-    page(&body, style)
 }
 
 /// The page around a report's body, its style inline (with `style` added).

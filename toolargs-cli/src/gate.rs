@@ -1,0 +1,232 @@
+//! `toolargs gate`: the toolargs policy in front of an MCP server, started as a child over
+//! stdio or reached at a Streamable HTTP endpoint.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use toolargs_gate::{
+    Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy, Unchecked, Unlisted,
+    VerdictLog,
+};
+
+/// The options of `toolargs gate`.
+#[derive(Args)]
+pub struct GateArgs {
+    /// Append one JSON line per `tools/call` to this file (never truncated): time,
+    /// timestamp (RFC 3339), session, tool, outcome, codes, rules, paths, latency_us,
+    /// confirmed. Each line is one write, whole, also with several gates on one file; on
+    /// Unix, SIGUSR1 reopens the path (rotation by mv), and copytruncate works as is.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Add each call's arguments, as sent, to the log lines (`toolargs replay` then reads
+    /// the log as calls).
+    #[arg(long, requires = "log")]
+    log_arguments: bool,
+    /// Chain the log's lines: each carries `prev`, the SHA-256 of the file's line before
+    /// it (64 zeros for the first), so that an edited or deleted line is found.
+    #[arg(long, requires = "log")]
+    log_chain: bool,
+    /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
+    #[arg(long, value_enum, default_value = "pass")]
+    unchecked: UncheckedCalls,
+    /// Calls to a tool the server does not list (the gate asks it for its tools before
+    /// it refuses): refused (`unknown_tool`), or passed on unchecked.
+    #[arg(long, value_enum, default_value = "refuse")]
+    unlisted: UnlistedCalls,
+    /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict` and
+    /// `confirm`.
+    #[arg(long)]
+    policy: Option<PathBuf>,
+    /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8931) in front of `--upstream`,
+    /// instead of starting a server.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        requires = "upstream",
+        conflicts_with = "command"
+    )]
+    listen: Option<std::net::SocketAddr>,
+    /// The server's Streamable HTTP endpoint, with `--listen` (e.g.
+    /// http://127.0.0.1:8000/mcp).
+    #[arg(long, value_name = "URL", requires = "listen")]
+    upstream: Option<String>,
+    /// Serve Prometheus metrics at http://ADDR/metrics (calls by tool and outcome, error
+    /// codes, repairs, added latency, upstream errors, sessions) and a health check at
+    /// http://ADDR/healthz (200 while the gate serves, 503 once its server ended or it
+    /// drains). Port 0 picks a free port; the address is printed on stderr.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<std::net::SocketAddr>,
+    /// With --listen: the most requests handled at once, open event streams included;
+    /// one more is answered 503 [default: 1024].
+    #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    max_requests: Option<u64>,
+    /// With --listen: the most sessions kept; past it, the one unused the longest is
+    /// forgotten [default: 4096].
+    #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    max_sessions: Option<u64>,
+    /// With --listen: the most bytes of a request's body; a longer one is answered 413
+    /// [default: 67108864, 64 MiB].
+    #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    max_body_bytes: Option<u64>,
+    /// With --listen: on SIGTERM or SIGINT the gate answers new requests 503, waits this
+    /// long at most for those in flight, and exits 0 (a second signal ends the wait)
+    /// [default: 30].
+    #[arg(long, value_name = "SECS", requires = "listen")]
+    drain_timeout: Option<u64>,
+    /// The server to start, and its arguments (after `--`).
+    #[arg(required_unless_present = "listen", last = true)]
+    command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UncheckedCalls {
+    /// Pass them on to the server.
+    Pass,
+    /// Refuse them with an error result.
+    Block,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum UnlistedCalls {
+    /// Refuse them with an error result.
+    Refuse,
+    /// Pass them on to the server unchecked.
+    Pass,
+}
+
+/// What the gate serves with, set up before the server starts.
+struct Setup {
+    policy: Policy,
+    log: Option<VerdictLog>,
+    unchecked: Unchecked,
+    unlisted: Unlisted,
+    metrics: Option<Arc<Metrics>>,
+}
+
+/// Serves until the server ends (its exit status is the gate's) or, over HTTP, until a drain
+/// ends (exit 0).
+pub fn run(args: GateArgs) -> Result<ExitCode, String> {
+    // Before anything starts: a policy that does not load is the whole answer.
+    let policy = match &args.policy {
+        Some(path) => Policy::load(path).map_err(|e| e.to_string())?,
+        None => Policy::default(),
+    };
+    let log = match &args.log {
+        Some(path) => {
+            let options = LogOptions {
+                arguments: args.log_arguments,
+                chain: args.log_chain,
+            };
+            Some(VerdictLog::open(path, options).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let unchecked = match args.unchecked {
+        UncheckedCalls::Pass => Unchecked::Pass,
+        UncheckedCalls::Block => Unchecked::Block,
+    };
+    let unlisted = match args.unlisted {
+        UnlistedCalls::Refuse => Unlisted::Refuse,
+        UnlistedCalls::Pass => Unlisted::Pass,
+    };
+    // Before the server starts, so that every call is counted. The server stops when it drops.
+    let (metrics, _metrics_server) = match args.metrics {
+        Some(address) => {
+            let (metrics, server) = serve_metrics(address)?;
+            (Some(metrics), Some(server))
+        }
+        None => (None, None),
+    };
+    let setup = Setup {
+        policy,
+        log,
+        unchecked,
+        unlisted,
+        metrics,
+    };
+    match (args.listen, &args.upstream) {
+        (Some(listen), Some(upstream)) => serve_http(listen, upstream, &args, setup),
+        _ => serve_stdio(&args.command, setup),
+    }
+}
+
+/// The metrics and their server at `address`, announced on stderr.
+fn serve_metrics(address: SocketAddr) -> Result<(Arc<Metrics>, MetricsServer), String> {
+    let metrics = Arc::new(Metrics::new());
+    let server = MetricsServer::start(address, metrics.clone())
+        .map_err(|e| format!("--metrics {address}: {e}"))?;
+    // Tests and scripts wait for this line.
+    eprintln!(
+        "toolargs gate: metrics on http://{}/metrics",
+        server.local_addr()
+    );
+    Ok((metrics, server))
+}
+
+/// The limits of `--max-requests`, `--max-sessions`, `--max-body-bytes` and `--drain-timeout`,
+/// each the library's default when not given.
+fn http_options(args: &GateArgs) -> HttpOptions {
+    let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    let defaults = HttpOptions::default();
+    defaults
+        .with_max_requests(args.max_requests.map_or(defaults.max_requests, size))
+        .with_max_sessions(args.max_sessions.map_or(defaults.max_sessions, size))
+        .with_max_body_bytes(args.max_body_bytes.map_or(defaults.max_body_bytes, size))
+        .with_drain_timeout(
+            args.drain_timeout
+                .map_or(defaults.drain_timeout, Duration::from_secs),
+        )
+}
+
+/// A Streamable HTTP endpoint at `listen` in front of `upstream`, a gate for each session.
+fn serve_http(
+    listen: SocketAddr,
+    upstream: &str,
+    args: &GateArgs,
+    setup: Setup,
+) -> Result<ExitCode, String> {
+    let Setup {
+        policy,
+        log,
+        unchecked,
+        unlisted,
+        metrics,
+    } = setup;
+    let new_gate = move || {
+        Gate::new()
+            .with_unchecked(unchecked)
+            .with_unlisted(unlisted)
+            .with_policy(policy.clone())
+    };
+    let mut gate = HttpGate::bind(listen, upstream, new_gate, log)
+        .map_err(|e| format!("{listen}: {e}"))?
+        .with_options(http_options(args));
+    if let Some(metrics) = &metrics {
+        gate = gate.with_metrics(metrics.clone());
+    }
+    gate.drain_on_signals()
+        .map_err(|e| format!("cannot handle signals: {e}"))?;
+    // Tests and scripts wait for this line.
+    eprintln!(
+        "toolargs gate: listening on {} in front of {upstream}",
+        gate.endpoint()
+    );
+    gate.serve().map_err(|e| format!("{listen}: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The server `command` started as a child, the gate on this process's stdin and stdout.
+fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode, String> {
+    let gate = Gate::new()
+        .with_unchecked(setup.unchecked)
+        .with_unlisted(setup.unlisted)
+        .with_policy(setup.policy);
+    let (program, args) = command.split_first().ok_or("no server command given")?;
+    let code = toolargs_gate::run_stdio_with_metrics(gate, program, args, setup.log, setup.metrics)
+        .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;
+    Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
