@@ -189,7 +189,8 @@ fn enum_variants<'a>(cx: &Ctxt, attrs: &ContainerAttrs, data: &'a DataEnum) -> V
     }
     let mut variants = Vec::new();
     for v in &data.variants {
-        // Its own keys are read only once its data is: a variant left out says one thing.
+        // A variant whose shape is refused is not read further: its one error says what to
+        // change.
         let Some(data) = variant_data(cx, attrs, union, v) else {
             continue;
         };
