@@ -219,7 +219,7 @@ fn toolargs_read(text: &str) -> Outcome {
 
 /// The stream's reader serving a whole payload: the call fed in one piece, each member read
 /// into its field as the scan delimits it, and the verdict assembled at the close.
-fn stream_whole<C: toolargs::stream::Contract>(
+fn stream_whole<C: toolargs::Judge>(
     mut stream: toolargs::stream::ArgStream<C>,
     text: &str,
 ) -> Outcome {

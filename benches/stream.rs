@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use serde_json::{json, Value};
-use toolargs::stream::{ArgStream, Contract};
-use toolargs::{Spec, ToolArgs};
+use toolargs::stream::ArgStream;
+use toolargs::{Judge, Spec, ToolArgs};
 
 #[path = "../tests/it/common.rs"]
 mod common;
@@ -62,7 +62,7 @@ fn wide_mb() -> (Spec, String) {
 /// Pieces of one byte are one character each, each written into a small buffer: slicing the
 /// text at each byte, as the loop below does, costs some 30 instructions a byte, which would
 /// be measured as the stream's.
-fn feed<C: Contract>(mut stream: ArgStream<C>, text: &str, piece: usize) -> bool {
+fn feed<C: Judge>(mut stream: ArgStream<C>, text: &str, piece: usize) -> bool {
     if piece == 1 {
         let mut buffer = [0; 4];
         for character in text.chars() {
@@ -88,7 +88,7 @@ type Run<'a> = Box<dyn Fn() -> bool + 'a>;
 type Payload<'a> = (&'static str, usize, Vec<(&'static str, Run<'a>)>);
 
 /// The contenders on one payload, `parse` first.
-fn contenders<'a, C: Contract + 'a>(
+fn contenders<'a, C: Judge + 'a>(
     make: impl Fn() -> ArgStream<C> + Copy + 'a,
     parse: impl Fn() -> bool + 'a,
     text: &'a str,
@@ -255,10 +255,7 @@ fn early_table() {
     );
 }
 
-fn early_row<'t, C: Contract>(
-    name: &str,
-    calls: impl Iterator<Item = (ArgStream<C>, bool, &'t str)>,
-) {
+fn early_row<'t, C: Judge>(name: &str, calls: impl Iterator<Item = (ArgStream<C>, bool, &'t str)>) {
     let (mut total, mut arrived) = (0usize, Vec::new());
     let mut rejected = 0;
     for (mut stream, is_rejected, text) in calls {

@@ -70,12 +70,12 @@
 pub mod guide;
 
 pub use toolargs_core::{
-    parse_with, ArgumentError, Code, Dialect, Effect, Limits, ParseOptions, Parsed, RawArgs,
-    Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
+    parse_with, ArgumentError, Code, Dialect, Effect, Judge, Limits, LoadWarning, ParseOptions,
+    Parsed, RawArgs, Rejection, Repair, Rule, ToolArgs, UnknownPolicy,
 };
 
 /// Arguments judged while the model is still writing them: `T::stream()`, `spec.stream()`
-/// (see [`guide::streaming`]).
+/// (see [`guide::streaming`]), each against its [`Judge`]: [`stream::Typed`] or a `&Spec`.
 pub mod stream {
     pub use toolargs_core::stream::*;
     pub use toolargs_core::tool::Typed;
@@ -90,7 +90,7 @@ pub mod ext;
 #[cfg(feature = "dynamic")]
 pub use toolargs_dynamic as dynamic;
 #[cfg(feature = "dynamic")]
-pub use toolargs_dynamic::{LoadError, LoadErrorKind, LoadWarning, Spec};
+pub use toolargs_dynamic::{LoadError, LoadErrorKind, Spec};
 
 /// The semantic gate: a corrected call must still mean what the original meant.
 #[cfg(feature = "semantic")]

@@ -1,10 +1,10 @@
-//! Replay from Rust: derived types and loaded specs as gates, counted over JSON Lines logs.
+//! Replay from Rust: derived types and loaded specs as judges, counted over JSON Lines logs.
 
 use crate::common::IssueRefund;
 use serde_json::json;
 use toolargs::dynamic::LoadWarning;
-use toolargs::replay::{BadRecord, Gate, Outcome, Replayer, ToolSet, Typed, LOAD_WARNINGS_SHOWN};
-use toolargs::{ParseOptions, RawArgs, Rule, Spec, ToolArgs};
+use toolargs::replay::{BadRecord, Outcome, Replayer, ToolSet, Typed, LOAD_WARNINGS_SHOWN};
+use toolargs::{Judge, ParseOptions, Parsed, RawArgs, Rejection, Rule, Spec, ToolArgs};
 
 /// The five sample lines of the policy's replay walkthrough.
 const SAMPLE: &str = r#"{"id": 1, "arguments": "{\"order_id\":\"ord_A1b2C3d4\",\"amount_cents\":1999,\"reason\":\"late\"}"}
@@ -56,11 +56,13 @@ fn a_derived_type_and_its_loaded_schema_replay_the_same() {
 
 #[test]
 fn outcomes_list_every_repair_and_each_code_once() {
-    let gate = Typed::<IssueRefund>::new();
+    let judge = Typed::<IssueRefund>::new();
+    let outcome =
+        |raw| Outcome::from_result(judge.check(&RawArgs::from(raw), &ParseOptions::DEFAULT));
     let raw =
         json!({"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "LATE", "tags": "x"});
     assert_eq!(
-        gate.outcome(&RawArgs::from(&raw), &ParseOptions::DEFAULT),
+        outcome(&raw),
         Outcome::Repaired(vec![
             Rule::NumericStringToInt,
             Rule::EnumCasefold,
@@ -68,7 +70,7 @@ fn outcomes_list_every_repair_and_each_code_once() {
         ])
     );
     let raw = json!({"order_id": 1, "amount_cents": true, "reason": "late", "tags": [1, 2]});
-    match gate.outcome(&RawArgs::from(&raw), &ParseOptions::DEFAULT) {
+    match outcome(&raw) {
         Outcome::Rejected(codes) => assert_eq!(
             codes.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             ["type"]
@@ -280,15 +282,25 @@ fn a_nameless_or_second_definition_of_a_name_is_refused_in_a_set() {
     assert_eq!(ToolSet::from_json(text).err().unwrap().pointer, "/tools/1");
 }
 
-/// A gate that says what loading noticed.
+/// A judge that says what loading noticed.
 struct Noticed(Vec<LoadWarning>);
 
-impl Gate for Noticed {
+impl Judge for Noticed {
+    type Output = IssueRefund;
+
+    fn parse(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<IssueRefund>, Rejection> {
+        Typed::<IssueRefund>::new().parse(raw, options)
+    }
+
     fn parse_json(
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
-    ) -> Result<toolargs::Parsed<serde_json::Value>, toolargs::Rejection> {
+    ) -> Result<Parsed<serde_json::Value>, Rejection> {
         Typed::<IssueRefund>::new().parse_json(raw, options)
     }
 

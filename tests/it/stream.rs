@@ -10,8 +10,8 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use toolargs::stream::{ArgStream, Contract};
-use toolargs::{Code, Parsed, Rejection, Spec, ToolArgs};
+use toolargs::stream::ArgStream;
+use toolargs::{Code, Judge, Parsed, Rejection, Spec, ToolArgs};
 
 use crate::common::IssueRefund;
 use crate::properties::{call_strategy, json_value};
@@ -22,7 +22,7 @@ fn spec() -> Spec {
 
 /// Feeds `text` cut at `cuts` (byte offsets, any order; those inside a character are moved
 /// to its start); returns the byte count at the first rejection and the verdict.
-fn feed_str<C: Contract>(
+fn feed_str<C: Judge>(
     mut stream: ArgStream<C>,
     text: &str,
     cuts: &[usize],
@@ -55,7 +55,7 @@ fn feed_str<C: Contract>(
 }
 
 /// [`feed_str`] for bytes cut anywhere.
-fn feed_bytes<C: Contract>(
+fn feed_bytes<C: Judge>(
     mut stream: ArgStream<C>,
     bytes: &[u8],
     cuts: &[usize],
@@ -106,7 +106,7 @@ fn renderings(call: &Value) -> Vec<String> {
 }
 
 /// Checks both properties on one text for one contract.
-fn check<C: Contract>(
+fn check<C: Judge>(
     make: impl Fn() -> ArgStream<C>,
     whole: Result<Parsed<C::Output>, Rejection>,
     text: &str,
@@ -205,7 +205,7 @@ fn one_byte_at_a_time_every_prefix_of_accepted_calls() {
 }
 
 /// Where a text is first rejected, fed one byte at a time, and the code of that rejection.
-fn first_rejection<C: Contract>(stream: ArgStream<C>, text: &str) -> Option<(usize, String)> {
+fn first_rejection<C: Judge>(stream: ArgStream<C>, text: &str) -> Option<(usize, String)> {
     let mut stream = stream;
     for (at, _) in text.char_indices() {
         let end = text[at..].chars().next().map_or(0, char::len_utf8) + at;
@@ -421,7 +421,7 @@ fn the_partial_view_holds_complete_members_as_the_parser_passes_them() {
 /// Feeds `text` in pieces of `size` bytes as text (moved to character boundaries) and of
 /// `size + 2` bytes as bytes; checks both against `whole` and that an accepted call is never
 /// rejected early. Returns whether the text pieces were rejected before the end.
-fn stream_agrees<C: Contract>(
+fn stream_agrees<C: Judge>(
     make: impl Fn() -> ArgStream<C>,
     whole: &Result<Parsed<C::Output>, Rejection>,
     text: &str,

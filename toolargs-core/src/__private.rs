@@ -10,7 +10,7 @@ pub use crate::coerce::object::{
 };
 pub use crate::coerce::recursive::{declared, defined};
 pub use crate::coerce::union::{tag_schema, tagged, union_schema, untagged};
-pub use crate::stream::MemberSlots;
+pub use crate::judge::MemberSlots;
 
 /// JSON text helpers the toolargs crates share: escaping, previews in messages, short
 /// comparisons, the byte scans of the reader.

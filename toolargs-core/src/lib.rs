@@ -15,10 +15,12 @@
 //! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
 //! - [`declare`]: what a type declares about the meaning of its fields, read by the semantic
 //!   gate,
+//! - [`judge`]: [`Judge`], what judges a call (a derived type as [`tool::Typed`], or a loaded
+//!   schema), the one contract streams, replay, the MCP gate and the Python package use,
 //! - [`stream`]: a call judged while it arrives, with an early rejection that is never
 //!   wrong and the strict verdict at the end,
-//! - [`tool`]: the [`ToolArgs`] trait the derive implements, and [`tool::parse_payload`], the
-//!   envelope every front door shares.
+//! - [`tool`]: the [`ToolArgs`] trait the derive implements, [`tool::Typed`], its judge, and
+//!   [`tool::parse_payload`], the envelope every front door shares.
 //!
 //! It has no `tracing` or `metrics` dependency: observing calls is the toolbox's job.
 #![warn(missing_docs)]
@@ -33,6 +35,7 @@ pub mod dialect;
 pub mod effect;
 pub(crate) mod fixed_shape;
 pub(crate) mod json;
+pub mod judge;
 pub mod node;
 pub mod options;
 pub mod path;
@@ -49,6 +52,7 @@ pub use cx::Cx;
 pub use decode::RawArgs;
 pub use dialect::Dialect;
 pub use effect::Effect;
+pub use judge::{Judge, LoadWarning};
 pub use node::Node;
 pub use options::{Limits, ParseOptions};
 pub use path::Path;

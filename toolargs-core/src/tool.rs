@@ -12,12 +12,13 @@ use crate::decode::{
 };
 use crate::dialect::{self, Dialect};
 use crate::effect::Effect;
+use crate::judge::{Judge, MemberSlots};
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
 use crate::report::{ArgumentError, Parsed, Rejection, Repair};
 use crate::spec::{FieldSpec, UnknownPolicy};
-use crate::stream::{ArgStream, Contract, MemberSlots};
+use crate::stream::ArgStream;
 
 /// The arguments of a tool: parse them from a model's payload under the repair-or-reject
 /// policy, write their canonical JSON, and describe them as JSON Schema.
@@ -108,11 +109,12 @@ pub trait ToolArgs: ArgType {
     }
 }
 
-/// The contract of a derived type `T` (what [`ToolArgs::stream`] streams against).
+/// The [`Judge`] of a derived type `T`: `Typed::<IssueRefund>::new()` (what
+/// [`ToolArgs::stream`] streams against, and what replay holds for a derived tool).
 pub struct Typed<T>(PhantomData<fn() -> T>);
 
 impl<T> Typed<T> {
-    /// The contract of `T`.
+    /// The judge of `T`.
     pub const fn new() -> Typed<T> {
         Typed(PhantomData)
     }
@@ -130,11 +132,27 @@ impl<T> std::fmt::Debug for Typed<T> {
     }
 }
 
-impl<T: ToolArgs> Contract for Typed<T> {
+impl<T: ToolArgs> Judge for Typed<T> {
     type Output = T;
 
     fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
         parse_with::<T>(raw, options)
+    }
+
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Value>, Rejection> {
+        parse_with::<T>(raw, options).map(|p| Parsed {
+            args: p.args.to_json(),
+            repairs: p.repairs,
+        })
+    }
+
+    // Skips writing the canonical JSON, which a verdict does not need.
+    fn check(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Vec<Repair>, Rejection> {
+        parse_with::<T>(raw, options).map(|p| p.repairs)
     }
 
     fn member_slots(&self) -> Option<Box<dyn MemberSlots<T>>> {

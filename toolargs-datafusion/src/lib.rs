@@ -7,9 +7,9 @@
 //! to a [`SessionContext`], and every query can judge calls, count outcomes, group them by any
 //! column, or pick out the rejected calls of one model.
 //!
-//! The policy is exactly replay's: the function looks the tool up with
-//! [`ToolSet::gate`] and judges the arguments with
-//! [`Gate::outcome`](toolargs_replay::Gate::outcome), with the same
+//! The policy is exactly replay's: the function looks the tool's judge up with
+//! [`ToolSet::judge`] and judges the arguments with
+//! [`Judge::check`](toolargs_replay::Judge::check), with the same
 //! [`ParseOptions`] ([`ParseOptions::DEFAULT`] unless set with [`ToolargsCheck::with_options`],
 //! and, as in replay, errors judged without their messages, which the function never returns:
 //! [`ParseOptions::omit_messages`]).
@@ -223,10 +223,10 @@ impl ToolargsCheck {
         let Some(arguments) = arguments else {
             return Verdict::NotACall(BadRecord::MissingArguments);
         };
-        match self.tools.gate(tool) {
-            Ok(gate) => Verdict::Judged(
-                gate.outcome(&RawArgs::Text(Cow::Borrowed(arguments)), &self.options),
-            ),
+        match self.tools.judge(tool) {
+            Ok(judge) => Verdict::Judged(Outcome::from_result(
+                judge.check(&RawArgs::Text(Cow::Borrowed(arguments)), &self.options),
+            )),
             Err(reason) => match self.tools.refusal(tool) {
                 Some(_) => Verdict::Unchecked,
                 None => Verdict::NotACall(reason),

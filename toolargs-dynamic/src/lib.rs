@@ -21,18 +21,21 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
-pub use load::{LoadError, LoadErrorKind, LoadWarning};
+pub use load::{LoadError, LoadErrorKind};
 use shape::{Graph, Schema, Types};
+// The core's, as every judge reports what loading noticed (`Judge::load_warnings`).
+pub use toolargs_core::judge::LoadWarning;
 
 use toolargs_core::cx::Cx;
 use toolargs_core::decode::{LoggedPayload, RawArgs};
 use toolargs_core::effect::Effect;
+use toolargs_core::judge::{Judge, MemberSlots};
 use toolargs_core::node::Node;
 use toolargs_core::options::ParseOptions;
 use toolargs_core::path::Path;
 use toolargs_core::report::{Parsed, Rejection, Repair};
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::stream::{ArgStream, Contract, MemberSlots};
+use toolargs_core::stream::ArgStream;
 use toolargs_core::tool::{judge_node, parse_logged_payload, parse_payload};
 use toolargs_core::ArgumentError;
 
@@ -420,11 +423,31 @@ impl Spec {
     }
 }
 
-impl Contract for &Spec {
+impl Judge for Spec {
     type Output = Value;
 
     fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<Value>, Rejection> {
         self.parse_with(raw, options)
+    }
+
+    fn parse_json(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+    ) -> Result<Parsed<Value>, Rejection> {
+        self.parse_with(raw, options)
+    }
+
+    fn check(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Vec<Repair>, Rejection> {
+        self.check_with(raw, options)
+    }
+
+    fn check_logged(
+        &self,
+        payload: &LoggedPayload<'_>,
+        options: &ParseOptions,
+    ) -> Option<Result<Vec<Repair>, Rejection>> {
+        Some(Spec::check_logged(self, payload, options))
     }
 
     fn judge_member(
@@ -442,6 +465,10 @@ impl Contract for &Spec {
     fn member_slots(&self) -> Option<Box<dyn MemberSlots<Value>>> {
         let members = walk::RootMembers::of(&self.graph, self.unknown_policy())?;
         Some(Box::new(members))
+    }
+
+    fn load_warnings(&self) -> &[LoadWarning] {
+        self.warnings()
     }
 }
 

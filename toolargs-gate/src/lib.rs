@@ -96,6 +96,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Instant;
 
 use serde_json::Value;
+use toolargs_core::judge::Judge;
 use toolargs_core::options::ParseOptions;
 
 pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
@@ -759,7 +760,7 @@ impl Gate {
                 )
             }
         };
-        match spec.parse_with(&sent.into(), &self.options) {
+        match spec.parse_json(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
                 self.forward_call(

@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::{Effect, Limits, ParseOptions, Rejection, UnknownPolicy};
+use toolargs_core::{Effect, Judge, Limits, ParseOptions, Rejection, UnknownPolicy};
 
 use crate::convert::{to_json_text, NotJson};
 use crate::result::ParseResult;
@@ -248,7 +248,7 @@ impl ToolSet {
                     None => ("unknown_tool", Vec::new(), Vec::new()),
                     Some(spec) => {
                         let text = text.as_deref().unwrap_or("null");
-                        match spec.spec.check_with(&RawArgs::from(text), &options) {
+                        match spec.spec.check(&RawArgs::from(text), &options) {
                             Ok(repairs) if repairs.is_empty() => ("clean", Vec::new(), Vec::new()),
                             Ok(repairs) => (
                                 "repaired",

@@ -1,8 +1,8 @@
-//! What replay says about one line: the gate's outcome for a call, or why the line was not one.
+//! What replay says about one line: the outcome of judging a call, or why the line was not one.
 
 use toolargs_core::report::{Code, Rejection, Repair, Rule};
 
-/// What the gate did with one call. Exhaustive, as the semantic gate's `Decision` is: a
+/// What judging one call gave. Exhaustive, as the semantic gate's `Decision` is: a
 /// verdict a caller acts on is matched in full, so a new kind of verdict is a compile error
 /// there rather than a silent default.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,7 +16,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub(crate) fn from_result(result: Result<Vec<Repair>, Rejection>) -> Outcome {
+    /// The outcome of a judge's verdict ([`Judge::check`](toolargs_core::Judge::check)).
+    pub fn from_result(result: Result<Vec<Repair>, Rejection>) -> Outcome {
         Judgement::from_result(result).outcome
     }
 }
@@ -29,12 +30,12 @@ pub struct Judgement {
     /// The outcome.
     pub outcome: Outcome,
     /// `(path, rule or code)`: one per repair of an accepted call, one per error of a rejected
-    /// call, in the gate's order. Paths are the gate's (`$`, `$.field`, `$.list[3]`).
+    /// call, in the verdict's order. Paths are the parser's (`$`, `$.field`, `$.list[3]`).
     pub findings: Vec<(String, &'static str)>,
 }
 
 impl Judgement {
-    /// The judgement of a gate's result.
+    /// The judgement of a judge's verdict ([`Judge::check`](toolargs_core::Judge::check)).
     pub fn from_result(result: Result<Vec<Repair>, Rejection>) -> Judgement {
         match result {
             Ok(repairs) if repairs.is_empty() => Judgement {

@@ -39,81 +39,16 @@ use crate::coerce::object::unknown_member;
 use crate::cx::Cx;
 use crate::decode::{decoding_rejection, too_large, RawArgs};
 use crate::json::read_text;
+use crate::judge::{Judge, MemberSlots};
 use crate::node::Node;
 use crate::options::ParseOptions;
 use crate::path::Path;
-use crate::report::{ArgumentError, Parsed, Rejection, Repair};
+use crate::report::{ArgumentError, Parsed, Rejection};
 use crate::spec::UnknownPolicy;
 
 use keys::{Keys, Name};
 use partial::Accepted;
 use scan::{Event, Scanner};
-
-/// What a stream judges a call against: a derived type
-/// ([`Typed`](crate::tool::Typed)) or a loaded schema (`toolargs_dynamic::Spec`, by
-/// reference).
-pub trait Contract {
-    /// What a parse gives: the typed arguments, or a JSON value for a loaded schema.
-    type Output;
-
-    /// Parses a whole call, as the contract's own `parse` does.
-    fn parse(
-        &self,
-        raw: &RawArgs<'_>,
-        options: &ParseOptions,
-    ) -> Result<Parsed<Self::Output>, Rejection>;
-
-    /// Judges an object holding one member of a call alone
-    /// ([`judge_node`](crate::tool::judge_node)): its repairs and errors. `None` when
-    /// the contract's members are not judged one by one (a union, a schema whose root applies
-    /// other schemas to the whole object): then only the text and the limits give an early
-    /// rejection.
-    ///
-    /// Only errors at the member's own path (or below it) are taken as certain: the errors
-    /// of the other members missing from the object are not.
-    fn judge_member(
-        &self,
-        member: &Node<'_>,
-        options: &ParseOptions,
-    ) -> Option<(Vec<Repair>, Vec<ArgumentError>)>;
-
-    /// The contract's fields, read one member at a time and assembled at the end: when
-    /// given, each member is read once, when it is complete, and the verdict is assembled
-    /// from them instead of parsing the whole text again. `None` by default: members are
-    /// judged alone ([`Contract::judge_member`]) and the whole call parsed when the object
-    /// closes.
-    #[doc(hidden)]
-    fn member_slots(&self) -> Option<Box<dyn MemberSlots<Self::Output>>> {
-        None
-    }
-}
-
-/// A contract's payload object read one member at a time, then assembled as its parse reads
-/// the whole object: the same repairs and errors, in the same order. Written by the derive
-/// for a struct (`ToolArgs::member_slots`) and offered by a loaded schema whose root is an
-/// object of its own keywords alone; not a public API. `Send` and `Sync`, as a stream is: it
-/// may move between threads with the task that reads a provider's stream.
-#[doc(hidden)]
-pub trait MemberSlots<T>: Send + Sync {
-    /// The declared names, for the message about a key that names none (see
-    /// [`MemberSlots::read`]).
-    fn known(&self) -> &'static [&'static str];
-
-    /// The tool's policy for keys it does not declare (the options may override it).
-    fn unknown_policy(&self) -> UnknownPolicy;
-
-    /// Reads the member `key` of the payload, recording into `cx`, a collector of its own
-    /// (and into empty collectors under the same options, [`Cx::scratch`], where its parts
-    /// are recorded apart): kept with the result, and given back by reference, the
-    /// member's repairs and errors. `Err(cx)` when `key` names nothing, and the stream
-    /// settles it as an undeclared key ([`MemberSlots::known`]).
-    fn read(&mut self, key: &str, value: &Node<'_>, cx: Cx) -> Result<&[Cx], Cx>;
-
-    /// The verdict's value: the members read (their collectors absorbed into `cx` in the
-    /// order the parse records them) and the rest as absent. `None` when the members
-    /// cannot give the parse's verdict: the whole text is parsed then.
-    fn assemble(self: Box<Self>, cx: &mut Cx) -> Option<Option<T>>;
-}
 
 /// What a parse gives.
 type Verdict<T> = Result<Parsed<T>, Rejection>;
@@ -143,8 +78,8 @@ enum Received {
 ///
 /// Made by `T::stream()` for a derived type and `spec.stream()` for a loaded schema, or by
 /// [`ArgStream::new`] with explicit options.
-pub struct ArgStream<C: Contract> {
-    contract: C,
+pub struct ArgStream<J: Judge> {
+    judge: J,
     options: ParseOptions,
     received: Received,
     /// Bytes fed, counting those not kept; brought up to date by the pieces that are not
@@ -165,11 +100,11 @@ pub struct ArgStream<C: Contract> {
     rejected: Option<Rejection>,
     /// The verdict on the whole text, taken when the payload object closed (or when the scan
     /// found the text can no longer be a call), with how much of the text it judged.
-    verdict: Option<(Upto, Verdict<C::Output>)>,
-    /// The members read into the contract's fields, when it reads them one at a time
-    /// ([`Contract::member_slots`]), with its policy for undeclared keys and the collectors
+    verdict: Option<(Upto, Verdict<J::Output>)>,
+    /// The members read into the judge's fields, when it reads them one at a time
+    /// ([`Judge::member_slots`]), with its policy for undeclared keys and the collectors
     /// of the undeclared members, in payload order.
-    slots: Option<Slots<C::Output>>,
+    slots: Option<Slots<J::Output>>,
 }
 
 /// How much of the text a verdict judged.
@@ -182,14 +117,14 @@ enum Upto {
     Object(usize),
 }
 
-/// A contract's fields read one member at a time.
+/// A judge's fields read one member at a time.
 struct Slots<T> {
     fields: Box<dyn MemberSlots<T>>,
     unknown: UnknownPolicy,
     undeclared: Vec<Cx>,
 }
 
-impl<C: Contract> std::fmt::Debug for ArgStream<C> {
+impl<J: Judge> std::fmt::Debug for ArgStream<J> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ArgStream")
             .field("received", &self.received())
@@ -199,16 +134,16 @@ impl<C: Contract> std::fmt::Debug for ArgStream<C> {
     }
 }
 
-impl<C: Contract> ArgStream<C> {
-    /// A stream of one call judged against `contract` under `options`.
-    pub fn new(contract: C, options: ParseOptions) -> ArgStream<C> {
-        let slots = contract.member_slots().map(|fields| Slots {
+impl<J: Judge> ArgStream<J> {
+    /// A stream of one call judged by `judge` under `options`.
+    pub fn new(judge: J, options: ParseOptions) -> ArgStream<J> {
+        let slots = judge.member_slots().map(|fields| Slots {
             unknown: fields.unknown_policy(),
             fields,
             undeclared: Vec::new(),
         });
         ArgStream {
-            contract,
+            judge,
             options,
             received: Received::Text {
                 text: String::new(),
@@ -332,7 +267,7 @@ impl<C: Contract> ArgStream<C> {
     }
 
     /// The verdict on the whole text: exactly what `parse` gives on it.
-    pub fn finish(self) -> Result<Parsed<C::Output>, Rejection> {
+    pub fn finish(self) -> Result<Parsed<J::Output>, Rejection> {
         match self.received {
             // `total` is up to date: the piece that crossed the limit was not quiet.
             Received::TooLarge => Err(decoding_rejection(
@@ -342,14 +277,14 @@ impl<C: Contract> ArgStream<C> {
             Received::Text { text, pending } if pending.is_empty() => match self.verdict {
                 Some((Upto::Object(end), verdict)) if is_blank(&text[end..]) => verdict,
                 Some((Upto::Bytes(len), verdict)) if len == text.len() => verdict,
-                _ => self.contract.parse(&RawArgs::from(text), &self.options),
+                _ => self.judge.parse(&RawArgs::from(text), &self.options),
             },
             Received::Text { text, pending } => {
                 let mut bytes = text.into_bytes();
                 bytes.extend_from_slice(&pending);
-                self.contract.parse(&RawArgs::from(bytes), &self.options)
+                self.judge.parse(&RawArgs::from(bytes), &self.options)
             }
-            Received::Bytes(bytes) => self.contract.parse(&RawArgs::from(bytes), &self.options),
+            Received::Bytes(bytes) => self.judge.parse(&RawArgs::from(bytes), &self.options),
         }
     }
 
@@ -401,9 +336,7 @@ impl<C: Contract> ArgStream<C> {
             Some(_) => {
                 let mut bytes = std::mem::take(text).into_bytes();
                 bytes.append(pending);
-                let rejection = self
-                    .contract
-                    .parse(&RawArgs::from(&bytes[..]), &self.options);
+                let rejection = self.judge.parse(&RawArgs::from(&bytes[..]), &self.options);
                 self.received = Received::Bytes(bytes);
                 if self.rejected.is_none() {
                     self.rejected = rejection.err();
@@ -454,9 +387,7 @@ impl<C: Contract> ArgStream<C> {
     /// The whole text so far, parsed: when the scan found it can no longer become a valid
     /// call, the reader says why, at the place the whole call will show it.
     fn judge_text(&mut self) {
-        let verdict = self
-            .contract
-            .parse(&RawArgs::from(self.text()), &self.options);
+        let verdict = self.judge.parse(&RawArgs::from(self.text()), &self.options);
         self.rejected = verdict.as_ref().err().cloned();
         self.verdict = Some((Upto::Bytes(self.text().len()), verdict));
     }
@@ -486,7 +417,7 @@ impl<C: Contract> ArgStream<C> {
         }
     }
 
-    /// A member complete, ended by a `,`: read alone, and judged alone when the contract's
+    /// A member complete, ended by a `,`: read alone, and judged alone when the judge's
     /// members are.
     fn member(
         &mut self,
@@ -562,7 +493,7 @@ impl<C: Contract> ArgStream<C> {
             return Member::Accepted(Accepted::new(name, colon + 1..end, repairs));
         }
         let quiet = self.options.with_omit_messages(true);
-        let repairs = match self.contract.judge_member(document.root(), &quiet) {
+        let repairs = match self.judge.judge_member(document.root(), &quiet) {
             None => Vec::new(),
             Some((repairs, errors)) if errors.is_empty() => repairs,
             Some((repairs, errors)) => {
@@ -572,7 +503,7 @@ impl<C: Contract> ArgStream<C> {
                 } else {
                     // Certain: judged again, with the messages the model reads.
                     let (_, errors) = self
-                        .contract
+                        .judge
                         .judge_member(document.root(), &self.options)
                         .unwrap_or_default();
                     let certain: Vec<ArgumentError> = errors
@@ -591,7 +522,7 @@ impl<C: Contract> ArgStream<C> {
     }
 
     /// The payload object closed: the verdict `finish` gives is taken now (assembled from the
-    /// members read into the contract's fields, or else by parsing the whole call), and the
+    /// members read into the judge's fields, or else by parsing the whole call), and the
     /// last member, when accepted, joins the partial view.
     fn close(
         &mut self,
@@ -628,8 +559,8 @@ impl<C: Contract> ArgStream<C> {
     }
 }
 
-impl<C: Contract> ArgStream<C> {
-    /// [`ArgStream::close`] for a contract whose fields are read one member at a time: the
+impl<J: Judge> ArgStream<J> {
+    /// [`ArgStream::close`] for a judge whose fields are read one member at a time: the
     /// last member read, and the verdict assembled from every member, as the parse of the
     /// whole text gives it. False when it cannot be (the last member is not JSON, a comma
     /// stands before the `}`, or a `]` closes the object): the whole text is parsed then.

@@ -22,6 +22,7 @@ use crate::shape::{
     Additional, Condition, Graph, Id, Limit, Pattern, Property, Rules, Schema, Types,
 };
 use toolargs_core::coerce::format::Format;
+use toolargs_core::judge::LoadWarning;
 use toolargs_core::node::{IntegerReading, Node};
 
 /// Deepest schema accepted.
@@ -155,33 +156,6 @@ impl fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
-
-/// Something a schema says that the gate reads differently from, or not at all, though it
-/// loaded: an annotation it does not act on, a `default` it dropped, a repair it turned off.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LoadWarning {
-    /// JSON pointer of the keyword the warning is about (`""` is the root).
-    pub pointer: String,
-    /// What the gate does with it.
-    pub message: String,
-}
-
-impl LoadWarning {
-    /// A warning about the keyword at `pointer` (a JSON pointer; `""` is the root).
-    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> LoadWarning {
-        LoadWarning {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for LoadWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "schema at {}: {}", shown(&self.pointer), self.message)
-    }
-}
 
 fn shown(pointer: &str) -> &str {
     if pointer.is_empty() {

@@ -23,10 +23,10 @@ use super::keywords::{property_count, required_keys, Sorted};
 use super::{Walker, MAX_EVALUATIONS};
 use crate::shape::{Graph, Rules, Schema, Types};
 use toolargs_core::cx::Cx;
+use toolargs_core::judge::MemberSlots;
 use toolargs_core::node::Node;
 use toolargs_core::path::Path;
 use toolargs_core::spec::UnknownPolicy;
-use toolargs_core::stream::MemberSlots;
 
 /// The members of a call read so far, for a root [`RootMembers::of`] accepts.
 pub(crate) struct RootMembers {

@@ -1,6 +1,6 @@
-//! Counting a gate's verdict log: every record's recorded verdict, and the call judged again
-//! when it carries its arguments and its tool is defined, today's decision compared with the
-//! recorded one.
+//! Counting the MCP gate's verdict log: every record's recorded verdict, and the call judged
+//! again when it carries its arguments and its tool is defined, today's decision compared
+//! with the recorded one.
 
 use serde_json::{json, Value};
 
@@ -31,7 +31,7 @@ impl Replayer<'_> {
         let arguments = record.arguments.take();
         let not_judged = if arguments.is_none() {
             Some(NO_ARGUMENTS)
-        } else if self.named_gate(tool).is_err() && self.tools.refusal(tool).is_none() {
+        } else if self.named_judge(tool).is_err() && self.tools.refusal(tool).is_none() {
             Some(NO_DEFINITION)
         } else {
             None

@@ -9,11 +9,11 @@ use super::verdicts::Verdict;
 use super::ToolSet;
 use crate::formats::lines::with_unescaped;
 use crate::formats::{self, Args, Call, InputFormat};
-use crate::gate::Gate;
-use crate::outcome::{BadRecord, Location};
+use crate::outcome::{BadRecord, Judgement, Location};
 use crate::tally::{Report, Tally};
 use toolargs_core::__private::text::same_text;
-use toolargs_core::decode::RawArgs;
+use toolargs_core::decode::{LoggedPayload, RawArgs};
+use toolargs_core::judge::Judge;
 use toolargs_core::options::ParseOptions;
 
 /// The most tools [`Replayer`] looks up by name in a list rather than in the set's map.
@@ -24,7 +24,7 @@ pub struct Replayer<'t> {
     pub(super) tools: &'t ToolSet,
     /// The set's tools when they are few, looked up by comparing names inline (every call
     /// names one); `None` for a larger set, looked up in its map.
-    few: Option<Vec<(&'t str, &'t dyn Gate)>>,
+    few: Option<Vec<(&'t str, &'t dyn Judge)>>,
     pub(super) by: Vec<String>,
     options: ParseOptions,
     /// Write a verdict per call; `Some(true)` with its arguments.
@@ -41,7 +41,7 @@ impl<'t> Replayer<'t> {
             tools
                 .tools
                 .iter()
-                .map(|(name, gate)| (name.as_str(), gate.as_ref()))
+                .map(|(name, judge)| (name.as_str(), judge.as_ref()))
                 .collect()
         });
         Replayer {
@@ -67,7 +67,7 @@ impl<'t> Replayer<'t> {
     /// as a JSON line: `{"file", "line", "tool", "outcome", "codes", "rules", "fields"}`
     /// (`outcome` is `clean`, `repaired`, `rejected`, `unchecked` or `bad` with a `reason`;
     /// `fields` the paths of the repairs or errors; `group` the `by` values when grouping),
-    /// with the call's `arguments` too when `with_arguments`. A gate's verdict log adds
+    /// with the call's `arguments` too when `with_arguments`. The MCP gate's verdict log adds
     /// `recorded`, `{"outcome", "codes", "rules", "changed"}` (`changed` when today's decision
     /// was compared with it), and its verdicts not judged again have the outcome
     /// `not_judged`, with a `reason` ([`NO_ARGUMENTS`](crate::NO_ARGUMENTS),
@@ -148,18 +148,18 @@ impl<'t> Replayer<'t> {
         }
     }
 
-    /// [`ToolSet::named_gate`], from the list of a few tools when the set is small.
-    pub(super) fn named_gate(
+    /// [`ToolSet::named_judge`], from the list of a few tools when the set is small.
+    pub(super) fn named_judge(
         &self,
         name: Option<&str>,
-    ) -> Result<(&'t str, &'t dyn Gate), BadRecord> {
+    ) -> Result<(&'t str, &'t dyn Judge), BadRecord> {
         match (&self.few, name) {
             (Some(few), Some(name)) => few
                 .iter()
                 .find(|(known, _)| same_text(known, name))
                 .copied()
                 .ok_or(BadRecord::UnknownTool),
-            _ => self.tools.named_gate(name),
+            _ => self.tools.named_judge(name),
         }
     }
 
@@ -187,32 +187,37 @@ impl<'t> Replayer<'t> {
         self.count_verdict(at, name, call, verdict, report, out, None);
     }
 
-    /// What the gate makes of one call: judged, unchecked, or why it is no call.
+    /// What the tool's judge makes of one call: judged, unchecked, or why it is no call.
     pub(super) fn verdict_of(&self, call: &Call<'_>) -> Verdict<'t> {
-        match (&call.arguments, self.named_gate(call.tool)) {
+        match (&call.arguments, self.named_judge(call.tool)) {
             (None, _) => Verdict::Bad(BadRecord::MissingArguments),
             (_, Err(reason)) => match self.tools.refusal(call.tool) {
                 Some(refused) => Verdict::Unchecked(refused.name.as_deref().unwrap_or("")),
                 None => Verdict::Bad(reason),
             },
-            (Some(arguments), Ok((tool, gate))) => {
-                let judge =
-                    |text: &str| gate.judge(&RawArgs::Text(Cow::Borrowed(text)), &self.options);
+            (Some(arguments), Ok((tool, judge))) => {
+                let check =
+                    |raw: &RawArgs<'_>| Judgement::from_result(judge.check(raw, &self.options));
+                let text = |text: &str| check(&RawArgs::Text(Cow::Borrowed(text)));
+                let logged = |payload: &LoggedPayload<'_>| {
+                    judge
+                        .check_logged(payload, &self.options)
+                        .map(Judgement::from_result)
+                };
                 let judgement = match arguments {
-                    Args::Text(text) => Some(judge(text)),
-                    // Read where they stand where the gate can, else from their text.
-                    Args::Logged(text, read) => read
+                    Args::Text(arguments) => Some(text(arguments)),
+                    // Read where they stand where the judge can, else from their text.
+                    Args::Logged(arguments, read) => read
                         .as_ref()
-                        .and_then(|payload| gate.judge_logged(payload, &self.options))
-                        .or_else(|| Some(judge(text))),
-                    Args::Escaped(logged, read) => read
+                        .and_then(logged)
+                        .or_else(|| Some(text(arguments))),
+                    Args::Escaped(escaped, read) => read
                         .as_ref()
-                        .and_then(|payload| gate.judge_logged(payload, &self.options))
-                        .or_else(|| with_unescaped(logged, judge)),
-                    Args::Value(value) => Some(gate.judge(
-                        &RawArgs::Value(Cow::Borrowed(value.as_ref())),
-                        &self.options,
-                    )),
+                        .and_then(logged)
+                        .or_else(|| with_unescaped(escaped, text)),
+                    Args::Value(value) => {
+                        Some(check(&RawArgs::Value(Cow::Borrowed(value.as_ref()))))
+                    }
                 };
                 match judgement {
                     Some(judgement) => Verdict::Judged(tool, judgement),
@@ -223,8 +228,8 @@ impl<'t> Replayer<'t> {
         }
     }
 
-    /// Counts one call's verdict into `report`, and writes it (with `recorded`, the verdict a
-    /// gate recorded for it, when there is one).
+    /// Counts one call's verdict into `report`, and writes it (with `recorded`, the verdict the
+    /// MCP gate recorded for it, when there is one).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn count_verdict(
         &self,

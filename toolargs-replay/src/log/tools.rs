@@ -1,17 +1,17 @@
 //! The set of tools a log is replayed against: loading their definitions, keeping those that
-//! do not load, and finding the gate a record's `tool` field names.
+//! do not load, and finding the judge of the tool a record's `tool` field names.
 
 use std::collections::BTreeMap;
 
-use crate::gate::Gate;
 use crate::outcome::BadRecord;
 use crate::tally::ToolWarning;
+use toolargs_core::judge::Judge;
 use toolargs_dynamic::{LoadError, LoadErrorKind, LoadWarning, RefusedDefinition};
 
 /// The tools a log is replayed against, by name, and the definitions that did not load.
 #[derive(Default)]
 pub struct ToolSet {
-    pub(super) tools: BTreeMap<String, Box<dyn Gate>>,
+    pub(super) tools: BTreeMap<String, Box<dyn Judge>>,
     /// Where each tool's definition is in the text it was loaded from.
     pointers: BTreeMap<String, String>,
     refused: Vec<RefusedDefinition>,
@@ -23,11 +23,12 @@ impl ToolSet {
         ToolSet::default()
     }
 
-    /// Adds a gate under `name` (replacing one of the same name).
-    pub fn insert(&mut self, name: impl Into<String>, gate: impl Gate + 'static) -> &mut Self {
+    /// Adds a tool's judge under `name` (replacing one of the same name): `Typed::<T>::new()`
+    /// for a derived type, or a loaded `Spec`.
+    pub fn insert(&mut self, name: impl Into<String>, judge: impl Judge + 'static) -> &mut Self {
         let name = name.into();
         self.pointers.remove(&name);
-        self.tools.insert(name, Box::new(gate));
+        self.tools.insert(name, Box::new(judge));
         self
     }
 
@@ -109,12 +110,12 @@ impl ToolSet {
                 || set.refused.iter().any(|r| r.name.as_deref() == Some(name))
         };
         let mut added = Vec::new();
-        for (name, gate) in tools {
+        for (name, judge) in tools {
             if !named(self, &name) {
                 if let Some(pointer) = pointers.remove(&name) {
                     self.pointers.insert(name.clone(), pointer);
                 }
-                added.push((name, gate));
+                added.push((name, judge));
             }
         }
         let refused: Vec<RefusedDefinition> = refused
@@ -160,9 +161,9 @@ impl ToolSet {
     pub fn warnings(&self) -> Vec<ToolWarning> {
         self.tools
             .iter()
-            .flat_map(|(name, gate)| {
+            .flat_map(|(name, judge)| {
                 let at = self.pointers.get(name).map_or("", String::as_str);
-                gate.load_warnings().iter().map(move |w| ToolWarning {
+                judge.load_warnings().iter().map(move |w| ToolWarning {
                     tool: name.clone(),
                     warning: LoadWarning::new(format!("{at}{}", w.pointer), w.message.clone()),
                 })
@@ -185,14 +186,21 @@ impl ToolSet {
         self.tools.is_empty()
     }
 
-    /// The gate for a record's `tool` field (`None` allowed when there is exactly one tool
-    /// and no refused definition).
-    pub fn gate(&self, name: Option<&str>) -> Result<&dyn Gate, BadRecord> {
-        self.named_gate(name).map(|(_, gate)| gate)
+    /// The judge of the tool a record's `tool` field names (`None` allowed when there is
+    /// exactly one tool and no refused definition).
+    pub fn judge(&self, name: Option<&str>) -> Result<&dyn Judge, BadRecord> {
+        self.named_judge(name).map(|(_, judge)| judge)
     }
 
-    /// The gate for a record's `tool` field with the tool's name, as [`ToolSet::gate`].
-    pub fn named_gate(&self, name: Option<&str>) -> Result<(&str, &dyn Gate), BadRecord> {
+    /// [`ToolSet::judge`]'s name before 1.0, kept while callers move to it.
+    #[doc(hidden)]
+    pub fn gate(&self, name: Option<&str>) -> Result<&dyn Judge, BadRecord> {
+        self.judge(name)
+    }
+
+    /// The judge of the tool a record's `tool` field names, with the tool's name, as
+    /// [`ToolSet::judge`].
+    pub fn named_judge(&self, name: Option<&str>) -> Result<(&str, &dyn Judge), BadRecord> {
         match name {
             Some(name) => self
                 .tools

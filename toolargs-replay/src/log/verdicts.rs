@@ -11,20 +11,20 @@ use crate::outcome::{BadRecord, Judgement, Location, Outcome};
 
 /// What became of one call.
 pub(super) enum Verdict<'r> {
-    /// The gate's judgement of a call to the named tool.
+    /// The judgement of a call by the named tool's judge.
     Judged(&'r str, Judgement),
     /// A call to a tool whose definition was refused: nothing to judge it against.
     Unchecked(&'r str),
     /// Not a call.
     Bad(BadRecord),
-    /// A gate's recorded verdict that is not judged again, and why
+    /// A verdict the MCP gate recorded that is not judged again, and why
     /// ([`NO_ARGUMENTS`](crate::NO_ARGUMENTS), [`NO_DEFINITION`](crate::NO_DEFINITION)).
     NotJudged(&'static str),
 }
 
 impl Replayer<'_> {
-    /// Writes one verdict line; `recorded` is the verdict a gate recorded for the call, when
-    /// the log is a gate's.
+    /// Writes one verdict line; `recorded` is the verdict the MCP gate recorded for the call,
+    /// when the log is its verdict log.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn write_verdict(
         &self,
