@@ -8,7 +8,7 @@ use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, SecondsFormat, Utc
 use serde_json::{json, Value};
 
 use super::currency::{Currency, Rate};
-use super::decimal::{with_places, CanonicalDecimal};
+use super::decimal::CanonicalDecimal;
 use super::entity::EntityId;
 use super::fingerprint::canonical_json;
 
@@ -201,14 +201,7 @@ impl fmt::Display for Canonical {
                 write!(f, "{} in an unstated zone", w.format("%Y-%m-%dT%H:%M:%S"))
             }
             Canonical::Money { minor, currency } => {
-                let major = CanonicalDecimal::from_int(*minor)
-                    .shift(-i64::from(currency.minor_units()))
-                    .unwrap_or(CanonicalDecimal::ZERO);
-                write!(
-                    f,
-                    "{} {currency}",
-                    with_places(major, currency.minor_units())
-                )
+                write!(f, "{} {currency}", major(*minor, currency.minor_units()))
             }
             Canonical::Quantity {
                 base,
@@ -228,7 +221,47 @@ impl fmt::Display for Canonical {
     }
 }
 
+/// `minor` units written in major units with exactly `places` fractional digits (`1500` cents
+/// is `15.00`), from its digits: any `i128` has a text.
+fn major(minor: i128, places: u32) -> String {
+    let places = places as usize;
+    let digits = format!("{:0>width$}", minor.unsigned_abs(), width = places + 1);
+    let (int, frac) = digits.split_at(digits.len() - places);
+    let sign = if minor < 0 { "-" } else { "" };
+    if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
 /// The canonical JSON form of an arbitrary value.
 pub(crate) fn json_form(value: &Value) -> Canonical {
     Canonical::Json(canonical_json(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_written_with_its_minor_places() {
+        assert_eq!(major(1500, 2), "15.00");
+        assert_eq!(major(1550, 2), "15.50");
+        assert_eq!(major(15, 0), "15");
+        assert_eq!(major(5, 2), "0.05");
+        assert_eq!(major(-5, 3), "-0.005");
+        assert_eq!(major(0, 2), "0.00");
+        assert_eq!(major(-1500, 0), "-1500");
+        assert_eq!(
+            major(i128::MIN, 4),
+            "-17014118346046923173168730371588410.5728"
+        );
+        let usd = Currency::from_code("USD").unwrap();
+        let money = Canonical::Money {
+            minor: 1500,
+            currency: usd,
+        };
+        assert_eq!(money.to_string(), "15.00 USD");
+    }
 }

@@ -343,7 +343,7 @@ impl Rate {
     /// Converts an amount in minor units of `from` into minor units of `to`, rounded half to
     /// even.
     pub fn convert_minor(&self, minor: i128) -> Option<i128> {
-        let major = CanonicalDecimal::from_int(minor).shift(-i64::from(self.from.minor_units))?;
+        let major = CanonicalDecimal::from_i128(minor)?.shift(-i64::from(self.from.minor_units))?;
         let converted = major.checked_mul(self.rate)?;
         converted
             .shift(i64::from(self.to.minor_units))?
@@ -404,5 +404,8 @@ mod tests {
         assert!(Rate::new("USD", "XYZ", "1").is_err());
         assert!(Rate::new("USD", "CAD", "-1").is_err());
         assert!(Rate::new("USD", "CAD", "1,3").is_err());
+        assert!(Rate::new("USD", "CAD", "1.37000000000000000000000000001").is_err());
+        let fine = Rate::new("USD", "CAD", "1.3700000000000000000000000001").unwrap();
+        assert_eq!(fine.convert_minor(10_000), Some(13_700));
     }
 }

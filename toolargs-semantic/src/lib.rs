@@ -17,7 +17,8 @@
 //!    (`04/03/2026`, `1,500`, `1.5` with no unit, `Bob` when two Bobs exist) keeps them all.
 //! 4. **Compare** ([`Finding`], [`Verdict`]): each corrected value against the original's
 //!    readings, per kind: money exactly (across currencies only at a pinned [`Rate`]), dates to
-//!    the day unless a time was given, quantities exactly, entities by id.
+//!    the day unless a time was given, quantities exactly, entities by id. Numbers are exact
+//!    decimals ([`CanonicalDecimal`], computed by `rust_decimal`), never floats.
 //! 5. **Decide** ([`Decision`]) from the tool's [`Effect`](toolargs_core::Effect): read-only tools
 //!    proceed, reporting any difference; tools that write, delete, pay or notify need a
 //!    confirmation for any difference or doubt; a difference on a critical field rejects.

@@ -296,7 +296,7 @@ fn compound(text: &str, family: &UnitFamily) -> Option<Vec<CanonicalDecimal>> {
                     let sum = value
                         .value
                         .checked_mul(unit.factor)
-                        .and_then(|part| add(*total, part))?;
+                        .and_then(|part| total.checked_add(part))?;
                     if !next_totals.contains(&sum) {
                         next_totals.push(sum);
                     }
@@ -307,14 +307,6 @@ fn compound(text: &str, family: &UnitFamily) -> Option<Vec<CanonicalDecimal>> {
         rest = next.trim_start();
     }
     Some(totals)
-}
-
-/// Exact addition, through a common scale.
-pub(crate) fn add(a: CanonicalDecimal, b: CanonicalDecimal) -> Option<CanonicalDecimal> {
-    let scale = a.scale().max(b.scale());
-    let x = a.shift(i64::from(scale))?.to_integer()?;
-    let y = b.shift(i64::from(scale))?.to_integer()?;
-    CanonicalDecimal::from_int(x.checked_add(y)?).shift(-i64::from(scale))
 }
 
 /// ISO 8601 durations with fixed-length parts: `P1W`, `P2D`, `PT1H30M`, `P1DT2H`, `PT0.5S`.
@@ -334,16 +326,17 @@ fn iso_duration(text: &str) -> Option<Vec<CanonicalDecimal>> {
                 number.push(if d == ',' { '.' } else { d })
             }
             unit => {
-                let factor = match (unit, in_time) {
-                    ('W', false) => "604800",
-                    ('D', false) => "86400",
-                    ('H', true) => "3600",
-                    ('M', true) => "60",
-                    ('S', true) => "1",
+                let seconds = match (unit, in_time) {
+                    ('W', false) => 604_800,
+                    ('D', false) => 86_400,
+                    ('H', true) => 3_600,
+                    ('M', true) => 60,
+                    ('S', true) => 1,
                     _ => return Some(Vec::new()),
                 };
                 let value = CanonicalDecimal::parse(&number)?;
-                total = add(total, value.checked_mul(CanonicalDecimal::parse(factor)?)?)?;
+                let part = value.checked_mul(CanonicalDecimal::from_int(seconds))?;
+                total = total.checked_add(part)?;
                 number.clear();
             }
         }
@@ -358,7 +351,7 @@ fn iso_duration(text: &str) -> Option<Vec<CanonicalDecimal>> {
 /// `H:MM:SS` has one reading; `A:BB` is hours and minutes or minutes and seconds.
 fn clock(text: &str) -> Option<Vec<CanonicalDecimal>> {
     let parts: Vec<&str> = text.split(':').collect();
-    let number = |s: &str| -> Option<i128> {
+    let number = |s: &str| -> Option<i64> {
         (!s.is_empty() && s.len() <= 6 && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse().ok())?
     };
@@ -402,6 +395,24 @@ mod tests {
         assert_eq!(seconds("1:30"), Some(vec!["5400".into(), "90".into()]));
         assert_eq!(seconds("1,5 h"), Some(vec!["5400".into()]));
         assert_eq!(seconds("soon"), Some(vec![]));
+        assert_eq!(seconds("0.1 s 0.2 s"), Some(vec!["0.3".into()]), "exactly");
+        assert_eq!(
+            seconds("PT0.000000000000000000000000000001S"),
+            Some(vec!["0.000000000000000000000000000001".into()])
+        );
+        assert_eq!(
+            seconds("P1DT0.000000000000000000001S"),
+            Some(vec!["86400.000000000000000000001".into()])
+        );
+        // 38 significant digits: past the 96 bits a sum is computed in.
+        assert_eq!(
+            seconds("P1DT0.000000000000000000000000000001S"),
+            Some(vec![])
+        );
+        assert_eq!(
+            seconds("3 ns 0.000000000000000000000000003 s"),
+            Some(vec!["0.000000003000000000000000003".into()])
+        );
         assert_eq!(
             seconds("1.5"),
             None,
