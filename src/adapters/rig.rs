@@ -2,8 +2,8 @@
 //! and its schema.
 //!
 //! rig deserializes a tool's arguments with serde and answers a failure with the text of that
-//! one serde error. [`Args<T>`] runs the gate inside `Deserialize` and never fails, so the tool
-//! receives the parsed arguments with their repairs, or the [`Rejection`];
+//! one serde error. [`Args<T>`] runs [`ToolArgs::parse`] inside `Deserialize` and never
+//! fails, so the tool receives the parsed arguments with their repairs, or the [`Rejection`];
 //! [`Args::parsed`] turns a rejection into a rig [`ToolExecutionError`] of kind `invalid_args`
 //! whose model-visible output is [`Rejection::for_model`], every error at once.
 //!
@@ -130,17 +130,17 @@ use serde_json::Value;
 use crate::stream::{ArgStream, Typed};
 use crate::{parse_with, Dialect, ParseOptions, Parsed, Rejection, ToolArgs};
 
-/// Tool arguments that went through the gate: a rig tool's `type Args = Args<T>`.
+/// Tool arguments that went through the parser: a rig tool's `type Args = Args<T>`.
 ///
 /// Its `Deserialize` runs [`ToolArgs::parse`] on the arguments as the model wrote them and
-/// never fails, so rig always calls the tool. Reading the model's text, the gate also sees a
-/// key sent twice (`duplicate_key`).
+/// never fails, so rig always calls the tool. Reading the model's text, the parser also sees
+/// a key sent twice (`duplicate_key`).
 ///
 /// What it adds to the derived type as `type Args` (feature `serde`): the tool receives the
 /// [`Parsed`] arguments with their typed repairs, or the [`Rejection`] with its errors, where
 /// the derived `Deserialize` gives only the value (its repairs are `tracing` events) or one
-/// serde error; and the gate reads the model's text, where a decoded value has lost a key sent
-/// twice.
+/// serde error; and the parser reads the model's text, where a decoded value has lost a key
+/// sent twice.
 ///
 /// `STRICT` says which schema the model was shown, and parses to match: `false` (the default)
 /// for [`parameters`], `true` ([`StrictArgs`]) for OpenAI's strict mode, under which a `null`
@@ -183,7 +183,7 @@ impl<T: ToolArgs, const STRICT: bool> Args<T, STRICT> {
 }
 
 impl<T, const STRICT: bool> Args<T, STRICT> {
-    /// The outcome of the gate: the arguments with their repairs, or the rejection.
+    /// The outcome of the parse: the arguments with their repairs, or the rejection.
     pub fn into_inner(self) -> Result<Parsed<T>, Rejection> {
         self.0
     }
@@ -214,7 +214,7 @@ impl<T: Clone, const STRICT: bool> Clone for Args<T, STRICT> {
 
 impl<'de, T: ToolArgs, const STRICT: bool> Deserialize<'de> for Args<T, STRICT> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Args(super::gate::deserialize(
+        Ok(Args(super::serde_parse::deserialize(
             deserializer,
             &Args::<T, STRICT>::options(),
         )))

@@ -3,8 +3,8 @@
 //! annotations, and a rejection as a tool result with `isError: true` listing every error.
 //!
 //! rmcp deserializes a tool's arguments with serde and answers a failure with the text of
-//! that one serde error. [`Checked<T>`] instead runs the gate inside `Deserialize` and never
-//! fails: the handler receives the parsed arguments with their repairs, or the [`Rejection`],
+//! that one serde error. [`Checked<T>`] instead runs [`ToolArgs::parse`] inside `Deserialize`
+//! and never fails: the handler receives the parsed arguments with their repairs, or the [`Rejection`],
 //! and [`Checked::parsed`] turns a rejection into the `isError` result that carries
 //! [`Rejection::for_model`], so the model sees every error of its call at once.
 //!
@@ -93,7 +93,7 @@ use serde_json::Value;
 use crate::semantic::{Decision, Review};
 use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
 
-/// Tool arguments that went through the gate: use `Parameters<Checked<T>>` in a `#[tool]`
+/// Tool arguments that went through the parser: use `Parameters<Checked<T>>` in a `#[tool]`
 /// method where `Parameters<T>` would take a serde type.
 ///
 /// Its `Deserialize` runs [`ToolArgs::parse`] and never fails, so rmcp always calls the
@@ -102,7 +102,7 @@ use crate::{Dialect, Effect, Parsed, Rejection, ToolArgs};
 pub struct Checked<T>(pub Result<Parsed<T>, Rejection>);
 
 impl<T> Checked<T> {
-    /// The outcome of the gate: the arguments with their repairs, or the rejection.
+    /// The outcome of the parse: the arguments with their repairs, or the rejection.
     pub fn into_inner(self) -> Result<Parsed<T>, Rejection> {
         self.0
     }
@@ -136,7 +136,7 @@ impl<T: Clone> Clone for Checked<T> {
 
 impl<'de, T: ToolArgs> Deserialize<'de> for Checked<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(Checked(super::gate::deserialize(
+        Ok(Checked(super::serde_parse::deserialize(
             deserializer,
             &crate::ParseOptions::DEFAULT,
         )))

@@ -1,4 +1,5 @@
-//! The gate as a serde `Deserialize`: what the rmcp and rig wrappers share.
+//! A derived type's parse (`parse_with`) run inside serde's `Deserialize`: what the rmcp and
+//! rig wrappers share.
 
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -7,12 +8,12 @@ use crate::{ArgumentError, Code, ParseOptions, Parsed, Rejection, ToolArgs};
 use toolargs_core::telemetry;
 use toolargs_core::tool::parse_with;
 
-/// Runs the gate on whatever `deserializer` holds, and never fails as a deserializer: a
-/// rejection is a value, so a framework that deserializes arguments with serde hands it to the
-/// tool instead of replacing it with the text of one serde error.
+/// Parses whatever `deserializer` holds as the arguments of `T`, and never fails as a
+/// deserializer: a rejection is a value, so a framework that deserializes arguments with serde
+/// hands it to the tool instead of replacing it with the text of one serde error.
 ///
 /// The arguments are taken as raw JSON text where the deserializer has it (`serde_json` reading
-/// text keeps a key sent twice, which the gate then rejects as `duplicate_key`); a decoded
+/// text keeps a key sent twice, which the parse then rejects as `duplicate_key`); a decoded
 /// `serde_json::Value` is written back to text first. `options` are those of the dialect the
 /// tool is published in.
 pub(crate) fn deserialize<'de, T, D>(
