@@ -34,6 +34,8 @@ pub mod decode;
 pub mod dialect;
 pub mod effect;
 pub(crate) mod fixed_shape;
+#[doc(hidden)]
+pub mod internal;
 pub(crate) mod json;
 pub mod judge;
 pub mod node;

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// cost of comparing strings that short.
 ///
 /// ```
-/// use toolargs_core::__private::text::same_text;
+/// use toolargs_core::internal::text::same_text;
 ///
 /// assert!(same_text("amount_cents", "amount_cents"));
 /// assert!(!same_text("amount_cents", "amount_centz"));

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use serde_json::Value;
-use toolargs_core::__private::text::same_text;
+use toolargs_core::internal::text::same_text;
 use toolargs_core::node::{IntegerReading, Node, Number};
 
 /// A number as sign, significant digits and a power of ten: `digits × 10^exponent`. Zero has

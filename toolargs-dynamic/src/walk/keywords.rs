@@ -10,12 +10,12 @@ use super::{
 };
 use crate::exact::{json_equal, listed, number_decimal};
 use crate::shape::{Additional, Id, Limit, Property, Rules, Types};
-use toolargs_core::__private::text::{preview_str, same_text};
-use toolargs_core::__private::{field_with, unknown_member};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::integer::coerce_integer;
 use toolargs_core::coerce::string::check_string as check_length;
 use toolargs_core::cx::Cx;
+use toolargs_core::internal::text::{preview_str, same_text};
+use toolargs_core::internal::{field_with, unknown_member};
 use toolargs_core::node::{IntegerReading, Node, Number};
 use toolargs_core::path::Path;
 use toolargs_core::report::Code;

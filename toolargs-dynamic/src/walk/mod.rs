@@ -27,8 +27,6 @@ use serde_json::Value;
 
 use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
-use toolargs_core::__private::text::int_value;
-use toolargs_core::__private::{reread, Shape};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
 use toolargs_core::coerce::integer::coerce_integer;
@@ -36,6 +34,8 @@ use toolargs_core::coerce::list::coerce_list;
 use toolargs_core::coerce::number::coerce_number;
 use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
+use toolargs_core::internal::text::int_value;
+use toolargs_core::internal::{reread, Shape};
 use toolargs_core::node::{IntegerReading, Node};
 use toolargs_core::path::Path;
 use toolargs_core::report::{Code, Rule};
@@ -129,7 +129,7 @@ pub(crate) fn walk_properties(
         }
         let member = members
             .iter()
-            .find(|(key, _)| toolargs_core::__private::text::same_text(key, &property.name))
+            .find(|(key, _)| toolargs_core::internal::text::same_text(key, &property.name))
             .map(|(_, value)| value);
         let at = Path::ROOT.key(&property.name);
         let schemas = std::slice::from_ref(&property.schema);
@@ -489,7 +489,7 @@ impl Walker<'_> {
                 if let Some(read) = decoded {
                     return read;
                 }
-                let _ = toolargs_core::__private::object_members(node, path, cx)?;
+                let _ = toolargs_core::internal::object_members(node, path, cx)?;
                 Some(node.to_value())
             }
             _ => {

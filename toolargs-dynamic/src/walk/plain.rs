@@ -14,8 +14,8 @@
 //! declared and every required key present, it answers which properties the walk must judge
 //! ([`Reading`]). So it holds no policy of its own, and a call gets the same verdict either way.
 
-use toolargs_core::__private::text::same_text;
 use toolargs_core::cx::Cx;
+use toolargs_core::internal::text::same_text;
 use toolargs_core::node::Node;
 use toolargs_core::path::Path;
 

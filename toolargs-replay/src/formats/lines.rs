@@ -5,8 +5,8 @@ use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde_json::Value;
-use toolargs_core::__private::text::{scan_to_special, special_bytes};
 use toolargs_core::decode::{read_embedded, read_logged, LoggedPayload};
+use toolargs_core::internal::text::{scan_to_special, special_bytes};
 use toolargs_core::node::Node;
 use toolargs_core::options::Limits;
 
@@ -289,7 +289,7 @@ impl<'a> Scan<'a> {
                             }
                         },
                         // Arguments logged as a value: an object read where it stands, else
-                        // its syntax checked and its text left to the gate.
+                        // its syntax checked and its text left to the tool's judge.
                         _ => match read_embedded(&text[start..], limits) {
                             Some((payload, read)) => {
                                 scan.at = start + read;

@@ -11,8 +11,8 @@ use crate::formats::lines::with_unescaped;
 use crate::formats::{self, Args, Call, InputFormat};
 use crate::outcome::{BadRecord, Judgement, Location};
 use crate::tally::{Report, Tally};
-use toolargs_core::__private::text::same_text;
 use toolargs_core::decode::{LoggedPayload, RawArgs};
+use toolargs_core::internal::text::same_text;
 use toolargs_core::judge::Judge;
 use toolargs_core::options::ParseOptions;
 

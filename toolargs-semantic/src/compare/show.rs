@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::canonical::Canonical;
-use toolargs_core::__private::text::preview_str;
+use toolargs_core::internal::text::preview_str;
 
 /// Readings listed in a reason before the rest are only counted.
 const SHOWN_READINGS: usize = 4;
