@@ -18,6 +18,7 @@ const CRATES: &[&str] = &[
     "toolargs-replay/src",
     "toolargs-gate/src",
     "toolargs-python/src",
+    "toolargs-js/src",
     "toolargs-cli/src",
 ];
 

@@ -1,0 +1,231 @@
+/**
+ * The toolargs gate for LLM tool-call arguments, in WebAssembly.
+ *
+ * A model asked to refund $19.99 sends `"amount_cents": "1999"`: right data, wrong envelope.
+ * The gate repairs what has exactly one reading, rejects everything with two or more (every
+ * error of the call at once, each with a stable code and a JSON path), and records every
+ * repair.
+ *
+ * ```ts
+ * import { Spec } from "toolargs";
+ *
+ * const spec = new Spec({
+ *   name: "refund",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { amount_cents: { type: "integer", minimum: 1, maximum: 50000 } },
+ *     required: ["amount_cents"],
+ *   },
+ * });
+ * const result = spec.parse('{"amount_cents": "1999"}');
+ * result.ok;         // true
+ * result.arguments;  // { amount_cents: 1999 }
+ * result.repairs;    // [{ path: "$.amount_cents", rule: "numeric_string_to_int", before: "1999", after: 1999 }]
+ * ```
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * A JSON value as the gate passes it on. Integers beyond ±(2^53 − 1), which a `number` cannot
+ * hold exactly, are `bigint`s (`JSON.stringify` cannot write them: give it a replacer, or
+ * write them with `String`). Every other number is a `number`.
+ */
+export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | JsonObject;
+
+/** A JSON object as the gate passes it on. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/**
+ * Arguments as a caller sends them: JSON text (preferred: nothing is lost on the way), its
+ * UTF-8 bytes, or a decoded value.
+ *
+ * A decoded value is written as the JSON text it stands for: a `bigint` in all its digits,
+ * `NaN` and `±Infinity` as the tokens the gate rejects, an integral number beyond 2^53 as its
+ * exact value; a member whose value is `undefined` is left out (as `JSON.stringify` leaves it
+ * out). What JSON cannot carry (`undefined` elsewhere, a function, a symbol, a `Date`, a `Map`,
+ * a class instance) is rejected with `invalid_json` at its path.
+ */
+export type Arguments = string | Uint8Array | ArrayBuffer | object | null;
+
+/**
+ * What a tool does; it sets the defaults of the gate (a read-only tool strips unknown keys,
+ * every other rejects them), as MCP's annotations would.
+ */
+export type Effect = "read_only" | "additive" | "destructive" | "external";
+
+/** What happens to keys the schema does not declare. */
+export type UnknownPolicy = "strip" | "reject";
+
+/** Options of a loaded spec. Absent (or `null`), the definition's MCP annotations decide, and a
+ * definition without them rejects unknown keys. */
+export interface SpecOptions {
+  /** What the tool does, over what its annotations say. */
+  effect?: Effect | null;
+  /** What happens to undeclared keys, over what the effect implies. */
+  unknown?: UnknownPolicy | null;
+}
+
+/** One repair: where, by which rule, the value before and after. */
+export interface Repair {
+  /** The JSON path of the repaired value (`$.amount_cents`). */
+  readonly path: string;
+  /** The rule's stable name (`numeric_string_to_int`). */
+  readonly rule: string;
+  /** The value as sent. */
+  readonly before: JsonValue;
+  /** The value as repaired (`null` for a key stripped). */
+  readonly after: JsonValue;
+}
+
+/** One reason a call was rejected: where, its stable code, and a message for the model. */
+export interface ArgumentError {
+  /** The JSON path of the value at fault (`$` for the whole call). */
+  readonly path: string;
+  /** The code's stable name (`out_of_range`). */
+  readonly code: string;
+  /** What is wrong, written for the model. */
+  readonly message: string;
+}
+
+/** The verdict on one call. */
+export class ParseResult {
+  private constructor();
+  /** True when the call was accepted, with or without repairs. */
+  readonly ok: boolean;
+  /**
+   * The arguments, as sent or repaired (with the defaults the schema declares filled in), or
+   * `null` when rejected. An object for a tool; a bare schema of another type gives a value of
+   * that type.
+   */
+  readonly arguments: JsonObject | null;
+  /** Every repair, in the order made; empty when rejected or clean. */
+  readonly repairs: Repair[];
+  /** Every error, in the order found; empty when accepted. */
+  readonly errors: ArgumentError[];
+  /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when rejected,
+   * `{"ok":true}` when accepted. */
+  forModel(): string;
+}
+
+/** What one piece of a stream gave: whether the call can no longer be accepted, and why. */
+export interface Fed {
+  /** True once no continuation can make the call acceptable: on this piece and every later one. */
+  readonly rejected: boolean;
+  /** The errors that are certain already; empty while not rejected. */
+  readonly errors: readonly ArgumentError[];
+}
+
+/**
+ * One call's arguments judged while they arrive. The verdict of `finish` is exactly `parse`'s
+ * on the whole text, however it was cut.
+ */
+export interface ArgumentStream {
+  /**
+   * Takes the next piece of the text: a string (a surrogate pair may be split between two
+   * pieces) or bytes (which may end inside a character).
+   */
+  feed(piece: string | Uint8Array): Fed;
+  /** The members complete and accepted so far, as the parser will pass them on (repaired; a
+   * stripped key left out). Always an object. */
+  partial(): JsonObject;
+  /** Bytes received so far. */
+  readonly received: number;
+  /** The verdict on the whole text. The stream is done: any later call throws. */
+  finish(): ParseResult;
+}
+
+/** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
+export class Spec {
+  /**
+   * Loads `definition`: a JSON Schema (2020-12, draft-07 or OpenAPI 3.0's subset) or a tool
+   * definition in the OpenAI (chat or responses), Anthropic, Gemini or MCP shape, as an
+   * object, JSON text or UTF-8 bytes.
+   *
+   * @throws {LoadError} the definition cannot be loaded (not JSON, a keyword the gate cannot
+   *   enforce as written, a remote `$ref`, ...); the message says where and why.
+   * @throws {RangeError} `effect` or `unknown` is not one of its names.
+   */
+  constructor(definition: object | string | Uint8Array | ArrayBuffer, options?: SpecOptions);
+
+  /**
+   * Loads a zod 4 schema through zod's own JSON Schema export of what it accepts as input
+   * (`schema.toJSONSchema({ io: "input" })`): a defaulted field is optional.
+   *
+   * @throws {TypeError} `schema` is not a zod 4 schema.
+   * @throws {LoadError} zod's JSON Schema cannot be loaded.
+   */
+  static fromZod(schema: unknown, options?: SpecOptions): Spec;
+
+  /** The tool's name, when the definition gives one. */
+  readonly name: string | null;
+  /** The tool's description, when the definition gives one. */
+  readonly description: string | null;
+  /** What the tool does, when set or annotated. */
+  readonly effect: Effect | null;
+  /** What happens to undeclared keys, at every depth. */
+  readonly unknown: UnknownPolicy;
+  /** What loaded with a warning (an annotation the gate does not act on, a default it dropped),
+   * one sentence each. */
+  readonly warnings: string[];
+
+  /** Judges one call's arguments. Never throws for what they hold. */
+  parse(args: Arguments): ParseResult;
+
+  /**
+   * The arguments of a call that passes, as sent or repaired.
+   *
+   * @throws {Rejected} the call is rejected.
+   */
+  validate(args: Arguments): JsonObject;
+
+  /** A stream of one call, judged while it arrives. */
+  stream(): ArgumentStream;
+}
+
+/**
+ * The tools of a list of definitions (or of an MCP `tools/list` result, or a whole JSON-RPC
+ * response to one), each loaded on its own: one that does not load is named in `unchecked` and
+ * does not stop the others.
+ */
+export class ToolSet {
+  /**
+   * @throws {LoadError} `definitions` is not a list of definitions.
+   */
+  constructor(definitions: object | string | Uint8Array | ArrayBuffer);
+
+  /** The names of the tools that loaded, in the order of the definitions. */
+  readonly names: readonly string[];
+  /** `[name, reason]` for each definition that did not load (`name` is `null` when it has
+   * none), and for each second definition of a name. */
+  readonly unchecked: readonly (readonly [string | null, string])[];
+
+  /** Whether `name` is a tool that loaded. */
+  has(name: string): boolean;
+  /** The spec of the tool `name`, or `undefined`. */
+  get(name: string): Spec | undefined;
+
+  /**
+   * Judges a call to the tool `name`. Never throws for what the arguments hold.
+   *
+   * @throws {RangeError} `name` is not a tool that loaded (the message says why).
+   */
+  parse(name: string, args: Arguments): ParseResult;
+}
+
+/** A tool definition that cannot be loaded; the message says where and why. */
+export class LoadError extends Error {
+  readonly name: "LoadError";
+}
+
+/** Thrown by `Spec.validate` for a call the gate rejects. */
+export class Rejected extends Error {
+  private constructor();
+  readonly name: "Rejected";
+  /** Every error of the call. */
+  readonly errors: ArgumentError[];
+  /** The model-facing JSON text of the rejection: `{"ok":false,"errors":[...]}`. */
+  forModel(): string;
+}

@@ -1,0 +1,201 @@
+// JavaScript values as the JSON text the gate reads, and the gate's documents back as values.
+// Nothing here decides anything about the arguments: a value is written as exactly the JSON it
+// stands for, and what JSON cannot carry is named, for the gate to reject.
+
+/** Thrown by `writeJson` for a value that is not JSON: where (`steps`) and what was found. */
+export class NotJson {
+  constructor(steps, what) {
+    this.steps = steps;
+    this.what = what;
+  }
+}
+
+/**
+ * Writes `value` as JSON text:
+ *
+ * - a number as the double it is: an integer within ±(2^53 − 1) in its digits, any other
+ *   integral double as every digit of its exact value and `.0` (a float to the gate:
+ *   `1152921504606846976.0` for `2 ** 60`, where `JSON.stringify` writes another integer,
+ *   `1152921504606847000`), any other finite number as the shortest text that reads back as
+ *   the same double (`String(x)`), and `NaN` and `±Infinity` as the tokens the gate rejects
+ *   (`non_finite_number`), where `JSON.stringify` writes `null`;
+ * - a `BigInt` in all its digits;
+ * - a string as `JSON.stringify` writes it (a lone surrogate as its `\u` escape, which the gate
+ *   rejects);
+ * - arrays, and plain objects (those whose prototype is `Object.prototype`, of any realm, or
+ *   `null`) member by member in `Object.keys` order; a member whose value is `undefined` is
+ *   left out, as `JSON.stringify` leaves it out.
+ *
+ * Anything else (`undefined` elsewhere, a function, a symbol, a `Date`, a `Map`, a class
+ * instance, a value whose getter throws) throws `NotJson` with its path. Past `maxDepth`
+ * levels one more empty level is written and the walk stops, and past `maxBytes` characters
+ * nothing more is written: the gate then answers `too_deep` or `too_large`, as it answers
+ * text, and a value that holds itself ends.
+ */
+export function writeJson(value, maxDepth, maxBytes) {
+  const steps = [];
+  let out = "";
+
+  const write = (v, depth) => {
+    if (out.length > maxBytes) return;
+    switch (typeof v) {
+      case "string":
+        out += JSON.stringify(v);
+        return;
+      case "number":
+        out += number(v);
+        return;
+      case "boolean":
+        out += v ? "true" : "false";
+        return;
+      case "bigint":
+        out += v.toString();
+        return;
+      case "object":
+        break;
+      default:
+        throw new NotJson(steps.slice(), `${describe(v)} is not JSON`);
+    }
+    if (v === null) {
+      out += "null";
+      return;
+    }
+    if (depth > maxDepth) {
+      out += "[]";
+      return;
+    }
+    if (Array.isArray(v)) {
+      out += "[";
+      const length = v.length;
+      for (let i = 0; i < length; i++) {
+        if (i > 0) out += ",";
+        steps.push(i);
+        const item = v[i];
+        if (item === undefined) {
+          throw new NotJson(steps.slice(), "an `undefined` item is not JSON");
+        }
+        write(item, depth + 1);
+        steps.pop();
+      }
+      out += "]";
+      return;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== null && Object.getPrototypeOf(proto) !== null) {
+      throw new NotJson(steps.slice(), `${describe(v)} is not JSON`);
+    }
+    out += "{";
+    let first = true;
+    for (const key of Object.keys(v)) {
+      steps.push(key);
+      const item = v[key];
+      if (item !== undefined) {
+        if (!first) out += ",";
+        first = false;
+        out += JSON.stringify(key);
+        out += ":";
+        write(item, depth + 1);
+      }
+      steps.pop();
+    }
+    out += "}";
+  };
+
+  try {
+    write(value, 1);
+  } catch (e) {
+    if (e instanceof NotJson) throw e;
+    // A getter or a proxy that throws: the value cannot be read, so it is not JSON.
+    throw new NotJson(steps.slice(), `a value that throws ${errorName(e)} when read`);
+  }
+  return out;
+}
+
+function number(x) {
+  if (Number.isSafeInteger(x)) return String(x);
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  // An integral double beyond 2^53 − 1: every digit of its exact value, as a float (`String`
+  // writes the shortest digits that read back as the same double, which as an integer are
+  // another number: 2 ** 60 is 1152921504606846976, not 1152921504606847000).
+  if (Number.isInteger(x)) return `${BigInt(x)}.0`;
+  return String(x);
+}
+
+function describe(v) {
+  if (v === undefined) return "`undefined`";
+  if (typeof v === "function") return "a function";
+  if (typeof v === "symbol") return "a symbol";
+  let name;
+  try {
+    name = v.constructor?.name;
+  } catch {
+    name = undefined;
+  }
+  return typeof name === "string" && name !== ""
+    ? `a value of type \`${name}\``
+    : "an object that is not a plain object";
+}
+
+function errorName(e) {
+  try {
+    return e instanceof Error ? e.name : typeof e;
+  } catch {
+    return "an error";
+  }
+}
+
+/**
+ * A document of the gate (`{"v": VALUE, "big": [PATH, ...]}`) as the value it holds: each
+ * integer listed in `big` (written there as its digits in a string) becomes a `BigInt`.
+ */
+export function readDocument(text) {
+  const doc = JSON.parse(text);
+  for (const path of doc.big) {
+    if (path.length === 0) {
+      doc.v = BigInt(doc.v);
+      continue;
+    }
+    let parent = doc.v;
+    for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]];
+    const last = path[path.length - 1];
+    parent[last] = BigInt(parent[last]);
+  }
+  return doc.v;
+}
+
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_ALL = new RegExp(LONE.source, "g");
+
+/** Whether `text` is valid Unicode: no lone surrogate, so that UTF-8 holds it exactly. */
+export const wellFormed =
+  typeof String.prototype.isWellFormed === "function"
+    ? (text) => text.isWellFormed()
+    : (text) => !LONE.test(text);
+
+const encoder = new TextEncoder();
+
+/**
+ * `text` in UTF-8, with each lone surrogate in the three bytes of its code unit (WTF-8): not
+ * UTF-8, so the gate rejects it as it rejects any text that is not, where an encoder would
+ * have put U+FFFD in its place.
+ */
+export function wtf8(text) {
+  const parts = [];
+  let at = 0;
+  for (const match of text.matchAll(LONE_ALL)) {
+    parts.push(encoder.encode(text.slice(at, match.index)));
+    const c = text.charCodeAt(match.index);
+    parts.push(Uint8Array.of(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)));
+    at = match.index + 1;
+  }
+  parts.push(encoder.encode(text.slice(at)));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

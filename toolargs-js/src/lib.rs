@@ -1,0 +1,41 @@
+//! The WebAssembly module of the `toolargs` npm package: a loaded
+//! [`Spec`](toolargs_dynamic::Spec), a set of tools, and a stream of one call, as JavaScript
+//! classes. The package's JavaScript entry (`js/index.js`) wraps them in the public API
+//! (`Spec`, `ToolSet`, `Rejected`, `LoadError`), writes JavaScript values as the JSON text the
+//! gate reads, and turns the verdicts back into JavaScript values; its README is the user's
+//! guide.
+//!
+//! Every policy decision is the Rust gate's: this crate only carries values across. Text
+//! crosses as text (or bytes), and each verdict comes back as one JSON document
+//! ([`convert`]) that names the integers a JavaScript number cannot hold exactly, which the
+//! wrapper turns into `BigInt`s.
+
+pub mod convert;
+mod spec;
+
+use toolargs_core::Limits;
+use wasm_bindgen::prelude::*;
+
+pub use spec::{Failure, Spec, Stream, ToolSet};
+
+/// The depth past which the gate rejects a payload (`too_deep`): the wrapper writes one level
+/// more of a deeper (or cyclic) JavaScript value and stops there, for the gate to answer.
+#[wasm_bindgen(js_name = maxDepth)]
+pub fn max_depth() -> usize {
+    Limits::DEFAULT.max_depth
+}
+
+/// The size in bytes past which the gate rejects a payload (`too_large`): the wrapper stops
+/// writing a JavaScript value past it, for the gate to answer.
+#[wasm_bindgen(js_name = maxPayloadBytes)]
+pub fn max_payload_bytes() -> usize {
+    Limits::DEFAULT.max_payload_bytes
+}
+
+/// The verdict on a JavaScript value that is not JSON (a function, a `Map`, a `Date`, an
+/// `undefined` item): `invalid_json` at its path, where `steps` is the path as a JSON array of
+/// keys and indices, and `what` says what was found. The same document as a parse's.
+#[wasm_bindgen(js_name = notJson)]
+pub fn not_json(steps: &str, what: &str) -> String {
+    convert::verdict(&Err(convert::not_json(steps, what)))
+}

@@ -1,0 +1,286 @@
+//! `Spec` (one tool's contract), `ToolSet` (the tools of a list) and `Stream` (one call judged
+//! as it arrives), loaded from definitions given as JSON text.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolargs_core::decode::RawArgs;
+use toolargs_core::stream::ArgStream;
+use toolargs_core::{Effect, ParseOptions, UnknownPolicy};
+use wasm_bindgen::prelude::*;
+
+use crate::convert;
+
+/// Why a definition or an option was refused: `kind` is `"load"` for a definition that cannot
+/// be loaded (the wrapper throws `LoadError`) and `"option"` for an option outside its set (a
+/// `RangeError`).
+#[wasm_bindgen]
+pub struct Failure {
+    kind: &'static str,
+    message: String,
+}
+
+#[wasm_bindgen]
+impl Failure {
+    /// `"load"` or `"option"`.
+    #[wasm_bindgen(getter)]
+    pub fn kind(&self) -> String {
+        self.kind.to_owned()
+    }
+
+    /// Where and why, in one sentence.
+    #[wasm_bindgen(getter)]
+    pub fn message(&self) -> String {
+        self.message.clone()
+    }
+}
+
+impl Failure {
+    fn load(message: impl Into<String>) -> Failure {
+        Failure {
+            kind: "load",
+            message: message.into(),
+        }
+    }
+
+    fn option(message: String) -> Failure {
+        Failure {
+            kind: "option",
+            message,
+        }
+    }
+}
+
+/// One tool's argument contract, loaded from a JSON Schema or a tool definition.
+#[wasm_bindgen]
+pub struct Spec {
+    spec: Arc<toolargs_dynamic::Spec>,
+}
+
+#[wasm_bindgen]
+impl Spec {
+    /// Loads `definition` (JSON text), with the tool's `effect` (`"read_only"`, `"additive"`,
+    /// `"destructive"`, `"external"`) and the `unknown` policy (`"strip"`, `"reject"`) when
+    /// given, over what its annotations say.
+    pub fn load(
+        definition: &str,
+        effect: Option<String>,
+        unknown: Option<String>,
+    ) -> Result<Spec, Failure> {
+        let mut spec = toolargs_dynamic::Spec::from_json(definition)
+            .map_err(|e| Failure::load(e.to_string()))?;
+        if let Some(effect) = effect {
+            spec = spec.with_effect(Effect::from_name(&effect).ok_or_else(|| {
+                Failure::option(format!(
+                    "effect must be \"read_only\", \"additive\", \"destructive\" or \"external\", not {effect:?}"
+                ))
+            })?);
+        }
+        if let Some(unknown) = unknown {
+            spec = spec.with_unknown_policy(match unknown.as_str() {
+                "strip" => UnknownPolicy::Strip,
+                "reject" => UnknownPolicy::Reject,
+                other => {
+                    return Err(Failure::option(format!(
+                        "unknown must be \"strip\" or \"reject\", not {other:?}"
+                    )))
+                }
+            });
+        }
+        Ok(Spec {
+            spec: Arc::new(spec),
+        })
+    }
+
+    /// The tool's name, when the definition gives one.
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> Option<String> {
+        self.spec.name().map(str::to_owned)
+    }
+
+    /// The tool's description, when the definition gives one.
+    #[wasm_bindgen(getter)]
+    pub fn description(&self) -> Option<String> {
+        self.spec.description().map(str::to_owned)
+    }
+
+    /// What the tool does, when set or annotated.
+    #[wasm_bindgen(getter)]
+    pub fn effect(&self) -> Option<String> {
+        self.spec.effect().map(|e| e.as_str().to_owned())
+    }
+
+    /// What happens to keys the schema does not declare: `"strip"` or `"reject"`.
+    #[wasm_bindgen(getter)]
+    pub fn unknown(&self) -> String {
+        self.spec.unknown_policy().as_str().to_owned()
+    }
+
+    /// What loaded with a warning, one sentence each.
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.spec
+            .warnings()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// The verdict on one call's arguments, given as JSON text (a document of
+    /// [`convert::verdict`]).
+    pub fn parse(&self, text: &str) -> String {
+        convert::verdict(&self.spec.parse(RawArgs::Text(Cow::Borrowed(text))))
+    }
+
+    /// [`Spec::parse`] for arguments given as bytes (UTF-8, or not: then rejected as the gate
+    /// rejects them).
+    #[wasm_bindgen(js_name = parseBytes)]
+    pub fn parse_bytes(&self, bytes: &[u8]) -> String {
+        convert::verdict(&self.spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))))
+    }
+
+    /// A stream of one call, judged while it arrives.
+    pub fn stream(&self) -> Stream {
+        Stream {
+            // A copy of its own (sharing the loaded schema): the stream outlives no borrow.
+            stream: Some(ArgStream::new(
+                toolargs_dynamic::Spec::clone(&self.spec),
+                ParseOptions::DEFAULT,
+            )),
+        }
+    }
+}
+
+/// The tools of a list of definitions (or of an MCP `tools/list` result), each loaded on its
+/// own: one that does not load is named in `unchecked` and does not stop the others.
+#[wasm_bindgen]
+pub struct ToolSet {
+    names: Vec<String>,
+    specs: HashMap<String, Arc<toolargs_dynamic::Spec>>,
+    unchecked: Vec<(Option<String>, String)>,
+}
+
+#[wasm_bindgen]
+impl ToolSet {
+    /// Loads a list of definitions, or an MCP `tools/list` result, given as JSON text.
+    pub fn load(definitions: &str) -> Result<ToolSet, Failure> {
+        let list = toolargs_dynamic::load_tool_list_lenient(definitions)
+            .map_err(|e| Failure::load(e.to_string()))?;
+        let mut names = Vec::new();
+        let mut specs = HashMap::new();
+        let mut unchecked: Vec<_> = list
+            .refused
+            .iter()
+            .map(|r| (r.name.clone(), r.error.to_string()))
+            .collect();
+        for spec in list.specs {
+            let Some(name) = spec.name().map(str::to_owned) else {
+                unchecked.push((None, "the definition has no name".to_owned()));
+                continue;
+            };
+            if specs.contains_key(&name) {
+                unchecked.push((Some(name), "a second definition of this name".to_owned()));
+                continue;
+            }
+            names.push(name.clone());
+            specs.insert(name, Arc::new(spec));
+        }
+        Ok(ToolSet {
+            names,
+            specs,
+            unchecked,
+        })
+    }
+
+    /// The names of the tools that loaded, in the order of the definitions.
+    #[wasm_bindgen(getter)]
+    pub fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+
+    /// `[name, reason]` for each definition that did not load (`name` is `null` when the
+    /// definition has none), as JSON text.
+    #[wasm_bindgen(getter)]
+    pub fn unchecked(&self) -> String {
+        Value::Array(
+            self.unchecked
+                .iter()
+                .map(|(name, why)| {
+                    Value::Array(vec![
+                        name.clone().map_or(Value::Null, Value::String),
+                        Value::String(why.clone()),
+                    ])
+                })
+                .collect(),
+        )
+        .to_string()
+    }
+
+    /// The spec of the tool `name`, when it loaded.
+    pub fn get(&self, name: &str) -> Option<Spec> {
+        self.specs.get(name).map(|spec| Spec { spec: spec.clone() })
+    }
+
+    /// Why `name` is not a tool of the set, in one sentence starting with the name.
+    #[wasm_bindgen(js_name = whyNot)]
+    pub fn why_not(&self, name: &str) -> String {
+        let reason = self
+            .unchecked
+            .iter()
+            .find(|(n, _)| n.as_deref() == Some(name))
+            .map_or_else(
+                || "no tool of this name".to_owned(),
+                |(_, why)| format!("its definition did not load: {why}"),
+            );
+        format!("{name}: {reason}")
+    }
+}
+
+/// One call's arguments judged while they arrive: the early rejection, the members accepted so
+/// far, and at the end the verdict `parse` gives on the whole text.
+#[wasm_bindgen]
+pub struct Stream {
+    /// `None` once finished.
+    stream: Option<ArgStream<toolargs_dynamic::Spec>>,
+}
+
+#[wasm_bindgen]
+impl Stream {
+    /// Takes the next piece of the text: `undefined` while the call can still be accepted, the
+    /// errors (JSON text) once it cannot.
+    pub fn feed(&mut self, piece: &str) -> Option<String> {
+        let stream = self.stream.as_mut()?;
+        stream.feed(piece).err().map(|r| convert::errors(&r))
+    }
+
+    /// [`Stream::feed`] for bytes, which may end inside a character.
+    #[wasm_bindgen(js_name = feedBytes)]
+    pub fn feed_bytes(&mut self, piece: &[u8]) -> Option<String> {
+        let stream = self.stream.as_mut()?;
+        stream.feed_bytes(piece).err().map(|r| convert::errors(&r))
+    }
+
+    /// The members complete and accepted so far (a document of [`convert::value`]).
+    pub fn partial(&self) -> String {
+        match &self.stream {
+            Some(stream) => convert::value(&stream.partial()),
+            None => convert::value(&Value::Object(serde_json::Map::new())),
+        }
+    }
+
+    /// Bytes received so far.
+    #[wasm_bindgen(getter)]
+    pub fn received(&self) -> usize {
+        self.stream.as_ref().map_or(0, ArgStream::received)
+    }
+
+    /// The verdict on the whole text (a document of [`convert::verdict`]); `undefined` when
+    /// the stream was finished before.
+    pub fn finish(&mut self) -> Option<String> {
+        self.stream
+            .take()
+            .map(|stream| convert::verdict(&stream.finish()))
+    }
+}

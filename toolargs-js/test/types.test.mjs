@@ -1,0 +1,39 @@
+// The TypeScript declarations compile against a use of every member (`types/usage.ts`), under
+// `--strict`, and reject a misuse.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
+const tsc = join(pkg, "node_modules", "typescript", "bin", "tsc");
+const flags = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "false"];
+
+function compile(file) {
+  return spawnSync(process.execPath, [tsc, ...flags, file], { cwd: pkg, encoding: "utf8" });
+}
+
+test("the declarations describe every member as used", () => {
+  const run = compile(join(pkg, "test", "types", "usage.ts"));
+  assert.equal(run.status, 0, run.stdout + run.stderr);
+});
+
+test("and refuse what the API does not take", () => {
+  const dir = mkdtempSync(join(pkg, "test", "types", "tmp-"));
+  try {
+    const file = join(dir, "misuse.ts");
+    writeFileSync(
+      file,
+      'import { Spec } from "toolargs";\nnew Spec({}, { effect: "harmless" });\nconst n: number = new Spec({}).parse("{}").ok;\n',
+    );
+    const run = compile(file);
+    assert.notEqual(run.status, 0);
+    assert.match(run.stdout + run.stderr, /harmless/);
+    assert.match(run.stdout + run.stderr, /boolean/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,82 @@
+// Compiled by `types.test.mjs` (tsc --noEmit --strict): the declarations describe the API as
+// it is used.
+import { z } from "zod";
+import {
+  type ArgumentError,
+  type ArgumentStream,
+  type Effect,
+  type Fed,
+  type JsonObject,
+  type JsonValue,
+  LoadError,
+  ParseResult,
+  Rejected,
+  type Repair,
+  Spec,
+  ToolSet,
+} from "toolargs";
+
+const effect: Effect = "read_only";
+const spec: Spec = new Spec({ type: "object" }, { effect, unknown: "strip" });
+const fromText = new Spec('{"type": "object"}');
+const fromZod: Spec = Spec.fromZod(z.object({ a: z.number() }), { effect: "destructive" });
+
+const name: string | null = spec.name;
+const description: string | null = spec.description;
+const effectOf: Effect | null = spec.effect;
+const unknown: "strip" | "reject" = spec.unknown;
+const warnings: string[] = spec.warnings;
+
+const result: ParseResult = spec.parse('{"a": 1}');
+const ok: boolean = result.ok;
+const args: JsonObject | null = result.arguments;
+const repairs: Repair[] = result.repairs;
+const errors: ArgumentError[] = result.errors;
+const forModel: string = result.forModel();
+const first: JsonValue | undefined = args?.["a"];
+if (typeof first === "bigint") {
+  const digits: string = first.toString();
+  void digits;
+}
+for (const repair of repairs) {
+  const fields: [string, string, JsonValue, JsonValue] = [repair.path, repair.rule, repair.before, repair.after];
+  void fields;
+}
+for (const error of errors) {
+  const fields: [string, string, string] = [error.path, error.code, error.message];
+  void fields;
+}
+spec.parse({ a: 1n });
+spec.parse(new Uint8Array());
+
+try {
+  const valid: JsonObject = spec.validate({ a: 1 });
+  void valid;
+} catch (e) {
+  if (e instanceof Rejected) {
+    const list: ArgumentError[] = e.errors;
+    const text: string = e.forModel();
+    void [list, text];
+  } else if (e instanceof LoadError) {
+    const message: string = e.message;
+    void message;
+  }
+}
+
+const tools = new ToolSet({ tools: [] });
+const names: readonly string[] = tools.names;
+const unchecked: readonly (readonly [string | null, string])[] = tools.unchecked;
+const one: Spec | undefined = tools.get("x");
+const has: boolean = tools.has("x");
+const judged: ParseResult = tools.parse("x", "{}");
+
+const stream: ArgumentStream = spec.stream();
+const fed: Fed = stream.feed('{"a"');
+const rejected: boolean = fed.rejected;
+stream.feed(new Uint8Array([0x3a]));
+const partial: JsonObject = stream.partial();
+const received: number = stream.received;
+const done: ParseResult = stream.finish();
+
+void [fromText, fromZod, name, description, effectOf, unknown, warnings, ok, forModel];
+void [names, unchecked, one, has, judged, rejected, partial, received, done];

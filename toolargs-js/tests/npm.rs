@@ -1,0 +1,520 @@
+//! The npm package's suite, from `cargo test`: the package is built as a user builds it
+//! (`npm ci`, then `npm run build`, in a target directory of its own: the outer `cargo test`
+//! holds the workspace's), then
+//!
+//! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
+//! - the packed tarball installs into a project of its own and is imported there;
+//! - its verdicts equal `Spec::parse`'s on the same definitions and texts, call by call
+//!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
+//!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
+//!   `scripts/gen_corpus.py`), calls made from the MCP tools of `tests/data/mcp-tools`, and
+//!   BFCL's ground truth when `TOOLARGS_BFCL` names it (`scripts/bfcl.py`).
+//!
+//! `cargo test -p toolargs-js -- --nocapture` prints the counts.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
+use toolargs_dynamic::{load_tool_list_lenient, Spec};
+
+fn run(what: &str, command: &mut Command) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{stdout}\n{stderr}",
+        output.status
+    );
+    stdout
+}
+
+fn package() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn workspace() -> &'static Path {
+    package().parent().expect("the package is in the workspace")
+}
+
+fn scratch() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("npm")
+}
+
+/// `npm ci` and `npm run build`, once for all the tests of the run.
+fn built() -> &'static Path {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let target = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .parent()
+            .expect("the target directory")
+            .join("js-target");
+        run(
+            "npm ci",
+            Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund"])
+                .current_dir(package()),
+        );
+        let log = run(
+            "npm run build",
+            Command::new("npm")
+                .args(["run", "build"])
+                .env("CARGO_TARGET_DIR", target)
+                .current_dir(package()),
+        );
+        println!("{log}");
+    });
+    package()
+}
+
+#[test]
+fn the_node_suite_passes() {
+    let out = run(
+        "npm test",
+        Command::new("npm").arg("test").current_dir(built()),
+    );
+    let tail: Vec<&str> = out.lines().filter(|l| l.starts_with("# ")).collect();
+    println!("{}", tail.join("\n"));
+}
+
+#[test]
+fn the_packed_package_installs_and_imports_in_another_project() {
+    let dir = scratch().join("consumer");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    let packed = run(
+        "npm pack",
+        Command::new("npm")
+            .args(["pack", "--json", "--pack-destination"])
+            .arg(&dir)
+            .current_dir(built()),
+    );
+    let packed: Value = serde_json::from_str(&packed).expect("npm pack --json");
+    let file = packed[0]["filename"].as_str().expect("the tarball's name");
+    let mut files: Vec<&str> = packed[0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    files.sort_unstable();
+    assert_eq!(
+        files,
+        [
+            "README.md",
+            "dist/toolargs_js.js",
+            "dist/toolargs_js_bg.wasm",
+            "js/index.d.ts",
+            "js/index.js",
+            "js/json.js",
+            "package.json",
+        ]
+    );
+    fs::write(
+        dir.join("package.json"),
+        r#"{"name": "consumer", "private": true, "type": "module"}"#,
+    )
+    .unwrap();
+    run(
+        "npm install <tarball>",
+        Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--offline"])
+            .arg(dir.join(file))
+            .current_dir(&dir),
+    );
+    fs::write(
+        dir.join("check.mjs"),
+        r#"import assert from "node:assert/strict";
+import { LoadError, Rejected, Spec, ToolSet } from "toolargs";
+const spec = new Spec({ type: "object", properties: { n: { type: "integer" } } }, { effect: "read_only" });
+const result = spec.parse('{"n": "12345678901234567890", "x": 1}');
+assert.deepEqual(result.arguments, { n: 12345678901234567890n });
+assert.deepEqual(result.repairs.map((r) => r.rule), ["strip_unknown_field", "numeric_string_to_int"]);
+assert.throws(() => spec.validate('{"n": true}'), Rejected);
+assert.throws(() => new Spec("{"), LoadError);
+assert.deepEqual(new ToolSet({ tools: [] }).names, []);
+await assert.rejects(import("toolargs/dist/toolargs_js.js"), /ERR_PACKAGE_PATH_NOT_EXPORTED|not exported/);
+console.log("imported", import.meta.resolve("toolargs"));
+"#,
+    )
+    .unwrap();
+    let out = run(
+        "node check.mjs",
+        Command::new("node").arg("check.mjs").current_dir(&dir),
+    );
+    assert!(out.contains("node_modules/toolargs/js/index.js"), "{out}");
+    println!("{out}");
+}
+
+/// Calls against one list of tool definitions.
+struct Set {
+    what: &'static str,
+    definitions: String,
+    calls: Vec<(String, String)>,
+}
+
+#[test]
+fn verdicts_equal_spec_parse_call_by_call() {
+    let mut sets = vec![refund_corpus()];
+    sets.extend(mcp_tools());
+    match bfcl() {
+        Some(set) => sets.push(set),
+        None => println!("TOOLARGS_BFCL is not set: BFCL's calls were not compared"),
+    }
+
+    let dir = scratch().join("differential");
+    fs::create_dir_all(&dir).unwrap();
+    let definitions: Vec<&str> = sets.iter().map(|s| s.definitions.as_str()).collect();
+    fs::write(
+        dir.join("sets.json"),
+        serde_json::to_string(&definitions).unwrap(),
+    )
+    .unwrap();
+    let mut cases = String::new();
+    for (index, set) in sets.iter().enumerate() {
+        for (tool, text) in &set.calls {
+            cases.push_str(&json!({"set": index, "tool": tool, "text": text}).to_string());
+            cases.push('\n');
+        }
+    }
+    fs::write(dir.join("cases.jsonl"), cases).unwrap();
+    run(
+        "node test/differential.mjs",
+        Command::new("node")
+            .arg("test/differential.mjs")
+            .arg(dir.join("sets.json"))
+            .arg(dir.join("cases.jsonl"))
+            .arg(dir.join("out.jsonl"))
+            .current_dir(built()),
+    );
+    let out = fs::read_to_string(dir.join("out.jsonl")).unwrap();
+    let mut lines = out.lines();
+
+    let mut lists = Vec::new();
+    for set in &sets {
+        let list = load_tool_list_lenient(&set.definitions).unwrap();
+        let names: Vec<&str> = list.specs.iter().filter_map(Spec::name).collect();
+        let unchecked: Vec<Value> = list
+            .refused
+            .iter()
+            .map(|r| json!([r.name, r.error.to_string()]))
+            .collect();
+        let node: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        assert_eq!(
+            node["names"],
+            json!(names),
+            "{}: the tools loaded",
+            set.what
+        );
+        assert_eq!(
+            node["unchecked"],
+            json!(unchecked),
+            "{}: the tools refused",
+            set.what
+        );
+        let specs: HashMap<String, Spec> = list
+            .specs
+            .into_iter()
+            .filter_map(|s| Some((s.name()?.to_owned(), s)))
+            .collect();
+        lists.push(specs);
+    }
+
+    let mut failures = Vec::new();
+    let mut counts: Vec<(&str, usize, usize, usize)> = Vec::new();
+    for (set, specs) in sets.iter().zip(&lists) {
+        let (mut compared, mut rejected) = (0, 0);
+        for (tool, text) in &set.calls {
+            let node: Value = serde_json::from_str(lines.next().expect("a verdict a call"))
+                .expect("a verdict is JSON");
+            let verdict = specs[tool].parse(text.as_str());
+            rejected += usize::from(verdict.is_err());
+            let expected = expected(&verdict);
+            for door in ["parse", "stream"] {
+                if !same(&node[door], &expected) && failures.len() < 20 {
+                    failures.push(format!(
+                        "{} {tool} {text}\n  {door}: {}\n  Rust:  {expected}",
+                        set.what, node[door]
+                    ));
+                }
+            }
+            compared += 1;
+        }
+        match counts.iter_mut().find(|c| c.0 == set.what) {
+            Some(count) => {
+                count.1 += 1;
+                count.2 += compared;
+                count.3 += rejected;
+            }
+            None => counts.push((set.what, 1, compared, rejected)),
+        }
+    }
+    assert!(lines.next().is_none(), "more verdicts than calls");
+    let total: usize = counts.iter().map(|c| c.2).sum();
+    println!("differential: {total} calls compared, each parsed and streamed");
+    for (what, lists, compared, rejected) in &counts {
+        println!("  {what}: {compared} calls to {lists} tool lists ({rejected} rejected)");
+    }
+    assert!(
+        failures.is_empty(),
+        "verdicts that differ:\n{}",
+        failures.join("\n")
+    );
+    assert!(total > 10_000, "{total} calls");
+}
+
+/// The verdict as the Node.js side writes it.
+fn expected(verdict: &Result<toolargs_core::Parsed<Value>, toolargs_core::Rejection>) -> Value {
+    match verdict {
+        Ok(parsed) => json!({
+            "ok": true,
+            "arguments": parsed.args,
+            "repairs": parsed.repairs.iter().map(|r| json!({
+                "path": r.path, "rule": r.rule.as_str(), "before": r.before, "after": r.after,
+            })).collect::<Vec<_>>(),
+            "errors": [],
+            "model": r#"{"ok":true}"#,
+        }),
+        Err(rejection) => json!({
+            "ok": false,
+            "arguments": null,
+            "repairs": [],
+            "errors": rejection.errors().iter().map(|e| json!({
+                "path": e.path, "code": e.code.as_str(), "message": e.message,
+            })).collect::<Vec<_>>(),
+            "model": rejection.for_model(),
+        }),
+    }
+}
+
+/// Equal values, numbers by value: an integer exactly (a BigInt is written in its digits), a
+/// float as the same double (JavaScript writes `5.0` as `5`). Keys in the same order.
+fn same(node: &Value, rust: &Value) -> bool {
+    match (node, rust) {
+        (Value::Number(a), Value::Number(b)) => match (integer(a), integer(b)) {
+            (Some(a), Some(b)) => a == b,
+            _ => a.as_f64() == b.as_f64() && a.as_f64().is_some(),
+        },
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, a), (kb, b))| ka == kb && same(a, b))
+        }
+        _ => node == rust,
+    }
+}
+
+fn integer(n: &serde_json::Number) -> Option<i128> {
+    n.as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+}
+
+/// A record's arguments as text: as logged when a string, written when decoded.
+fn arguments_text(record: &Value) -> Option<String> {
+    match &record["arguments"] {
+        Value::String(text) => Some(text.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+fn refund_corpus() -> Set {
+    let path = match std::env::var_os("TOOLARGS_CORPUS") {
+        Some(path) => PathBuf::from(path),
+        None => {
+            let path = scratch().join("refund.jsonl");
+            fs::create_dir_all(scratch()).unwrap();
+            run(
+                "scripts/gen_corpus.py",
+                Command::new("python3")
+                    .arg(workspace().join("scripts").join("gen_corpus.py"))
+                    .arg("3000")
+                    .arg(&path),
+            );
+            path
+        }
+    };
+    let corpus = fs::read_to_string(&path).unwrap();
+    let calls = corpus
+        .lines()
+        .filter_map(|line| {
+            let record: Value = serde_json::from_str(line).unwrap();
+            Some((
+                record["tool"].as_str()?.to_owned(),
+                arguments_text(&record)?,
+            ))
+        })
+        .collect();
+    Set {
+        what: "refund corpus",
+        definitions: fs::read_to_string(workspace().join("toolargs-cli/tests/data/tools.json"))
+            .unwrap(),
+        calls,
+    }
+}
+
+fn bfcl() -> Option<Set> {
+    let folder = PathBuf::from(std::env::var_os("TOOLARGS_BFCL")?);
+    let calls = fs::read_to_string(folder.join("calls.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|line| {
+            let record: Value = serde_json::from_str(line).unwrap();
+            Some((
+                record["tool"].as_str()?.to_owned(),
+                arguments_text(&record)?,
+            ))
+        })
+        .collect::<Vec<_>>();
+    let definitions = fs::read_to_string(folder.join("tools.json")).unwrap();
+    let list = load_tool_list_lenient(&definitions).unwrap();
+    let loaded: Vec<&str> = list.specs.iter().filter_map(Spec::name).collect();
+    let calls = calls
+        .into_iter()
+        .filter(|(tool, _)| loaded.contains(&tool.as_str()))
+        .collect();
+    Some(Set {
+        what: "BFCL",
+        definitions,
+        calls,
+    })
+}
+
+/// Each server's `tools/list` result, with calls made from each tool's schema.
+fn mcp_tools() -> Vec<Set> {
+    let folder = workspace().join("tests/data/mcp-tools");
+    let mut files: Vec<PathBuf> = fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20);
+    files
+        .iter()
+        .map(|file| {
+            let definitions = fs::read_to_string(file).unwrap();
+            let listing: Value = serde_json::from_str(&definitions).unwrap();
+            let mut calls = Vec::new();
+            for tool in listing["tools"].as_array().unwrap() {
+                let Some(name) = tool["name"].as_str() else {
+                    continue;
+                };
+                if load_tool_list_lenient(&json!([tool]).to_string())
+                    .is_ok_and(|l| l.specs.is_empty())
+                {
+                    continue;
+                }
+                for text in made_calls(&tool["inputSchema"]) {
+                    calls.push((name.to_owned(), text));
+                }
+            }
+            Set {
+                what: "MCP tools",
+                definitions,
+                calls,
+            }
+        })
+        .collect()
+}
+
+/// Calls made from a tool's schema: none, the required properties, every property, each of
+/// those with an invented key, fenced or encoded twice, text that is not a call, and for each
+/// property (of the first 8) the values a model sends instead of the one asked for.
+fn made_calls(schema: &Value) -> Vec<String> {
+    let properties: Vec<(&String, &Value)> = schema["properties"]
+        .as_object()
+        .map(|p| p.iter().take(8).collect())
+        .unwrap_or_default();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let minimal: Map<String, Value> = properties
+        .iter()
+        .filter(|(k, _)| required.contains(&k.as_str()))
+        .map(|(k, s)| ((*k).clone(), good(s)))
+        .collect();
+    let full: Map<String, Value> = properties
+        .iter()
+        .map(|(k, s)| ((*k).clone(), good(s)))
+        .collect();
+    let mut invented = full.clone();
+    invented.insert("zz_invented".to_owned(), json!(true));
+    let full_text = Value::Object(full.clone()).to_string();
+    let mut calls = vec![
+        "{}".to_owned(),
+        Value::Object(minimal).to_string(),
+        full_text.clone(),
+        Value::Object(invented).to_string(),
+        format!("```json\n{full_text}\n```"),
+        Value::String(full_text.clone()).to_string(),
+        String::new(),
+        "null".to_owned(),
+        "[]".to_owned(),
+        full_text[..full_text.len() / 2].to_owned(),
+        r#"{"a": 1, "a": 2}"#.to_owned(),
+    ];
+    for (key, property) in &properties {
+        let mut variants = vec![
+            json!("7"),
+            json!("-3"),
+            json!("TRUE"),
+            json!("false"),
+            json!("1,5"),
+            json!(12345678901234567890u64),
+            json!(1.0),
+            json!(19.99),
+            Value::Null,
+            json!([]),
+            json!({}),
+            json!(""),
+            json!(["a", 2]),
+            json!("2026-13-01"),
+        ];
+        if let Some(Value::String(first)) = property["enum"].get(0) {
+            variants.push(json!(first.to_uppercase()));
+        }
+        for variant in variants {
+            let mut call = full.clone();
+            call.insert((*key).clone(), variant);
+            calls.push(Value::Object(call).to_string());
+        }
+    }
+    calls
+}
+
+/// A value of the schema's own type, or close to it.
+fn good(schema: &Value) -> Value {
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema["enum"].get(0) {
+        return first.clone();
+    }
+    let kind = match &schema["type"] {
+        Value::String(kind) => kind.as_str(),
+        Value::Array(kinds) => kinds.first().and_then(Value::as_str).unwrap_or(""),
+        _ => "",
+    };
+    match kind {
+        "integer" => schema["minimum"].as_i64().map_or(json!(1), |m| json!(m)),
+        "number" => json!(1.5),
+        "boolean" => json!(true),
+        "array" => json!([]),
+        "object" => json!({}),
+        "null" => Value::Null,
+        _ => json!("x"),
+    }
+}
