@@ -1,13 +1,14 @@
 //! Payload decoding: from what the SDK handed over to one JSON value.
 //!
-//! Handles the envelope problems of the policy table: a Markdown code fence around the whole
-//! payload and one level of double JSON encoding are repaired; anything else that is not a JSON
-//! object is rejected with a code.
+//! Reads the payload under the limits; what its envelope means (a Markdown code fence around
+//! the whole payload, one level of double JSON encoding, no arguments at all, a root that is not
+//! an object) is the policy's, asked of `coerce::envelope`.
 
 use std::borrow::Cow;
 
 use serde_json::Value;
 
+use crate::coerce::envelope;
 pub use crate::json::parse_document;
 use crate::json::{
     read_leading, read_logged as read_logged_document, read_text, read_value, Document,
@@ -15,7 +16,7 @@ use crate::json::{
 use crate::node::Node;
 use crate::options::{Limits, ParseOptions};
 use crate::path::Path;
-use crate::report::{ArgumentError, Code, Rejection, Repair, Rule};
+use crate::report::{ArgumentError, Code, Rejection, Repair};
 
 /// Tool-call arguments as they arrive: JSON text, raw bytes, or an already-decoded value.
 ///
@@ -210,21 +211,10 @@ fn with_text<R>(
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
     check_size(limits, text.len())?;
-    if expect_object && text.trim_ascii().is_empty() {
+    if expect_object && envelope::is_blank(text) {
         return no_arguments(Value::String(text.to_owned()), repairs, then);
     }
-    let body = match strip_code_fence(text) {
-        Some(inner) => {
-            repairs.push(Repair {
-                path: "$".to_owned(),
-                rule: Rule::StripCodeFence,
-                before: Value::String(text.to_owned()),
-                after: Value::String(inner.to_owned()),
-            });
-            inner
-        }
-        None => text,
-    };
+    let body = envelope::unfenced(text, repairs);
     let document = read_text(body, limits)?;
     let Node::String(inner_text) = document.root() else {
         return finish(document.root(), expect_object, repairs, then);
@@ -232,36 +222,7 @@ fn with_text<R>(
     if !expect_object {
         return finish(document.root(), expect_object, repairs, then);
     }
-    // One level of double encoding: the payload is a JSON string holding a JSON object.
-    let inner = match read_text(inner_text, limits) {
-        Ok(inner) => inner,
-        Err(err) if err.code == Code::InvalidJson => {
-            return Err(root_error(
-                Code::NotObject,
-                format!(
-                    "expected a JSON object, got {} that is not JSON",
-                    document.root().describe()
-                ),
-            ))
-        }
-        Err(err) => return Err(err),
-    };
-    if !matches!(inner.root(), Node::Object(_)) {
-        let what = match inner.root() {
-            Node::String(_) => "a JSON string encoded more than once".to_owned(),
-            other => format!("{} encoded as a string", other.describe()),
-        };
-        return Err(root_error(
-            Code::NotObject,
-            format!("expected a JSON object, got {what}"),
-        ));
-    }
-    repairs.push(Repair {
-        path: "$".to_owned(),
-        rule: Rule::UnwrapDoubleEncoded,
-        before: Value::String(inner_text.as_ref().to_owned()),
-        after: inner.root().to_value(),
-    });
+    let inner = envelope::unwrap_double_encoded(document.root(), inner_text, limits, repairs)?;
     Ok(then(inner.root(), repairs))
 }
 
@@ -273,33 +234,24 @@ fn finish<R>(
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
-    if expect_object && matches!(node, Node::Null) {
+    if expect_object && envelope::is_null(node) {
         return no_arguments(Value::Null, repairs, then);
     }
     if expect_object && !matches!(node, Node::Object(_)) {
-        return Err(root_error(
-            Code::NotObject,
-            format!("expected a JSON object, got {}", node.describe()),
-        ));
+        return Err(envelope::not_object(node));
     }
     Ok(then(node, repairs))
 }
 
-/// No arguments, sent as nothing or as `null`: read as `{}`, so that required fields are
-/// reported `missing` by name rather than the payload as not an object.
+/// No arguments (`before`): `then` reads the object the envelope's policy reads instead.
 #[cold]
 fn no_arguments<R>(
     before: Value,
     repairs: &mut Vec<Repair>,
     then: impl FnOnce(&Node<'_>, &mut Vec<Repair>) -> R,
 ) -> Result<R, ArgumentError> {
-    repairs.push(Repair {
-        path: "$".to_owned(),
-        rule: Rule::EmptyToObject,
-        before,
-        after: Value::Object(serde_json::Map::new()),
-    });
-    Ok(then(&Node::Object(Vec::new()), repairs))
+    let empty = envelope::no_arguments(before, repairs);
+    Ok(then(&empty, repairs))
 }
 
 #[inline]
@@ -348,22 +300,9 @@ fn root_error(code: Code, message: String) -> ArgumentError {
     }
 }
 
-/// Returns the body of a payload fenced as ```` ```json ```` or ```` ``` ```` on lines of their own.
-#[inline]
-fn strip_code_fence(text: &str) -> Option<&str> {
-    // Most payloads start with `{`: settle those without a call.
-    if text.as_bytes().first() == Some(&b'{') {
-        return None;
-    }
-    let rest = text.trim_start().strip_prefix("```")?.trim_end();
-    let rest = rest.strip_prefix("json").unwrap_or(rest);
-    let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('\n')?;
-    rest.strip_suffix("```")?.strip_suffix('\n')
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{read_embedded, strip_code_fence};
+    use super::read_embedded;
     use crate::options::Limits;
 
     #[test]
@@ -379,16 +318,5 @@ mod tests {
         for text in [r#"[1]"#, r#""{}""#, r#"{"n": 1"#, r#"{"n": 01}"#, r#" {}"#] {
             assert!(read_embedded(text, &Limits::DEFAULT).is_none(), "{text}");
         }
-    }
-
-    #[test]
-    fn fences_need_their_own_lines() {
-        assert_eq!(strip_code_fence("```json\n{}\n```"), Some("{}"));
-        assert_eq!(strip_code_fence("  ```\n{}\n```\n"), Some("{}"));
-        assert_eq!(strip_code_fence("```json \t\n{\n}\n```"), Some("{\n}"));
-        assert_eq!(strip_code_fence("```json{}```"), None);
-        assert_eq!(strip_code_fence("```python\n{}\n```"), None);
-        assert_eq!(strip_code_fence("{}"), None);
-        assert_eq!(strip_code_fence("```json\n```"), None);
     }
 }
