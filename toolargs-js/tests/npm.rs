@@ -8,7 +8,8 @@
 //!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
 //!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
 //!   `scripts/gen_corpus.py`), calls made from the MCP tools of `tests/data/mcp-tools`, and
-//!   BFCL's ground truth when `TOOLARGS_BFCL` names it (`scripts/bfcl.py`).
+//!   BFCL's ground truth when `TOOLARGS_BFCL` names it (`scripts/bfcl.py`). Relative paths in
+//!   the two variables are read from the workspace's root, as the root crate's tests read them.
 //!
 //! `cargo test -p toolargs-js -- --nocapture` prints the counts.
 
@@ -331,7 +332,7 @@ fn arguments_text(record: &Value) -> Option<String> {
 
 fn refund_corpus() -> Set {
     let path = match std::env::var_os("TOOLARGS_CORPUS") {
-        Some(path) => PathBuf::from(path),
+        Some(path) => workspace().join(path),
         None => {
             let path = scratch().join("refund.jsonl");
             fs::create_dir_all(scratch()).unwrap();
@@ -365,7 +366,7 @@ fn refund_corpus() -> Set {
 }
 
 fn bfcl() -> Option<Set> {
-    let folder = PathBuf::from(std::env::var_os("TOOLARGS_BFCL")?);
+    let folder = workspace().join(std::env::var_os("TOOLARGS_BFCL")?);
     let calls = fs::read_to_string(folder.join("calls.jsonl"))
         .unwrap()
         .lines()
