@@ -77,6 +77,10 @@ pub struct GateArgs {
     /// [default: 30].
     #[arg(long, value_name = "SECS", requires = "listen")]
     drain_timeout: Option<u64>,
+    /// With --listen: the threads that serve the requests [default: one for every two
+    /// cores, at least 1].
+    #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    worker_threads: Option<u64>,
     /// The server to start, and its arguments (after `--`).
     #[arg(required_unless_present = "listen", last = true)]
     command: Vec<std::ffi::OsString>,
@@ -167,8 +171,8 @@ fn serve_metrics(address: SocketAddr) -> Result<(Arc<Metrics>, MetricsServer), S
     Ok((metrics, server))
 }
 
-/// The limits of `--max-requests`, `--max-sessions`, `--max-body-bytes` and `--drain-timeout`,
-/// each the library's default when not given.
+/// The limits of `--max-requests`, `--max-sessions`, `--max-body-bytes`, `--drain-timeout` and
+/// `--worker-threads`, each the library's default when not given.
 fn http_options(args: &GateArgs) -> HttpOptions {
     let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
     let defaults = HttpOptions::default();
@@ -180,6 +184,7 @@ fn http_options(args: &GateArgs) -> HttpOptions {
             args.drain_timeout
                 .map_or(defaults.drain_timeout, Duration::from_secs),
         )
+        .with_worker_threads(args.worker_threads.map_or(defaults.worker_threads, size))
 }
 
 /// A Streamable HTTP endpoint at `listen` in front of `upstream`, a gate for each session.

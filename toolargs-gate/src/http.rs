@@ -116,8 +116,10 @@ pub struct HttpOptions {
     /// How long a drain waits for the requests in flight before [`HttpGate::serve`] returns
     /// anyway ([`DRAIN_TIMEOUT`]).
     pub drain_timeout: Duration,
-    /// The threads that handle every connection and request; 0, the default, is one per
-    /// core the process may use.
+    /// The threads that handle every connection and request; 0, the default, is one for
+    /// every two cores the process may use, at least one: the gate shares its machine with
+    /// its clients or its server, and on two cores one thread served more calls than two, at
+    /// less CPU per call.
     pub worker_threads: usize,
 }
 
@@ -158,7 +160,7 @@ impl HttpOptions {
         self
     }
 
-    /// `worker_threads` threads handle the requests (0: one per core).
+    /// `worker_threads` threads handle the requests (0: one for every two cores).
     pub fn with_worker_threads(mut self, worker_threads: usize) -> HttpOptions {
         self.worker_threads = worker_threads;
         self
@@ -403,11 +405,12 @@ impl HttpGate {
             listener, shared, ..
         } = self;
         let shared = Arc::new(shared);
-        let mut runtime = tokio::runtime::Builder::new_multi_thread();
-        if shared.options.worker_threads > 0 {
-            runtime.worker_threads(shared.options.worker_threads);
-        }
-        let runtime = runtime
+        let threads = match shared.options.worker_threads {
+            0 => std::thread::available_parallelism().map_or(1, |cores| (cores.get() / 2).max(1)),
+            threads => threads,
+        };
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
             .thread_name("toolargs-gate-http")
             .enable_io()
             .enable_time()
