@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::exact::Decimal;
 use toolargs_core::coerce::format::Format;
+use toolargs_core::coerce::{ArgType, Capabilities};
 
 /// Index of a schema in its [`Graph`].
 pub(crate) type Id = usize;
@@ -140,7 +141,7 @@ pub(crate) struct Rules {
     /// `const`.
     pub constant: Option<Value>,
     /// Whether a string in the wrong ASCII case may be repaired to the one enum value it
-    /// matches (off when two values differ only in case).
+    /// matches, as the enum coercer says of the values (`casefold_allowed`).
     pub casefold: bool,
     pub minimum: Option<Limit>,
     pub maximum: Option<Limit>,
@@ -223,14 +224,21 @@ impl Rules {
             && self.max_items.is_none_or(|max| count <= max)
     }
 
-    /// Whether a lone string may stand for a one-item list: the items are plain strings.
-    pub fn scalar_to_list(&self, graph: &Graph) -> bool {
-        self.prefix_items.is_empty()
+    /// What the items of an array honour, as the coercer that reads them says: every item
+    /// under one schema of `type: string` is read as a `String`. A tuple, `contains` or any
+    /// other items schema honours nothing here. The list coercer decides from this whether a
+    /// lone string may stand for a one-item list.
+    pub fn items_honour(&self, graph: &Graph) -> Capabilities {
+        let strings = self.prefix_items.is_empty()
             && self.contains.is_none()
             && match self.items.map(|id| graph.get(id)) {
                 Some(Schema::Rules(items)) => items.types == Some(Types::STRING),
                 _ => false,
-            }
+            };
+        match strings {
+            true => <String as ArgType>::HONOURS,
+            false => Capabilities::NONE,
+        }
     }
 }
 

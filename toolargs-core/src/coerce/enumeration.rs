@@ -49,6 +49,21 @@ pub fn coerce_enum<S: AsRef<str>>(
     }
 }
 
+/// Whether a string in the wrong ASCII case may be read as one of `names` at all: only when no
+/// two names are equal ignoring ASCII case (a name given twice included), or the case repair
+/// would pick between them. A derived enum with two such names does not compile; a loaded
+/// `enum` with them takes its values as sent only.
+pub fn casefold_allowed<S: AsRef<str>>(names: &[S]) -> bool {
+    let mut folded: Vec<String> = names
+        .iter()
+        .map(|name| name.as_ref().to_ascii_lowercase())
+        .collect();
+    let count = folded.len();
+    folded.sort_unstable();
+    folded.dedup();
+    folded.len() == count
+}
+
 /// Reads a value that must equal one of `allowed` exactly (a JSON Schema `enum` or `const` of
 /// non-string values). Numbers compare by value, so `1` and `1.0` are the same.
 pub fn coerce_literal(
@@ -87,4 +102,17 @@ fn list<S: AsRef<str>>(names: &[S]) -> String {
         crate::text::push_json_str(&mut out, name.as_ref());
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::casefold_allowed;
+
+    #[test]
+    fn names_equal_but_for_case_refuse_the_case_repair() {
+        assert!(casefold_allowed(&["damaged", "late"]));
+        assert!(casefold_allowed::<&str>(&[]));
+        assert!(!casefold_allowed(&["a", "A", "b"]));
+        assert!(!casefold_allowed(&["late", "late"]));
+    }
 }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::{put, type_error, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::described;
-use crate::node::{IntegerReading, Node};
+use crate::node::{IntegerReading, Node, Number};
 use crate::path::Path;
 use crate::report::{Code, Rule};
 use crate::spec::{Bound, FieldSpec};
@@ -77,6 +77,22 @@ pub fn coerce_integer(
             .then_some(value),
         None => Some(value),
     }
+}
+
+/// Whether a JSON number is an integer as sent: one [`coerce_integer`] reads with no repair,
+/// written without a fraction or an exponent. `1999.0` and `1e3` are read as integers only as
+/// a repair (`integral_float_to_int`).
+#[inline]
+pub fn is_integer_as_sent(n: &Number<'_>) -> bool {
+    matches!(n.integer(), IntegerReading::Exact(_))
+}
+
+/// Whether a repair of `rule` hands over the number that was sent, only written as an integer
+/// is: `integral_float_to_int` (`1999.0` as `1999`). JSON Schema counts `1999.0` an integer,
+/// so a value with no other repair is, to a schema, the value as sent.
+#[inline]
+pub fn same_number(rule: Rule) -> bool {
+    rule == Rule::IntegralFloatToInt
 }
 
 /// ASCII digits with an optional leading `-` and no leading zero: the only strings with one
@@ -161,7 +177,41 @@ integer_types!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 #[cfg(test)]
 mod tests {
-    use super::is_plain_integer;
+    use super::{coerce_integer, is_integer_as_sent, is_plain_integer, same_number};
+    use crate::cx::Cx;
+    use crate::node::{Node, Number};
+    use crate::path::Path;
+    use crate::spec::{FieldSpec, UnknownPolicy};
+
+    #[test]
+    fn an_integer_as_sent_is_one_the_coercer_reads_without_a_repair() {
+        for text in [
+            "1999",
+            "-0",
+            "0",
+            "1999.0",
+            "1e3",
+            "1.999e3",
+            "19.99",
+            "1e400",
+            "-1.5e1",
+            "123456789012345678901234567890",
+        ] {
+            let node = Node::Number(Number::Literal(text));
+            let mut cx = Cx::new(UnknownPolicy::Reject);
+            let read = coerce_integer(
+                &node,
+                &FieldSpec::new(),
+                &Path::ROOT,
+                &mut cx,
+                (i128::MIN, i128::MAX),
+            );
+            let clean = read.is_some() && cx.repairs().is_empty() && !cx.has_errors();
+            assert_eq!(is_integer_as_sent(&Number::Literal(text)), clean, "{text}");
+            // Whatever repair reads a number as an integer keeps the number.
+            assert!(cx.repairs().iter().all(|r| same_number(r.rule)), "{text}");
+        }
+    }
 
     #[test]
     fn plain_integers_have_one_shape() {

@@ -27,7 +27,7 @@ impl<T: ArgType> ArgType for Vec<T> {
             spec,
             path,
             cx,
-            T::HONOURS.scalar_to_list,
+            wraps_scalar(T::HONOURS),
             |item, at, cx| T::coerce(item, spec, at, cx),
         )
     }
@@ -46,6 +46,14 @@ impl<T: ArgType> ArgType for Vec<T> {
     fn declared_semantics() -> crate::declare::Semantics {
         T::declared_semantics()
     }
+}
+
+/// Whether a lone string may stand for a one-item list (`scalar_to_list`) of items that honour
+/// `item`: items read from strings. Both doors ask it: a derived list or set with its item
+/// type's [`ArgType::HONOURS`], a loaded schema with what its `items` are read as.
+#[inline]
+pub const fn wraps_scalar(item: Capabilities) -> bool {
+    item.scalar_to_list
 }
 
 /// Reads a list: an array, or (when `scalar_to_list` is allowed for the item type) a lone

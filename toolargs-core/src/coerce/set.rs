@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, Hash};
 
 use serde_json::{json, Value};
 
-use super::list::coerce_list;
+use super::list::{coerce_list, wraps_scalar};
 use super::{put, ArgType, Capabilities};
 use crate::cx::Cx;
 use crate::node::Node;
@@ -54,7 +54,7 @@ impl<T: ArgType + Ord> ArgType for BTreeSet<T> {
             spec,
             path,
             cx,
-            T::HONOURS.scalar_to_list,
+            wraps_scalar(T::HONOURS),
             |item, at, cx| T::coerce(item, spec, at, cx),
         )?;
         let mut out = BTreeSet::new();
@@ -84,7 +84,7 @@ impl<T: ArgType + Eq + Hash, S: BuildHasher + Default> ArgType for HashSet<T, S>
             spec,
             path,
             cx,
-            T::HONOURS.scalar_to_list,
+            wraps_scalar(T::HONOURS),
             |item, at, cx| T::coerce(item, spec, at, cx),
         )?;
         let mut out = HashSet::with_capacity_and_hasher(items.len(), S::default());

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{LoadError, LoadErrorKind, Loader};
 use crate::shape::{Closure, Graph, Id, Rules, Schema};
+use toolargs_core::coerce::enumeration::casefold_allowed;
 
 impl Loader<'_, '_> {
     /// A schema that applies itself to the same value (`{"$ref": "#"}`, or through `allOf` and
@@ -52,20 +53,14 @@ impl Loader<'_, '_> {
         }
     }
 
-    /// Enum values that differ only in ASCII case would make a case repair ambiguous.
+    /// Whether the `enum`'s strings allow a case repair is the enum coercer's call; the loader
+    /// keeps the answer and says when it is no.
     pub(super) fn enum_case(&mut self, rules: &mut Rules, pointer: &str) {
         let Some(values) = &rules.allowed else {
             return;
         };
-        let mut folded: Vec<String> = values
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_ascii_lowercase)
-            .collect();
-        let count = folded.len();
-        folded.sort_unstable();
-        folded.dedup();
-        if folded.len() != count {
+        let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+        if !casefold_allowed(&names) {
             rules.casefold = false;
             self.warn(
                 &format!("{pointer}/enum"),

@@ -29,16 +29,16 @@ use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
-use toolargs_core::coerce::integer::coerce_integer;
-use toolargs_core::coerce::list::coerce_list;
+use toolargs_core::coerce::integer::{coerce_integer, is_integer_as_sent, same_number};
+use toolargs_core::coerce::list::{coerce_list, wraps_scalar};
 use toolargs_core::coerce::number::coerce_number;
 use toolargs_core::coerce::ArgType;
 use toolargs_core::cx::Cx;
 use toolargs_core::internal::text::int_value;
 use toolargs_core::internal::{reread, Shape};
-use toolargs_core::node::{IntegerReading, Node};
+use toolargs_core::node::Node;
 use toolargs_core::path::Path;
-use toolargs_core::report::{Code, Rule};
+use toolargs_core::report::Code;
 use toolargs_core::spec::{FieldSpec, UnknownPolicy};
 
 /// JSON Schema integers have no width; the widest range a JSON value holds exactly.
@@ -470,7 +470,7 @@ impl Walker<'_> {
             Types::BOOLEAN => bool::coerce(node, &spec, path, cx).map(Value::Bool),
             Types::STRING => String::coerce(node, &spec, path, cx).map(Value::String),
             Types::ARRAY => {
-                let wrap = rules.scalar_to_list(self.graph);
+                let wrap = wraps_scalar(rules.items_honour(self.graph));
                 coerce_list(node, &spec, path, cx, wrap, |item, _, _| {
                     Some(item.to_value())
                 })
@@ -537,26 +537,21 @@ enum EnumCase {
     Unsettled,
 }
 
-/// Whether an evaluation accepted the value as sent: no error, and no repair but, at most,
-/// `integral_float_to_int`, since `1.0` already is an integer to JSON Schema.
+/// Whether an evaluation accepted the value as sent: no error, and no repair but those the
+/// integer coercer says keep the number (`1.0` already is an integer to JSON Schema).
 fn passes_as_sent(accepted: bool, cx: &Cx) -> bool {
-    accepted
-        && !cx.has_errors()
-        && cx
-            .repairs()
-            .iter()
-            .all(|r| r.rule == Rule::IntegralFloatToInt)
+    accepted && !cx.has_errors() && cx.repairs().iter().all(|r| same_number(r.rule))
 }
 
-/// Whether a node is, as sent, of one of the types. `1.0` is not yet an integer here: it is
-/// read as one by the integer coercer, which records the repair.
+/// Whether a node is, as sent, of one of the types. A number is an integer as sent when the
+/// integer coercer says so; `1.0` is not yet one here: the coercer reads it as one, recording
+/// the repair.
 fn is_native(types: Types, node: &Node<'_>) -> bool {
     match node {
         Node::Null => types.has(Types::NULL),
         Node::Bool(_) => types.has(Types::BOOLEAN),
         Node::Number(n) => {
-            types.has(Types::NUMBER)
-                || types.has(Types::INTEGER) && matches!(n.integer(), IntegerReading::Exact(_))
+            types.has(Types::NUMBER) || types.has(Types::INTEGER) && is_integer_as_sent(n)
         }
         Node::String(_) => types.has(Types::STRING),
         Node::Array(_) => types.has(Types::ARRAY),
