@@ -5,7 +5,7 @@ Needs Python 3.8+ (standard library only) and a release build of the CLI:
     cargo build --release -p toolargs-cli && python3 scripts/gate_bench.py
 
 The server is `scripts/gate_bench_server.py` (standard library only): one refund tool, and
-answers that cost it little. The client is this script, raw JSON-RPC (no MCP SDK). Three parts,
+answers that cost it little. The client is this script, raw JSON-RPC (no MCP SDK). Four parts,
 each printed as a Markdown table:
 
 1. **stdio latency.** Two copies of the server, one started directly and one behind
@@ -32,9 +32,18 @@ Every answer is checked: that the tool got `amount_cents` as an integer (as a st
 repaired calls made directly) and, in the latency runs, its id; a wrong answer stops the
 run. Linux only (`/proc`).
 
-Options: `--only stdio,http,memory`, `--rounds`, `--calls` (per round and side), `--clients`,
+4. **Soak** (`--only soak`, not in the default run): the gate with `--log FILE` under a long
+   run, against the bench server. `--soak-calls` calls through the stdio gate, pipelined as in
+   the memory part, then `--soak-http-calls` calls through the HTTP gate from `--clients`
+   clients at once (each with a session of its own, taking the next call from a shared count
+   until none is left), half clean and half repaired in both. Samples the gate's `VmRSS` at
+   the start, every tenth of the calls and at the end, and its peak `VmHWM`; then reads the
+   log back and fails unless it has one line per call made, each JSON with the call's outcome
+   (`clean` or `repaired`, half each).
+
+Options: `--only stdio,http,memory,soak`, `--rounds`, `--calls` (per round and side), `--clients`,
 `--seconds`, `--http-rounds`, `--http-calls` (sequential HTTP calls per round and side),
-`--memory-calls`, `--window`, `--toolargs PATH`, and `--fastmcp PYTHON`: the stdio and HTTP
+`--memory-calls`, `--window`, `--soak-calls`, `--soak-http-calls`, `--toolargs PATH`, and `--fastmcp PYTHON`: the stdio and HTTP
 parts against the FastMCP server of the SDK tests (`toolargs-cli/tests/sdk/fastmcp_server.py`, its `refund`
 tool, answers as event streams, each call appended to a file) run by PYTHON, an interpreter with
 `fastmcp` installed (the SDK tests make one: `target/tmp/gate-sdk/venv/bin/python`), instead of
@@ -44,6 +53,7 @@ the bench server; its requests are counted by the clients.
 import argparse
 import http.client
 import io
+import itertools
 import json
 import os
 import socket
@@ -492,10 +502,11 @@ def http_throughput(args):
 # --------------------------------------------------------------------------------- memory
 
 
-def memory(args):
-    peer = StdioPeer([args.toolargs, "gate", "--"] + server_argv(), gated=True)
-    total, window = args.memory_calls, args.window
-    every = max(1, total // 10)
+def pipelined(argv, total, window, samples_every):
+    """`total` calls through the stdio gate started with `argv`, at most `window` in flight,
+    alternately clean and repaired: the gate's `(calls, VmRSS KiB, elapsed s)` at the start
+    and every `samples_every` calls, its peak `VmHWM` in KiB, and the seconds taken."""
+    peer = StdioPeer(argv, gated=True)
     requests = [CALLS["clean"] + b"\n", CALLS["repaired"] + b"\n"]
     want = b'"text":"int"'
     fd, read_fd = peer.fd, peer.proc.stdout.fileno()
@@ -503,7 +514,7 @@ def memory(args):
     sent = received = 0
     pending = b""
     started = time.perf_counter()
-    next_sample = every
+    next_sample = samples_every
     try:
         while received < total:
             room = min(window - (sent - received), total - sent)
@@ -519,16 +530,31 @@ def memory(args):
             *lines, pending = pending.split(b"\n")
             for line in lines:
                 if want not in line:
-                    raise Failed("memory run: unexpected answer %r" % line[:300])
+                    raise Failed("stdio run: unexpected answer %r" % line[:300])
             received += len(lines)
             while received >= next_sample and next_sample <= total:
                 samples.append((next_sample, rss_kib(peer.pid), time.perf_counter() - started))
-                next_sample += every
+                next_sample += samples_every
         elapsed = time.perf_counter() - started
-        with open("/proc/%d/status" % peer.pid) as status:
-            peak = [l.split()[1] for l in status if l.startswith("VmHWM:")][0]
+        peak = hwm_kib(peer.pid)
     finally:
         peer.close()
+    return samples, peak, elapsed
+
+
+def hwm_kib(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise Failed("no VmHWM for process %d" % pid)
+
+
+def memory(args):
+    total, window = args.memory_calls, args.window
+    every = max(1, total // 10)
+    samples, peak, elapsed = pipelined(
+        [args.toolargs, "gate", "--"] + server_argv(), total, window, every)
 
     print("### Memory: %s calls through the stdio gate, at most %d in flight\n" % (fmt(total, 0), window))
     print("| calls | gate VmRSS KiB | elapsed s |")
@@ -543,6 +569,148 @@ def memory(args):
           % (fmt(total / elapsed, 0), peak, fmt(every, 0), fmt(min(after_warmup), 0),
              fmt(max(after_warmup), 0), growth))
     return samples, growth
+
+
+# ----------------------------------------------------------------------------------- soak
+
+
+def check_log(path, calls):
+    """Fails unless the verdict log at `path` has one line per call made, each a JSON verdict
+    on `refund`, half of them clean and half repaired; the counts of each outcome."""
+    outcomes = {}
+    lines = 0
+    with open(path, "rb") as log:
+        for line in log:
+            lines += 1
+            try:
+                verdict = json.loads(line)
+            except ValueError:
+                raise Failed("%s, line %d: not JSON: %r" % (path, lines, line[:200]))
+            if verdict.get("tool") != "refund":
+                raise Failed("%s, line %d: not a verdict on refund: %r" % (path, lines, line[:200]))
+            outcome = verdict.get("outcome")
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    if lines != calls:
+        raise Failed("%s has %d lines for %d calls" % (path, lines, calls))
+    expected = {"clean": calls - calls // 2, "repaired": calls // 2}
+    if outcomes != {k: v for k, v in expected.items() if v}:
+        raise Failed("%s: outcomes %r, expected %r" % (path, outcomes, expected))
+    return outcomes
+
+
+def soak_table(title, samples, peak, total, elapsed, outcomes):
+    print("### %s\n" % title)
+    print("| calls | gate VmRSS KiB | elapsed s |")
+    print("|---:|---:|---:|")
+    for calls, rss, at in samples:
+        print("| %s | %s | %s |" % (fmt(calls, 0), fmt(rss, 0), fmt(at)))
+    print()
+    print("%s calls/s; VmRSS %s KiB at the start, %s KiB at the end; peak VmHWM %s KiB; the log "
+          "has %s lines, one per call (%s clean, %s repaired)\n"
+          % (fmt(total / elapsed, 0), fmt(samples[0][1], 0), fmt(samples[-1][1], 0), fmt(peak, 0),
+             fmt(sum(outcomes.values()), 0), fmt(outcomes.get("clean", 0), 0),
+             fmt(outcomes.get("repaired", 0), 0)))
+
+
+def soak_stdio(args, log):
+    total = args.soak_calls
+    samples, peak, elapsed = pipelined(
+        [args.toolargs, "gate", "--log", str(log), "--"] + server_argv(), total, args.window,
+        max(1, total // 10))
+    outcomes = check_log(log, total)
+    soak_table("Soak, stdio: %s calls through `toolargs gate --log FILE`, at most %d in flight"
+               % (fmt(total, 0), args.window), samples, peak, total, elapsed, outcomes)
+
+
+def soak_client(host_port, tickets, total, done, index, barrier):
+    """One soak client: a session, then the next call of the shared count until none is left;
+    its calls counted in done[index]."""
+    host, port = host_port.rsplit(":", 1)
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    session = open_session(conn)
+    want = b'"text":"int"'
+    barrier.wait()
+    while True:
+        n = next(tickets)
+        if n >= total:
+            break
+        kind = "clean" if n & 1 == 0 else "repaired"
+        response, body = post(conn, CALLS[kind] % (n + 2), session)
+        if response.status != 200 or want not in body:
+            raise Failed("soak call over HTTP: %d %r" % (response.status, body[:300]))
+        done[index] += 1
+    conn.close()
+
+
+def soak_http(args, log):
+    total, clients = args.soak_http_calls, args.clients
+    server, server_url = start_listening(server_argv() + ["--http", "0"], "listening on")
+    gate, gate_url = start_listening(
+        [args.toolargs, "gate", "--log", str(log), "--listen", "127.0.0.1:0",
+         "--upstream", "http://" + server_url], "toolargs gate: listening on")
+    endpoint = gate_url.split("/", 1)[0]
+    tickets = itertools.count()
+    done = [0] * clients
+    errors = []
+    barrier = threading.Barrier(clients + 1)
+    every = max(1, total // 10)
+
+    def run(index):
+        try:
+            soak_client(endpoint, tickets, total, done, index, barrier)
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+            barrier.abort()
+
+    try:
+        samples = [(0, rss_kib(gate.pid), 0.0)]
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+        for thread in threads:
+            thread.start()
+        try:
+            barrier.wait()
+        except threading.BrokenBarrierError:
+            pass
+        # The sessions are open: what the gate holds for them, before the first call.
+        samples.append((0, rss_kib(gate.pid), 0.0))
+        started = time.perf_counter()
+        next_sample = every
+        while any(thread.is_alive() for thread in threads):
+            made = sum(done)
+            while made >= next_sample and next_sample < total:
+                samples.append((next_sample, rss_kib(gate.pid), time.perf_counter() - started))
+                next_sample += every
+            time.sleep(0.02)
+        elapsed = time.perf_counter() - started
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+        made = sum(done)
+        samples.append((made, rss_kib(gate.pid), elapsed))
+        peak = hwm_kib(gate.pid)
+    finally:
+        gate.terminate()
+        server.terminate()
+        gate.wait(timeout=30)
+        server.wait(timeout=10)
+    if made != total:
+        raise Failed("the HTTP soak made %d calls of %d" % (made, total))
+    outcomes = check_log(log, made)
+    soak_table("Soak, HTTP: %s calls through `toolargs gate --log FILE --listen ...` from %d "
+               "clients at once (the second row: their sessions open)" % (fmt(total, 0), clients),
+               samples, peak, total, elapsed, outcomes)
+
+
+def soak(args):
+    directory = Path(tempfile.mkdtemp(prefix="gate-soak-"))
+    try:
+        soak_stdio(args, directory / "stdio.jsonl")
+        soak_http(args, directory / "http.jsonl")
+    finally:
+        for log in directory.iterdir():
+            log.unlink()
+        directory.rmdir()
 
 
 # ----------------------------------------------------------------------------------- main
@@ -560,6 +728,8 @@ def main():
     parser.add_argument("--http-calls", type=int, default=100)
     parser.add_argument("--memory-calls", type=int, default=1_000_000)
     parser.add_argument("--window", type=int, default=256)
+    parser.add_argument("--soak-calls", type=int, default=1_000_000)
+    parser.add_argument("--soak-http-calls", type=int, default=500_000)
     parser.add_argument("--fastmcp", default=None, metavar="PYTHON")
     args = parser.parse_args()
     if not Path(args.toolargs).exists():
@@ -574,6 +744,8 @@ def main():
             http_throughput(args)
         if "memory" in parts:
             memory(args)
+        if "soak" in parts:
+            soak(args)
     except Failed as e:
         sys.exit("gate_bench: %s" % e)
     print("load average at the end %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
