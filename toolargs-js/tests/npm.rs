@@ -3,7 +3,8 @@
 //! holds the workspace's), then
 //!
 //! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
-//! - the packed tarball installs into a project of its own and is imported there;
+//! - the packed tarball installs into a project of its own and is imported there, under
+//!   Node.js, Deno and Bun (`test/consumer`, with the two pinned as npm packages);
 //! - its verdicts equal `Spec::parse`'s on the same definitions and texts, call by call
 //!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
 //!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
@@ -86,9 +87,14 @@ fn the_node_suite_passes() {
 
 #[test]
 fn the_packed_package_installs_and_imports_in_another_project() {
+    // `test/consumer`, copied: a project of its own with Deno and Bun pinned, where the tarball
+    // is installed and imported under Node.js, Deno and Bun.
     let dir = scratch().join("consumer");
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
+    for file in ["package.json", "package-lock.json", "check.mjs"] {
+        fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
+    }
     let packed = run(
         "npm pack",
         Command::new("npm")
@@ -117,40 +123,51 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "package.json",
         ]
     );
-    fs::write(
-        dir.join("package.json"),
-        r#"{"name": "consumer", "private": true, "type": "module"}"#,
-    )
-    .unwrap();
+    run(
+        "npm ci (the consumer)",
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir),
+    );
     run(
         "npm install <tarball>",
         Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--offline"])
+            .args([
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--no-save",
+                "--offline",
+            ])
             .arg(dir.join(file))
             .current_dir(&dir),
     );
-    fs::write(
-        dir.join("check.mjs"),
-        r#"import assert from "node:assert/strict";
-import { LoadError, Rejected, Spec, ToolSet } from "toolargs";
-const spec = new Spec({ type: "object", properties: { n: { type: "integer" } } }, { effect: "read_only" });
-const result = spec.parse('{"n": "12345678901234567890", "x": 1}');
-assert.deepEqual(result.arguments, { n: 12345678901234567890n });
-assert.deepEqual(result.repairs.map((r) => r.rule), ["strip_unknown_field", "numeric_string_to_int"]);
-assert.throws(() => spec.validate('{"n": true}'), Rejected);
-assert.throws(() => new Spec("{"), LoadError);
-assert.deepEqual(new ToolSet({ tools: [] }).names, []);
-await assert.rejects(import("toolargs/dist/toolargs_js.js"), /ERR_PACKAGE_PATH_NOT_EXPORTED|not exported/);
-console.log("imported", import.meta.resolve("toolargs"));
-"#,
-    )
-    .unwrap();
-    let out = run(
-        "node check.mjs",
-        Command::new("node").arg("check.mjs").current_dir(&dir),
-    );
-    assert!(out.contains("node_modules/toolargs/js/index.js"), "{out}");
-    println!("{out}");
+    let bin = dir.join("node_modules/.bin");
+    for (runtime, command, args) in [
+        ("Node.js", PathBuf::from("node"), vec!["check.mjs"]),
+        // Deno reads the module only with the permission to read.
+        (
+            "Deno",
+            bin.join("deno"),
+            vec!["run", "--allow-read", "check.mjs"],
+        ),
+        ("Bun", bin.join("bun"), vec!["check.mjs"]),
+    ] {
+        let out = run(
+            &format!("{runtime}: check.mjs"),
+            Command::new(command)
+                .args(args)
+                .env("NO_COLOR", "1")
+                .env("DENO_NO_UPDATE_CHECK", "1")
+                .current_dir(&dir),
+        );
+        assert!(
+            out.contains(&format!("{runtime}: imported "))
+                && out.contains("node_modules/toolargs/js/index.js"),
+            "{out}"
+        );
+        print!("{out}");
+    }
 }
 
 /// Calls against one list of tool definitions.
