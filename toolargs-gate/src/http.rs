@@ -424,6 +424,9 @@ impl HttpGate {
         let mut state = lock(&control.state);
         loop {
             if let Some(failed) = state.failed.take() {
+                drop(state);
+                // Not waited for: `serve` may have been called where blocking is not allowed.
+                runtime.shutdown_background();
                 return Err(failed);
             }
             if state.drains > 0 {
@@ -456,6 +459,7 @@ impl HttpGate {
         let cut = control.busy.load(Ordering::SeqCst);
         if cut == 0 {
             note!("toolargs gate: drained");
+            runtime.shutdown_background();
             return Ok(());
         }
         note!("toolargs gate: drained, {cut} request(s) still in flight cut short");
@@ -471,7 +475,7 @@ impl HttpGate {
                         .unwrap_or_else(std::sync::PoisonError::into_inner);
                 }
                 drop(state);
-                drop(runtime);
+                runtime.shutdown_background();
             });
         if let Err(e) = finishing {
             note!("toolargs gate: cannot start a thread: {e}");
