@@ -4,7 +4,8 @@
 //!
 //! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
 //! - the packed tarball installs into a project of its own and is imported there, under
-//!   Node.js, Deno and Bun (`test/consumer`, with the two pinned as npm packages);
+//!   Node.js, Deno, Bun and workerd, Cloudflare's runtime (`test/consumer`, with the three
+//!   pinned as npm packages);
 //! - its verdicts equal `Spec::parse`'s on the same definitions and texts, call by call
 //!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
 //!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
@@ -87,12 +88,18 @@ fn the_node_suite_passes() {
 
 #[test]
 fn the_packed_package_installs_and_imports_in_another_project() {
-    // `test/consumer`, copied: a project of its own with Deno and Bun pinned, where the tarball
-    // is installed and imported under Node.js, Deno and Bun.
+    // `test/consumer`, copied: a project of its own with Deno, Bun and workerd pinned, where the
+    // tarball is installed and imported under each, and under Node.js.
     let dir = scratch().join("consumer");
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
-    for file in ["package.json", "package-lock.json", "check.mjs"] {
+    for file in [
+        "package.json",
+        "package-lock.json",
+        "check.mjs",
+        "worker.js",
+        "config.capnp",
+    ] {
         fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
     }
     let packed = run(
@@ -117,9 +124,11 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "README.md",
             "dist/toolargs_js.js",
             "dist/toolargs_js_bg.wasm",
+            "js/api.js",
             "js/index.d.ts",
             "js/index.js",
             "js/json.js",
+            "js/workerd.js",
             "package.json",
         ]
     );
@@ -168,6 +177,33 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         );
         print!("{out}");
     }
+    // Cloudflare's runtime, with the module imported as wrangler bundles it; wrangler resolves
+    // the `workerd` export condition, as Node.js does when told to.
+    let resolved = run(
+        "node --conditions=workerd",
+        Command::new("node")
+            .args(["--conditions=workerd", "--input-type=module", "-e"])
+            .arg(r#"console.log(import.meta.resolve("toolargs"))"#)
+            .current_dir(&dir),
+    );
+    assert!(
+        resolved
+            .trim_end()
+            .ends_with("node_modules/toolargs/js/workerd.js"),
+        "{resolved}"
+    );
+    let output = Command::new(bin.join("workerd"))
+        .args(["test", "config.capnp"])
+        .current_dir(&dir)
+        .output()
+        .expect("workerd starts");
+    let log = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && log.contains("[ PASS ] main"),
+        "workerd test:\n{log}"
+    );
+    println!("workerd: the worker's test passed");
 }
 
 /// Calls against one list of tool definitions.

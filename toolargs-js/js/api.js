@@ -1,0 +1,327 @@
+// The public API over the WebAssembly module, once it is loaded: `index.js` (every runtime that
+// serves the package's files) and `workerd.js` (Cloudflare's) load it, then re-export this.
+//
+// Every verdict is the gate's: values are written as the JSON text they stand for
+// (`json.js`), the text crosses into the module, and the verdict comes back as one JSON
+// document read into values, with `BigInt` for the integers a number cannot hold exactly.
+
+import {
+  Failure as NativeFailure,
+  Spec as NativeSpec,
+  ToolSet as NativeToolSet,
+  maxDepth,
+  maxPayloadBytes,
+  notJson,
+} from "../dist/toolargs_js.js";
+import { NotJson, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
+
+// The gate's limits, read from the module when first needed (it is loaded after this module
+// is evaluated).
+let limits;
+const limitsOf = () => (limits ??= { depth: maxDepth(), bytes: maxPayloadBytes() });
+
+const WRAP = Symbol("toolargs.wrap");
+const EMPTY = Object.freeze([]);
+
+/** A tool definition that cannot be loaded; the message says where and why. */
+export class LoadError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "LoadError";
+  }
+}
+
+/** Thrown by `Spec.validate` for a call the gate rejects. */
+export class Rejected extends Error {
+  #model;
+
+  constructor(errors, forModel) {
+    super(forModel);
+    this.name = "Rejected";
+    this.errors = errors;
+    this.#model = forModel;
+  }
+
+  /** The model-facing JSON text of the rejection: `{"ok":false,"errors":[...]}`. */
+  forModel() {
+    return this.#model;
+  }
+}
+
+/** The verdict on one call. */
+export class ParseResult {
+  #model;
+
+  constructor(verdict) {
+    this.ok = verdict.ok;
+    this.arguments = verdict.arguments;
+    this.repairs = verdict.repairs;
+    this.errors = verdict.errors;
+    this.#model = verdict.model;
+  }
+
+  /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
+   * rejected, `{"ok":true}` when accepted. */
+  forModel() {
+    return this.#model;
+  }
+}
+
+/** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
+export class Spec {
+  #native;
+
+  constructor(definition, options) {
+    if (definition === WRAP) {
+      this.#native = options;
+      return;
+    }
+    const { effect, unknown } = options ?? {};
+    checkOption("effect", effect);
+    checkOption("unknown", unknown);
+    const text = definitionText(definition);
+    this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined));
+  }
+
+  /** Loads a zod 4 schema, through zod's own JSON Schema export of its input. */
+  static fromZod(schema, options) {
+    return new Spec(zodJsonSchema(schema), options);
+  }
+
+  /** The tool's name, when the definition gives one. */
+  get name() {
+    return this.#native.name ?? null;
+  }
+
+  /** The tool's description, when the definition gives one. */
+  get description() {
+    return this.#native.description ?? null;
+  }
+
+  /** What the tool does, when set or annotated. */
+  get effect() {
+    return this.#native.effect ?? null;
+  }
+
+  /** What happens to keys the schema does not declare: `"strip"` or `"reject"`. */
+  get unknown() {
+    return this.#native.unknown;
+  }
+
+  /** What loaded with a warning, one sentence each. */
+  get warnings() {
+    return this.#native.warnings;
+  }
+
+  /** Judges one call's arguments; never throws for what they hold. */
+  parse(args) {
+    return judge(this.#native, args);
+  }
+
+  /** The arguments of a call that passes (as sent or repaired); throws `Rejected` for one
+   * that does not. */
+  validate(args) {
+    const result = judge(this.#native, args);
+    if (result.ok) return result.arguments;
+    throw new Rejected(result.errors, result.forModel());
+  }
+
+  /** A stream of one call, judged while it arrives. */
+  stream() {
+    return new ArgumentStream(WRAP, this.#native.stream());
+  }
+}
+
+/** The tools of a list of definitions, or of an MCP `tools/list` result, each loaded on its
+ * own. */
+export class ToolSet {
+  #native;
+  #specs = new Map();
+
+  constructor(definitions) {
+    let list = definitions;
+    // A whole JSON-RPC response to `tools/list`: its result holds the tools.
+    if (isPlainObject(list) && !("tools" in list) && "result" in list) list = list.result;
+    const text = definitionText(list);
+    this.#native = loading(() => NativeToolSet.load(text));
+    this.names = Object.freeze(this.#native.names);
+    this.unchecked = Object.freeze(JSON.parse(this.#native.unchecked).map((p) => Object.freeze(p)));
+  }
+
+  /** Whether `name` is a tool that loaded. */
+  has(name) {
+    return this.get(name) !== undefined;
+  }
+
+  /** The spec of the tool `name`, or `undefined` when it is not one that loaded. */
+  get(name) {
+    let spec = this.#specs.get(name);
+    if (spec === undefined && typeof name === "string") {
+      const native = this.#native.get(name);
+      if (native === undefined) return undefined;
+      spec = new Spec(WRAP, native);
+      this.#specs.set(name, spec);
+    }
+    return spec;
+  }
+
+  /** Judges a call to the tool `name`; a name that is not a tool that loaded throws
+   * `RangeError`. */
+  parse(name, args) {
+    const spec = this.get(name);
+    if (spec === undefined) throw new RangeError(this.#native.whyNot(String(name)));
+    return spec.parse(args);
+  }
+}
+
+/** One call's arguments judged while they arrive. */
+class ArgumentStream {
+  #native;
+  /** A high surrogate that ended the last piece: the next piece may complete its character. */
+  #held = "";
+  #finished = false;
+
+  constructor(token, native) {
+    if (token !== WRAP) throw new TypeError("a stream is made by spec.stream()");
+    this.#native = native;
+  }
+
+  /** Takes the next piece of the arguments' text (a string, or bytes that may end inside a
+   * character). */
+  feed(piece) {
+    this.#open();
+    let errors;
+    if (typeof piece === "string") {
+      let text = this.#held + piece;
+      this.#held = "";
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.#held = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+      errors = wellFormed(text) ? this.#native.feed(text) : this.#native.feedBytes(wtf8(text));
+    } else if (piece instanceof Uint8Array) {
+      this.#flush();
+      errors = this.#native.feedBytes(piece);
+    } else {
+      throw new TypeError("a piece is a string or a Uint8Array");
+    }
+    return errors === undefined
+      ? { rejected: false, errors: EMPTY }
+      : { rejected: true, errors: JSON.parse(errors) };
+  }
+
+  /** The members complete and accepted so far, as the parser will pass them on. */
+  partial() {
+    this.#open();
+    return readDocument(this.#native.partial());
+  }
+
+  /** Bytes received so far. */
+  get received() {
+    return this.#finished ? 0 : this.#native.received;
+  }
+
+  /** The verdict on the whole text: exactly `parse`'s. */
+  finish() {
+    this.#open();
+    this.#flush();
+    const verdict = this.#native.finish();
+    this.#finished = true;
+    this.#native.free();
+    return new ParseResult(readDocument(verdict));
+  }
+
+  #open() {
+    if (this.#finished) throw new Error("the stream is finished");
+  }
+
+  /** A high surrogate held back that no piece completed: a lone surrogate, fed as such. */
+  #flush() {
+    if (this.#held !== "") {
+      this.#native.feedBytes(wtf8(this.#held));
+      this.#held = "";
+    }
+  }
+}
+
+function judge(native, args) {
+  if (typeof args === "string") {
+    return verdictOf(wellFormed(args) ? native.parse(args) : native.parseBytes(wtf8(args)));
+  }
+  if (args instanceof Uint8Array) return verdictOf(native.parseBytes(args));
+  if (args instanceof ArrayBuffer) return verdictOf(native.parseBytes(new Uint8Array(args)));
+  let text;
+  try {
+    text = writeJson(args, limitsOf().depth, limitsOf().bytes);
+  } catch (e) {
+    if (e instanceof NotJson) return verdictOf(notJson(JSON.stringify(e.steps), e.what));
+    throw e;
+  }
+  return verdictOf(native.parse(text));
+}
+
+function verdictOf(document) {
+  return new ParseResult(readDocument(document));
+}
+
+/** A definition as JSON text: text as given, bytes as UTF-8, anything else written as JSON. */
+function definitionText(definition) {
+  if (typeof definition === "string") {
+    if (!wellFormed(definition)) {
+      throw new LoadError("the definition is not valid Unicode (it holds a lone surrogate)");
+    }
+    return definition;
+  }
+  if (definition instanceof Uint8Array || definition instanceof ArrayBuffer) {
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(definition);
+    } catch {
+      throw new LoadError("the definition is not valid UTF-8");
+    }
+  }
+  try {
+    return writeJson(definition, limitsOf().depth, limitsOf().bytes);
+  } catch (e) {
+    if (!(e instanceof NotJson)) throw e;
+    const [error] = readDocument(notJson(JSON.stringify(e.steps), e.what)).errors;
+    throw new LoadError(`${error.path}: ${error.message}`);
+  }
+}
+
+/** Runs a load, turning its failure into `LoadError` (the definition) or `RangeError` (an
+ * option). */
+function loading(load) {
+  try {
+    return load();
+  } catch (e) {
+    if (!(e instanceof NativeFailure)) throw e;
+    const { kind, message } = e;
+    e.free();
+    throw kind === "load" ? new LoadError(message) : new RangeError(message);
+  }
+}
+
+function checkOption(name, value) {
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw new TypeError(`${name} must be a string, not ${typeof value}`);
+  }
+}
+
+function isPlainObject(value) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/** The JSON Schema of what a zod 4 schema accepts as input, by zod's own export. */
+function zodJsonSchema(schema) {
+  if (schema !== null && typeof schema === "object") {
+    if (typeof schema.toJSONSchema === "function") return schema.toJSONSchema({ io: "input" });
+    const standard = schema["~standard"]?.jsonSchema;
+    if (typeof standard?.input === "function") return standard.input({ target: "draft-2020-12" });
+  }
+  throw new TypeError(
+    "Spec.fromZod takes a zod 4 schema (for another schema, pass its JSON Schema to new Spec)",
+  );
+}

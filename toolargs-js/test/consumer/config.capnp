@@ -1,0 +1,19 @@
+# workerd's configuration for `worker.js` (tests/npm.rs runs `workerd test config.capnp`): the
+# package's modules as wrangler would bundle them, the WebAssembly one as a compiled module.
+using Workerd = import "/workerd/workerd.capnp";
+
+const config :Workerd.Config = (
+  services = [ (name = "main", worker = .worker) ],
+);
+
+const worker :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "node_modules/toolargs/js/workerd.js", esModule = embed "node_modules/toolargs/js/workerd.js"),
+    (name = "node_modules/toolargs/js/api.js", esModule = embed "node_modules/toolargs/js/api.js"),
+    (name = "node_modules/toolargs/js/json.js", esModule = embed "node_modules/toolargs/js/json.js"),
+    (name = "node_modules/toolargs/dist/toolargs_js.js", esModule = embed "node_modules/toolargs/dist/toolargs_js.js"),
+    (name = "node_modules/toolargs/dist/toolargs_js_bg.wasm", wasm = embed "node_modules/toolargs/dist/toolargs_js_bg.wasm"),
+  ],
+  compatibilityDate = "2026-11-01",
+);
