@@ -1,11 +1,8 @@
-//! What is checked once every schema is compiled: loops of schemas applied in place, enums
-//! equal but for case, defaults against their schemas, and what each schema declares in place.
-
-use serde_json::Value;
+//! What is checked once every schema is compiled: loops of schemas applied in place, defaults
+//! against their schemas, and what each schema declares in place.
 
 use super::{LoadError, LoadErrorKind, Loader};
-use crate::shape::{Closure, Graph, Id, Rules, Schema};
-use toolargs_core::coerce::enumeration::casefold_allowed;
+use crate::shape::{Closure, Graph, Id, Schema};
 
 impl Loader<'_, '_> {
     /// A schema that applies itself to the same value (`{"$ref": "#"}`, or through `allOf` and
@@ -50,22 +47,6 @@ impl Loader<'_, '_> {
         match &self.schemas[id] {
             Schema::Rules(rules) => rules.applied_in_place(true),
             _ => Vec::new(),
-        }
-    }
-
-    /// Whether the `enum`'s strings allow a case repair is the enum coercer's call; the loader
-    /// keeps the answer and says when it is no.
-    pub(super) fn enum_case(&mut self, rules: &mut Rules, pointer: &str) {
-        let Some(values) = &rules.allowed else {
-            return;
-        };
-        let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-        if !casefold_allowed(&names) {
-            rules.casefold = false;
-            self.warn(
-                &format!("{pointer}/enum"),
-                "two values differ only in ASCII case, so a value in the wrong case is not repaired",
-            );
         }
     }
 
