@@ -217,12 +217,14 @@ export class ToolSet {
 
 /** A tool definition that cannot be loaded; the message says where and why. */
 export class LoadError extends Error {
+  constructor(message: string);
   readonly name: "LoadError";
 }
 
 /** Thrown by `Spec.validate` for a call the gate rejects. */
 export class Rejected extends Error {
-  private constructor();
+  /** A rejection with its errors and the text for the model (as `ParseResult.forModel()`). */
+  constructor(errors: ArgumentError[], forModel: string);
   readonly name: "Rejected";
   /** Every error of the call. */
   readonly errors: ArgumentError[];

@@ -17,7 +17,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = dirname(here);
@@ -98,7 +98,8 @@ must(bindgen, [
 ]);
 
 const built = readFileSync(join(out, "toolargs_js_bg.wasm"));
-const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const kb = (n) => `${Math.round(n / 1000)} kB`;
 console.error(
-  `dist/toolargs_js_bg.wasm: ${kib(built.length)}, ${kib(gzipSync(built, { level: 9 }).length)} gzipped`,
+  `dist/toolargs_js_bg.wasm: ${kb(built.length)}, ${kb(gzipSync(built, { level: 9 }).length)} gzipped, ` +
+    `${kb(brotliCompressSync(built).length)} with brotli`,
 );

@@ -63,6 +63,10 @@ try {
   }
 }
 
+const made: Rejected = new Rejected(errors, forModel);
+const loadError: LoadError = new LoadError("why");
+void [made, loadError];
+
 const tools = new ToolSet({ tools: [] });
 const names: readonly string[] = tools.names;
 const unchecked: readonly (readonly [string | null, string])[] = tools.unchecked;
