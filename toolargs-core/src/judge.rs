@@ -105,7 +105,8 @@ pub trait Judge: Send + Sync {
     }
 }
 
-/// A reference judges as what it points at: `spec.stream()` borrows its spec.
+/// A reference judges as what it points at: `spec.stream()` borrows its spec. Each method
+/// forwards, inlined: a stream over `&Spec` makes the calls it made over `Spec`.
 impl<J: Judge> Judge for &J {
     type Output = J::Output;
 
@@ -118,6 +119,7 @@ impl<J: Judge> Judge for &J {
         (**self).parse(raw, options)
     }
 
+    #[inline]
     fn parse_json(
         &self,
         raw: &RawArgs<'_>,
@@ -126,10 +128,12 @@ impl<J: Judge> Judge for &J {
         (**self).parse_json(raw, options)
     }
 
+    #[inline]
     fn check(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Vec<Repair>, Rejection> {
         (**self).check(raw, options)
     }
 
+    #[inline]
     fn check_logged(
         &self,
         payload: &LoggedPayload<'_>,
@@ -138,6 +142,7 @@ impl<J: Judge> Judge for &J {
         (**self).check_logged(payload, options)
     }
 
+    #[inline]
     fn judge_member(
         &self,
         member: &Node<'_>,
@@ -146,10 +151,12 @@ impl<J: Judge> Judge for &J {
         (**self).judge_member(member, options)
     }
 
+    #[inline]
     fn member_slots(&self) -> Option<Box<dyn MemberSlots<J::Output>>> {
         (**self).member_slots()
     }
 
+    #[inline]
     fn load_warnings(&self) -> &[LoadWarning] {
         (**self).load_warnings()
     }
