@@ -246,11 +246,9 @@ class ArgumentStream {
 }
 
 function judge(native, args) {
-  if (typeof args === "string") {
-    return verdictOf(wellFormed(args) ? native.parse(args) : native.parseBytes(wtf8(args)));
-  }
-  if (args instanceof Uint8Array) return verdictOf(native.parseBytes(args));
-  if (args instanceof ArrayBuffer) return verdictOf(native.parseBytes(new Uint8Array(args)));
+  if (typeof args === "string") return judgeText(native, args);
+  if (args instanceof Uint8Array) return judgeBytes(native, args);
+  if (args instanceof ArrayBuffer) return judgeBytes(native, new Uint8Array(args));
   let text;
   try {
     text = writeJson(args, limitsOf().depth, limitsOf().bytes);
@@ -258,7 +256,32 @@ function judge(native, args) {
     if (e instanceof NotJson) return verdictOf(notJson(JSON.stringify(e.steps), e.what));
     throw e;
   }
-  return verdictOf(native.parse(text));
+  return judgeText(native, text);
+}
+
+function judgeText(native, text) {
+  // Each UTF-16 unit is at least a byte of UTF-8: past the limit in units, past it in bytes.
+  if (text.length > limitsOf().bytes) return judgeInPieces(native, text);
+  return verdictOf(wellFormed(text) ? native.parse(text) : native.parseBytes(wtf8(text)));
+}
+
+function judgeBytes(native, bytes) {
+  if (bytes.length > limitsOf().bytes) return judgeInPieces(native, bytes);
+  return verdictOf(native.parseBytes(bytes));
+}
+
+/** A payload certainly past the size limit, streamed: its first piece is already past the
+ * limit (by two units, one of which may be held back as half a pair), so the stream reads
+ * none of it and only counts the bytes of the rest, a mebibyte at a time. The module never
+ * holds the whole payload, and the verdict is `parse`'s (`too_large`, with the size). */
+function judgeInPieces(native, payload) {
+  const stream = new ArgumentStream(WRAP, native.stream());
+  const first = limitsOf().bytes + 2;
+  stream.feed(payload.slice(0, first));
+  for (let at = first; at < payload.length; at += 1 << 20) {
+    stream.feed(payload.slice(at, at + (1 << 20)));
+  }
+  return stream.finish();
 }
 
 function verdictOf(document) {

@@ -67,7 +67,7 @@ export function writeJson(value, maxDepth, maxBytes) {
     if (Array.isArray(v)) {
       out += "[";
       const length = v.length;
-      for (let i = 0; i < length; i++) {
+      for (let i = 0; i < length && out.length <= maxBytes; i++) {
         if (i > 0) out += ",";
         steps.push(i);
         const item = v[i];
@@ -87,6 +87,7 @@ export function writeJson(value, maxDepth, maxBytes) {
     out += "{";
     let first = true;
     for (const key of Object.keys(v)) {
+      if (out.length > maxBytes) break;
       steps.push(key);
       const item = v[key];
       if (item !== undefined) {
@@ -166,7 +167,6 @@ export function readDocument(text) {
 }
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_ALL = new RegExp(LONE.source, "g");
 
 /** Whether `text` is valid Unicode: no lone surrogate, so that UTF-8 holds it exactly. */
 export const wellFormed =
@@ -174,28 +174,38 @@ export const wellFormed =
     ? (text) => text.isWellFormed()
     : (text) => !LONE.test(text);
 
-const encoder = new TextEncoder();
-
 /**
  * `text` in UTF-8, with each lone surrogate in the three bytes of its code unit (WTF-8): not
  * UTF-8, so the gate rejects it as it rejects any text that is not, where an encoder would
  * have put U+FFFD in its place.
  */
 export function wtf8(text) {
-  const parts = [];
-  let at = 0;
-  for (const match of text.matchAll(LONE_ALL)) {
-    parts.push(encoder.encode(text.slice(at, match.index)));
-    const c = text.charCodeAt(match.index);
-    parts.push(Uint8Array.of(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)));
-    at = match.index + 1;
+  const out = new Uint8Array(text.length * 3);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) {
+      out[n++] = c;
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        i++;
+      }
+    }
+    if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+    } else if (c < 0x10000) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+    }
+    out[n++] = 0x80 | (c & 0x3f);
   }
-  parts.push(encoder.encode(text.slice(at)));
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return out.subarray(0, n);
 }

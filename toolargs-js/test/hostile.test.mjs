@@ -76,6 +76,18 @@ describe("size", () => {
     rejected(many, ["too_large@$"]);
   });
 
+  test("100 MB, as text, as bytes and in one string of a value, is too_large", () => {
+    const hundred = `{"s": "${"é".repeat(50 * 1024 * 1024)}"}`;
+    const size = 100 * 1024 * 1024 + 9;
+    const [error] = rejected(hundred, ["too_large@$"]).errors;
+    assert.match(error.message, new RegExp(`the payload is ${size} bytes`));
+    assert.deepEqual(rejected(new TextEncoder().encode(hundred), ["too_large@$"]).errors, [error]);
+    // A lone surrogate cut from its pair at a piece's end is counted as three bytes, as sent.
+    const odd = `{"s": "${"x".repeat((1 << 20) - 8)}\u{1F600}${"\ud800".repeat(20 << 20)}"}`;
+    assert.match(rejected(odd, ["too_large@$"]).errors[0].message, /the payload is 63963141 bytes/);
+    rejected({ s: hundred }, ["too_large@$"]);
+  });
+
   test("100 000 keys, and a list of a million items, are rejected cleanly", () => {
     const keys = `{${Array.from({ length: 100_000 }, (_, i) => `"k${i}": 1`).join(", ")}}`;
     rejected(keys);
