@@ -21,6 +21,8 @@ let limits;
 const limitsOf = () => (limits ??= { depth: maxDepth(), bytes: maxPayloadBytes() });
 
 const WRAP = Symbol("toolargs.wrap");
+/** The most a stream hands the module at once, in UTF-16 units or bytes. */
+const SLICE = 1 << 20;
 const EMPTY = Object.freeze([]);
 
 /** A tool definition that cannot be loaded; the message says where and why. */
@@ -192,23 +194,33 @@ class ArgumentStream {
     this.#open();
     let errors;
     if (typeof piece === "string") {
-      let text = this.#held + piece;
-      this.#held = "";
-      const last = text.charCodeAt(text.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) {
-        this.#held = text.slice(-1);
-        text = text.slice(0, -1);
+      // A long piece goes in slices, as if it had come so: the verdict is the same however the
+      // text is cut, and the module holds a slice at a time.
+      for (let at = 0; at < piece.length || at === 0; at += SLICE) {
+        errors = this.#feedText(piece.length > SLICE ? piece.slice(at, at + SLICE) : piece);
       }
-      errors = wellFormed(text) ? this.#native.feed(text) : this.#native.feedBytes(wtf8(text));
     } else if (piece instanceof Uint8Array) {
       this.#flush();
-      errors = this.#native.feedBytes(piece);
+      for (let at = 0; at < piece.length || at === 0; at += SLICE) {
+        errors = this.#native.feedBytes(piece.length > SLICE ? piece.subarray(at, at + SLICE) : piece);
+      }
     } else {
       throw new TypeError("a piece is a string or a Uint8Array");
     }
     return errors === undefined
       ? { rejected: false, errors: EMPTY }
       : { rejected: true, errors: JSON.parse(errors) };
+  }
+
+  #feedText(piece) {
+    let text = this.#held + piece;
+    this.#held = "";
+    const last = text.charCodeAt(text.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.#held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return wellFormed(text) ? this.#native.feed(text) : this.#native.feedBytes(wtf8(text));
   }
 
   /** The members complete and accepted so far, as the parser will pass them on. */
@@ -271,16 +283,24 @@ function judgeBytes(native, bytes) {
 }
 
 /** A payload certainly past the size limit, streamed: its first piece is already past the
- * limit (by two units, one of which may be held back as half a pair), so the stream reads
- * none of it and only counts the bytes of the rest, a mebibyte at a time. The module never
- * holds the whole payload, and the verdict is `parse`'s (`too_large`, with the size). */
-function judgeInPieces(native, payload) {
-  const stream = new ArgumentStream(WRAP, native.stream());
-  const first = limitsOf().bytes + 2;
-  stream.feed(payload.slice(0, first));
-  for (let at = first; at < payload.length; at += 1 << 20) {
-    stream.feed(payload.slice(at, at + (1 << 20)));
+ * limit, so the stream reads none of it and only counts the bytes of the rest, fed a slice at
+ * a time. The module never holds the whole payload, and the verdict is `parse`'s
+ * (`too_large`, with the size). */
+function judgeInPieces(nativeSpec, payload) {
+  const native = nativeSpec.stream();
+  let first = limitsOf().bytes + 2;
+  if (typeof payload === "string") {
+    // Not half a pair at its end: the rest starts with a whole character.
+    const last = payload.charCodeAt(first - 1);
+    if (last >= 0xd800 && last <= 0xdbff) first -= 1;
+    const head = payload.slice(0, first);
+    if (wellFormed(head)) native.feed(head);
+    else native.feedBytes(wtf8(head));
+  } else {
+    native.feedBytes(payload.subarray(0, first));
   }
+  const stream = new ArgumentStream(WRAP, native);
+  stream.feed(typeof payload === "string" ? payload.slice(first) : payload.subarray(first));
   return stream.finish();
 }
 
