@@ -37,7 +37,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, String> {
     let tools = tools::load(path, args.strict_tools)?;
     note_refused(&tools, path, tool)?;
     let names = || tools.names().collect::<Vec<_>>().join(", ");
-    let gate = tools.gate(tool).map_err(|reason| match tool {
+    let judge = tools.judge(tool).map_err(|reason| match tool {
         Some(name) => format!("no tool named `{name}` (tools: {})", names()),
         None => format!(
             "{}: name one with --tool (tools: {})",
@@ -58,7 +58,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, String> {
         }
     }
     let text = arguments_text(args.args.as_deref())?;
-    print_verdict(gate.parse_json(
+    print_verdict(judge.parse_json(
         &RawArgs::from(text.trim_end_matches(['\n', '\r'])),
         &ParseOptions::DEFAULT,
     ))

@@ -45,8 +45,5 @@ pub use recorded::{
 };
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_core::judge::Judge;
-/// [`Judge`]'s name in this crate before 1.0, kept while callers move to it.
-#[doc(hidden)]
-pub use toolargs_core::judge::Judge as Gate;
 pub use toolargs_core::tool::Typed;
 pub use toolargs_dynamic::RefusedDefinition;

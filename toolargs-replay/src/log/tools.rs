@@ -192,12 +192,6 @@ impl ToolSet {
         self.named_judge(name).map(|(_, judge)| judge)
     }
 
-    /// [`ToolSet::judge`]'s name before 1.0, kept while callers move to it.
-    #[doc(hidden)]
-    pub fn gate(&self, name: Option<&str>) -> Result<&dyn Judge, BadRecord> {
-        self.judge(name)
-    }
-
     /// The judge of the tool a record's `tool` field names, with the tool's name, as
     /// [`ToolSet::judge`].
     pub fn named_judge(&self, name: Option<&str>) -> Result<(&str, &dyn Judge), BadRecord> {
