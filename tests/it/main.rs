@@ -39,6 +39,8 @@ mod malformed;
 mod mcp_tools;
 #[cfg(all(feature = "serde", feature = "schemars"))]
 mod ollama;
+#[cfg(feature = "dynamic")]
+mod policy_doors;
 mod properties;
 mod recursion;
 #[cfg(feature = "replay")]
