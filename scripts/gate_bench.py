@@ -35,8 +35,9 @@ run. Linux only (`/proc`).
 4. **Soak** (`--only soak`, not in the default run): the gate with `--log FILE` under a long
    run, against the bench server. `--soak-calls` calls through the stdio gate, pipelined as in
    the memory part, then `--soak-http-calls` calls through the HTTP gate from `--clients`
-   clients at once (each with a session of its own, taking the next call from a shared count
-   until none is left), half clean and half repaired in both. Samples the gate's `VmRSS` at
+   clients at once (each with a session of its own, the sessions opened one after another,
+   then each client taking the next call from a shared count until none is left), half clean
+   and half repaired in both. Samples the gate's `VmRSS` at
    the start, every tenth of the calls and at the end, and its peak `VmHWM`; then reads the
    log back and fails unless it has one line per call made, each JSON with the call's outcome
    (`clean` or `repaired`, half each).
@@ -664,9 +665,13 @@ def soak_http(args, log):
 
     try:
         samples = [(0, rss_kib(gate.pid), 0.0)]
+        # The sessions open one after another, as in the HTTP part, then all call at once.
         threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
         for thread in threads:
+            waiting = barrier.n_waiting
             thread.start()
+            while barrier.n_waiting == waiting and thread.is_alive() and not errors:
+                time.sleep(0.001)
         try:
             barrier.wait()
         except threading.BrokenBarrierError:
