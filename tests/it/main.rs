@@ -54,6 +54,7 @@ mod schema_gen;
 #[cfg(feature = "dynamic")]
 mod schema_probes;
 mod seed;
+mod skim;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
 #[cfg(all(feature = "serde", feature = "schemars"))]

@@ -9,7 +9,6 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::coerce::envelope;
-pub use crate::json::parse_document;
 use crate::json::{
     read_leading, read_logged as read_logged_document, read_text, read_value, Document,
 };
@@ -17,6 +16,16 @@ use crate::node::Node;
 use crate::options::{Limits, ParseOptions};
 use crate::path::Path;
 use crate::report::{ArgumentError, Code, Rejection, Repair};
+
+/// Parses one JSON document (with optional surrounding whitespace) into a node, with the
+/// default limits except for the nesting depth.
+pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
+    let limits = Limits {
+        max_depth,
+        ..Limits::DEFAULT
+    };
+    read_text(text, &limits).map(Document::into_root)
+}
 
 /// Tool-call arguments as they arrive: JSON text, raw bytes, or an already-decoded value.
 ///

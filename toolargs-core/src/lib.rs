@@ -12,6 +12,8 @@
 //!   [`Rule`] and [`Code`] names,
 //! - [`spec`]: the constraints of one field; [`effect`]: what a tool does and the policy for
 //!   unknown keys it implies,
+//! - [`json`]: [`json::skim`], a few parts of a JSON document read where they stand (a member
+//!   by key, a value's span, a string or a number), for log formats and the like,
 //! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
 //! - [`declare`]: what a type declares about the meaning of its fields, read by the semantic
 //!   gate,
@@ -36,7 +38,7 @@ pub mod effect;
 pub(crate) mod fixed_shape;
 #[doc(hidden)]
 pub mod internal;
-pub(crate) mod json;
+pub mod json;
 pub mod judge;
 pub mod node;
 pub mod options;

@@ -1,4 +1,5 @@
-//! A small JSON reader that builds a borrowed [`Node`] tree.
+//! JSON text: the reader that builds a borrowed [`Node`] tree (private), and [`skim`], the
+//! public reading of a few parts of a document where they stand, without building the rest.
 //!
 //! It exists, instead of `serde_json::Value`, for what the policy needs and `serde_json` hides:
 //! duplicate keys are an error at any depth (compared after unescaping, so `"a"` and `"\u0061"`
@@ -12,13 +13,15 @@
 //!
 //! The reader itself is in `reader`, the pool in `pool` (the only `unsafe` of the crate), the
 //! borrowing of a decoded `serde_json` value in `value`, JSON text read where a log holds it
-//! inside a JSON string in `in_string`, and the errors of the limits in `limit`. This module
-//! holds the entry points and the [`Document`] they return.
+//! inside a JSON string in `in_string`, the errors of the limits in `limit`, and the skimming
+//! shared by replay's log formats in [`skim`]. This module holds the reader's entry points and
+//! the `Document` they return.
 
 mod in_string;
 mod limit;
 mod pool;
 mod reader;
+pub mod skim;
 mod value;
 
 use crate::node::Node;
@@ -31,16 +34,6 @@ pub(crate) use value::read_value;
 
 use pool::with_pool;
 use reader::{Fail, Reader};
-
-/// Parses one JSON document (with optional surrounding whitespace) into a node, with the
-/// default limits except for the nesting depth.
-pub fn parse_document(text: &str, max_depth: usize) -> Result<Node<'_>, ArgumentError> {
-    let limits = Limits {
-        max_depth,
-        ..Limits::DEFAULT
-    };
-    read_text(text, &limits).map(Document::into_root)
-}
 
 /// Parses one JSON document (with optional surrounding whitespace) under `limits`.
 ///

@@ -704,7 +704,8 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::json::{parse_document, read_text, Document};
+    use crate::decode::parse_document;
+    use crate::json::{read_text, Document};
 
     fn code(text: &str) -> Code {
         parse_document(text, 128).unwrap_err().code
