@@ -72,9 +72,11 @@ macro_rules! note {
 }
 
 mod body;
+mod socket;
 mod upstream;
 
 use body::Answer;
+use socket::{Connection, Socket};
 
 /// The most requests handled at once (an open GET stream included); one more is answered
 /// `503`. The default of [`HttpOptions::max_requests`].
@@ -205,17 +207,31 @@ struct ControlState {
     failed: Option<io::Error>,
 }
 
-/// One request in flight, counted in [`Control::busy`] until dropped (with its answer).
+impl Control {
+    /// `requests` in flight were answered.
+    fn finished(&self, requests: usize) {
+        self.busy.fetch_sub(requests, Ordering::SeqCst);
+        // A drain waits for the last request.
+        if self.draining.load(Ordering::SeqCst) {
+            let _state = lock(&self.state);
+            self.changed.notify_all();
+        }
+    }
+}
+
+/// One request in flight, counted in [`Control::busy`] from its arrival until its answer is
+/// written to its connection ([`Connection::answered`] when the guard is dropped with the
+/// answer's body).
 struct Busy {
-    control: Arc<Control>,
+    connection: Arc<Connection>,
 }
 
 impl Busy {
     /// Counts a request: the guard, and how many were in flight before it.
-    fn start(control: &Arc<Control>) -> (Busy, usize) {
-        let before = control.busy.fetch_add(1, Ordering::SeqCst);
+    fn start(connection: &Arc<Connection>) -> (Busy, usize) {
+        let before = connection.control().busy.fetch_add(1, Ordering::SeqCst);
         let busy = Busy {
-            control: control.clone(),
+            connection: connection.clone(),
         };
         (busy, before)
     }
@@ -223,12 +239,7 @@ impl Busy {
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        self.control.busy.fetch_sub(1, Ordering::SeqCst);
-        // A drain waits for the last request.
-        if self.control.draining.load(Ordering::SeqCst) {
-            let _state = lock(&self.control.state);
-            self.control.changed.notify_all();
-        }
+        self.connection.answered();
     }
 }
 
@@ -510,11 +521,15 @@ async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
         };
         // Answers leave as soon as they are written (see `bind`).
         let _ = stream.set_nodelay(true);
+        let connection = Arc::new(Connection::new(shared.control.clone()));
+        let socket = Socket::new(stream, connection.clone());
         let service = {
             let shared = shared.clone();
-            hyper::service::service_fn(move |request| answer(shared.clone(), request))
+            hyper::service::service_fn(move |request| {
+                answer(shared.clone(), connection.clone(), request)
+            })
         };
-        let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+        let connection = http.serve_connection(socket, service);
         tokio::spawn(async move {
             // A connection's end, broken or not, is its client's business.
             let _ = connection.await;
@@ -553,11 +568,12 @@ fn out_of_resources(e: &io::Error) -> bool {
 /// handled.
 async fn answer(
     shared: Arc<Shared>,
+    connection: Arc<Connection>,
     request: Request<Incoming>,
 ) -> Result<Response<Answer>, Infallible> {
     // Counted before the drain is looked at: a drain that sees no request in flight sees
     // every later one answered `503`.
-    let (busy, before) = Busy::start(&shared.control);
+    let (busy, before) = Busy::start(&connection);
     if shared.control.draining.load(Ordering::SeqCst) {
         let body = reply::not_forwarded("", "the gate is shutting down");
         let mut headers = json_type();

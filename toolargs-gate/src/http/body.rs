@@ -1,6 +1,7 @@
 //! The body of an answer to a client: whole, the upstream's relayed as it comes, or the
 //! upstream's event stream with each event's data through the gate. It holds its request's
-//! place among those in flight until it is done with (an open stream counts).
+//! place among those in flight (an open stream counts) until it is done with and its last
+//! bytes are written to the client's socket.
 
 use std::io;
 use std::pin::Pin;
@@ -15,7 +16,8 @@ use crate::{sse, MAX_LINE_BYTES};
 /// The body of an answer.
 pub(super) struct Answer {
     out: Out,
-    /// Released when hyper drops the body: the answer was sent, or its client went away.
+    /// Dropped with the body, once hyper is done with it (the answer ended, or its client
+    /// went away).
     _busy: Busy,
 }
 
