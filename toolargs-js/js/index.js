@@ -3,9 +3,10 @@
 // This entry loads the WebAssembly module once, when it is imported, and exports the API
 // (`api.js`). One artifact for every runtime that can read or fetch the package's files: the
 // module sits beside its glue and is found from this file's URL. From a file (Node.js, Deno,
-// Bun) it is read and compiled at once; from a server (a browser, or a bundler that copies it
-// among its assets) it is fetched and compiled while streaming. Cloudflare's runtime, which
-// compiles no module at run time, takes `workerd.js` instead (the `workerd` export condition).
+// Bun) it is read and compiled at once; from a server it is fetched and compiled while
+// streaming. Bundlers for browsers take `browser.js` (the `browser` export condition), which
+// never names `node:fs`; Cloudflare's runtime, which compiles no module at run time, takes
+// `workerd.js` (the `workerd` condition).
 
 import init, { initSync } from "../dist/toolargs_js.js";
 

@@ -4,8 +4,8 @@
 //!
 //! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
 //! - the packed tarball installs into a project of its own and is imported there, under
-//!   Node.js, Deno, Bun and workerd, Cloudflare's runtime (`test/consumer`, with the three
-//!   pinned as npm packages);
+//!   Node.js, Deno, Bun and workerd, Cloudflare's runtime, and bundled for browsers by esbuild
+//!   (`test/consumer`, with each pinned as an npm package);
 //! - its verdicts equal `Spec::parse`'s on the same definitions and texts, call by call
 //!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
 //!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
@@ -99,6 +99,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "check.mjs",
         "worker.js",
         "config.capnp",
+        "browser.mjs",
     ] {
         fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
     }
@@ -125,6 +126,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/toolargs_js.js",
             "dist/toolargs_js_bg.wasm",
             "js/api.js",
+            "js/browser.js",
             "js/index.d.ts",
             "js/index.js",
             "js/json.js",
@@ -204,6 +206,45 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "workerd test:\n{log}"
     );
     println!("workerd: the worker's test passed");
+
+    // For browsers: bundled by esbuild under the `browser` condition, then run where a fetch
+    // reads `file:` URLs (Deno), with the module beside the bundle as a server would serve it.
+    run(
+        "esbuild --platform=browser",
+        Command::new(bin.join("esbuild"))
+            .args([
+                "browser.mjs",
+                "--bundle",
+                "--format=esm",
+                "--platform=browser",
+            ])
+            .arg("--outfile=bundle/app.js")
+            .current_dir(&dir),
+    );
+    let bundle = fs::read_to_string(dir.join("bundle/app.js")).unwrap();
+    assert!(
+        bundle.contains("node_modules/toolargs/js/browser.js") && !bundle.contains("node:fs"),
+        "the bundle does not hold the browser entry alone"
+    );
+    fs::create_dir_all(dir.join("dist")).unwrap();
+    fs::copy(
+        dir.join("node_modules/toolargs/dist/toolargs_js_bg.wasm"),
+        dir.join("dist/toolargs_js_bg.wasm"),
+    )
+    .unwrap();
+    let out = run(
+        "Deno: bundle/app.js",
+        Command::new(bin.join("deno"))
+            .args(["run", "--allow-read", "bundle/app.js"])
+            .env("NO_COLOR", "1")
+            .env("DENO_NO_UPDATE_CHECK", "1")
+            .current_dir(&dir),
+    );
+    assert!(
+        out.contains("bundled for browsers: numeric_string_to_int"),
+        "{out}"
+    );
+    print!("{out}");
 }
 
 /// Calls against one list of tool definitions.
