@@ -217,13 +217,14 @@ fn word(bytes: &[u8], at: usize, word: &[u8]) -> Option<usize> {
 /// assert_eq!(skim::number("01", 0), Some("0"));
 /// assert_eq!(skim::number("1.", 0), None);
 /// ```
+#[inline(always)]
 pub fn number(text: &str, at: usize) -> Option<&str> {
     let end = number_end(text.as_bytes(), at)?;
     text.get(at..end)
 }
 
 /// Past the number at `at`.
-#[inline]
+#[inline(always)]
 fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     let digits = |mut at: usize| {
         while bytes.get(at).is_some_and(u8::is_ascii_digit) {
@@ -272,7 +273,9 @@ fn number_end(bytes: &[u8], mut at: usize) -> Option<usize> {
 /// assert_eq!(skim::string(text, 20).unwrap().0, "café\n");
 /// assert_eq!(skim::string(r#""\ud800""#, 0), None);
 /// ```
-#[inline]
+// Inlined: most strings (every key, most values) have no escape and take a few steps; those
+// with one take the call below.
+#[inline(always)]
 pub fn string(text: &str, at: usize) -> Option<(Cow<'_, str>, usize)> {
     let bytes = text.as_bytes();
     if bytes.get(at) != Some(&b'"') {
@@ -281,8 +284,17 @@ pub fn string(text: &str, at: usize) -> Option<(Cow<'_, str>, usize)> {
     let start = at + 1;
     let end = scan_to_special(bytes, start);
     if bytes.get(end) == Some(&b'"') {
-        return Some((Cow::Borrowed(text.get(start..end)?), end + 1));
+        // Two splits rather than a range: the range's check is a call, the splits' inlined.
+        let (before, _) = text.split_at_checked(end)?;
+        let (_, string) = before.split_at_checked(start)?;
+        return Some((Cow::Borrowed(string), end + 1));
     }
+    escaped(text, start)
+}
+
+/// [`string`] from the first escape (or control character) on.
+#[inline(never)]
+fn escaped(text: &str, start: usize) -> Option<(Cow<'_, str>, usize)> {
     let mut out = String::new();
     let end = unescape_into(text, start, &mut out)?;
     Some((Cow::Owned(out), end))
@@ -302,9 +314,10 @@ pub fn skip_string(text: &str, at: usize) -> Option<usize> {
     skip_string_bytes(text.as_bytes(), at)
 }
 
-/// [`skip_string`] on bytes. JSON text held in a string escapes every quote, so the content is
-/// first read eight bytes at a time with a backslash followed by a quote taken in stride; from
-/// the first word with another escape or a control character on, one run at a time.
+/// [`skip_string`] on bytes. Up to the first escape, one plain run. JSON text held in a string
+/// escapes every quote, so from there the content is read eight bytes at a time with a
+/// backslash followed by a quote taken in stride; from the first word with another escape or a
+/// control character on, one run at a time.
 fn skip_string_bytes(bytes: &[u8], at: usize) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
@@ -316,7 +329,13 @@ fn skip_string_bytes(bytes: &[u8], at: usize) -> Option<usize> {
     if bytes.get(at) != Some(&b'"') {
         return None;
     }
-    let mut at = at + 1;
+    // Most strings have no escape: the plain scan finds their end.
+    let mut at = scan_to_special(bytes, at + 1);
+    match *bytes.get(at)? {
+        b'"' => return Some(at + 1),
+        b'\\' => {}
+        _ => return None,
+    }
     // Whether the last word ended with a backslash, which the quote starting this one ends.
     let mut carry = 0;
     while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<WORD>) {

@@ -236,6 +236,7 @@ impl<'a> Scan<'a> {
                     (Some(i), _) => key[i] = scan.grouped()?,
                     // The usual other fields (an id, a model's name) without the call.
                     (None, b'"') => scan.at = skim::skip_string(text, scan.at)?,
+                    (None, b'-' | b'0'..=b'9') => scan.at += skim::number(text, scan.at)?.len(),
                     (None, _) => scan.skip()?,
                 },
             }
