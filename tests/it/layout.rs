@@ -200,3 +200,77 @@ fn a_cycle_is_found_when_there_is_one() {
     acyclic.insert("c".to_owned(), "fn g() {}".to_owned());
     assert!(cycles(&edges(&acyclic)).is_empty());
 }
+
+/// The crate each source folder of [`CRATES`] is, as ARCHITECTURE.md's table names it.
+fn crate_name(src: &str) -> &str {
+    match src {
+        "src" => "toolargs",
+        other => other.trim_end_matches("/src"),
+    }
+}
+
+/// The row of ARCHITECTURE.md's "Who owns what" table for `krate`: its cells, joined.
+fn owner_row<'a>(architecture: &'a str, krate: &str) -> Option<&'a str> {
+    let cell = format!("| `{krate}` |");
+    architecture.lines().find(|line| line.starts_with(&cell))
+}
+
+/// Every module of every crate, but the unit tests and the crate roots, by its path.
+fn documented_modules(src: &str) -> Vec<String> {
+    modules(&root().join(src))
+        .into_keys()
+        .filter(|module| {
+            !module.is_empty()
+                && !module
+                    .split("::")
+                    .any(|part| part == "tests" || part.ends_with("_tests"))
+        })
+        .collect()
+}
+
+#[test]
+fn architecture_names_every_crate_and_every_module() {
+    let architecture = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let mut missing = Vec::new();
+    for src in CRATES {
+        let krate = crate_name(src);
+        let Some(row) = owner_row(&architecture, krate) else {
+            missing.push(format!("{krate}: no row in \"Who owns what\""));
+            continue;
+        };
+        for module in documented_modules(src) {
+            // Named whole (`json::reader`), or by its last part within its parent's words
+            // (`coerce` ... `integer`), each in backticks.
+            let last = module.rsplit("::").next().unwrap_or(&module);
+            let whole = format!("`{module}`");
+            let part = format!("`{last}`");
+            let nested = format!("::{last}`");
+            if !(row.contains(&whole) || row.contains(&part) || row.contains(&nested)) {
+                missing.push(format!("{krate}: module `{module}`"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md does not name:\n  {}",
+        missing.join("\n  ")
+    );
+}
+
+#[test]
+fn the_table_of_owners_names_only_crates_that_exist() {
+    let architecture = fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let known: BTreeSet<&str> = CRATES.iter().map(|src| crate_name(src)).collect();
+    let table = architecture
+        .split("## Who owns what")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default();
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        let name = line[3..].split('`').next().unwrap_or_default();
+        assert!(
+            known.contains(name),
+            "ARCHITECTURE.md has a row for `{name}`, which is not a crate of the layout test"
+        );
+    }
+}
