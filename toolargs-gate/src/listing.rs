@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use serde_json::value::RawValue;
 
+use crate::message::{Message, Params};
 use crate::trace::CallSpan;
+use crate::{reply, CallVerdict, Gate, Handled, Outcome, Released, Route};
 
 /// The prefix of the ids of the gate's own `tools/list` requests, which the server's answers
 /// carry back; as for confirmations, a string no numbered id can be, holding nothing a
@@ -192,4 +194,152 @@ pub(crate) fn next_cursor(result: &RawValue) -> Option<&RawValue> {
         .ok()?
         .next_cursor
         .filter(|cursor| cursor.get() != "null")
+}
+
+impl Gate {
+    /// The server's answer to a page of the gate's own listing: the next page's request, or,
+    /// with the last page in, the routes of the calls that waited, judged now; refused when
+    /// the server did not list its tools.
+    pub(crate) fn listed(&mut self, mut listing: Listing, answer: &Message<'_>) -> Handled {
+        let Some(result) = answer.result.filter(|_| answer.error.is_none()) else {
+            let why = match answer.error {
+                Some(error) => format!(
+                    "the server answered the gate's tools/list with an error: {}",
+                    error.get()
+                ),
+                None => "the server's answer to the gate's tools/list holds no result".to_owned(),
+            };
+            return self.listing_failed(listing, &why);
+        };
+        if serde_json::from_str::<serde::de::IgnoredAny>(result.get()).is_err()
+            || !result.get().trim_start().starts_with('{')
+        {
+            return self.listing_failed(
+                listing,
+                "the server's answer to the gate's tools/list is not a tool list",
+            );
+        }
+        self.learn(result.get(), listing.pages == 0);
+        listing.pages += 1;
+        if let Some(cursor) = next_cursor(result) {
+            let pending = &self.pending;
+            return match self
+                .listings
+                .next_page(listing, cursor, |id| pending.contains(id))
+            {
+                Ok(request) => Handled {
+                    routes: vec![Route::ToServer(request)],
+                    verdict: None,
+                    listing: true,
+                },
+                Err(listing) => self.listing_failed(
+                    listing,
+                    &format!("the server's tool list runs past {} pages", MAX_PAGES),
+                ),
+            };
+        }
+        let mut handled = Handled::default();
+        for waiting in listing.waiting {
+            handled.routes.extend(self.release(waiting, Ok(())));
+        }
+        handled
+    }
+
+    /// The gate's own listing failed, for `why`: every call that waited for it is refused.
+    pub(crate) fn listing_failed(&mut self, listing: Listing, why: &str) -> Handled {
+        let mut handled = Handled::default();
+        for waiting in listing.waiting {
+            handled.routes.extend(self.release(waiting, Err(why)));
+        }
+        handled
+    }
+
+    /// The gate's own listing `request` got no answer, for `why` (a transport that sends it
+    /// itself could not): every call that waited for it is refused.
+    pub(crate) fn listing_unanswered(&mut self, request: &str, why: &str) -> Handled {
+        let listing = Message::read(request)
+            .ok()
+            .and_then(|message| message.id)
+            .and_then(|id| self.listings.answered(id.get()));
+        match listing {
+            Some(listing) => self.listing_failed(listing, why),
+            None => Handled::default(),
+        }
+    }
+
+    /// Judges a call that waited for a listing, now that it is in (or failed, for the
+    /// reason given): its routes; its verdict goes to [`Gate::take_released`].
+    pub(crate) fn release(&mut self, waiting: Waiting, listed: Result<(), &str>) -> Vec<Route> {
+        let Waiting {
+            line,
+            id,
+            arrived,
+            span,
+        } = waiting;
+        let message = Message::read(&line).ok();
+        let params = message.as_ref().and_then(Message::params);
+        let (Some(params), Some(name)) = (
+            params.as_ref(),
+            params.as_ref().and_then(|p| p.name.clone()),
+        ) else {
+            return Vec::new();
+        };
+        let mut handled = span.in_scope(|| match listed {
+            Ok(()) => self.judge(&line, &id, &name, params, true),
+            Err(why) => {
+                let verdict = CallVerdict::new(&name, params);
+                let reply =
+                    reply::tools_unavailable(&id, &name, why, self.shape(&name, params.tagged));
+                self.refuse(&id, Outcome::ToolsUnavailable, reply, verdict)
+            }
+        });
+        if let Some(verdict) = &mut handled.verdict {
+            verdict.held = true;
+        }
+        self.track(&id, span, &handled);
+        if let Some(verdict) = handled.verdict.take() {
+            self.released.push(Released { verdict, arrived });
+        }
+        handled.routes
+    }
+
+    /// Whether a call to `name` waits for a listing: the gate never learned the tool, the
+    /// server said its tools changed, or (on a transport with one answer channel, where
+    /// calls keep their order) a listing is in flight already.
+    pub(crate) fn must_wait(&self, name: &str) -> bool {
+        self.stale || self.tools.get(name).is_none() || (!self.per_exchange && self.listings.any())
+    }
+
+    /// Holds a call until the server's tools are in: it joins the listing in flight, or
+    /// starts one (one per call on a transport that matches answers itself, which sends the
+    /// request and hands its answer back).
+    pub(crate) fn hold(
+        &mut self,
+        line: &str,
+        id: &str,
+        params: &Params<'_>,
+        span: CallSpan,
+    ) -> Handled {
+        let mut waiting = Waiting {
+            line: line.to_owned(),
+            id: id.to_owned(),
+            arrived: Instant::now(),
+            span,
+        };
+        if !self.per_exchange {
+            match self.listings.join(waiting) {
+                Ok(()) => return Handled::default(),
+                Err(call) => waiting = call,
+            }
+        }
+        let pending = &self.pending;
+        let request = self
+            .listings
+            .start(waiting, Some(params.raw), |id| pending.contains(id));
+        Handled {
+            routes: vec![Route::ToServer(request)],
+            verdict: None,
+            listing: true,
+        }
+    }
 }
