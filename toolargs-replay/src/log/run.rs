@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{channel, sync_channel, TrySendError};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TrySendError};
 use std::sync::Mutex;
 
 use super::blocks::{lines_of, read_blocks, Block, BLOCK_BYTES};
@@ -72,28 +72,7 @@ impl Replayer<'_> {
                     let give_back = give_back.clone();
                     let written = written.clone();
                     let receive = &receive;
-                    scope.spawn(move || {
-                        // Counters only; the tool notes are the total's.
-                        let mut report = Report::new(self.by.clone());
-                        loop {
-                            // Hold the lock only to take a block, not while working on it.
-                            let next = match receive.lock() {
-                                Ok(guard) => guard.recv(),
-                                Err(_) => break,
-                            };
-                            let Ok(block) = next else { break };
-                            let mut out = verdicts_on.then(Vec::new);
-                            self.record_block(&block, &mut report, out.as_mut());
-                            if let Some(out) = out {
-                                let _ = written.send((block.seq, out));
-                            }
-                            // A block stretched by one very long line is not kept.
-                            if block.bytes.capacity() <= 4 * BLOCK_BYTES {
-                                let _ = give_back.try_send(block.bytes);
-                            }
-                        }
-                        report
-                    })
+                    scope.spawn(move || self.work(receive, &give_back, &written, verdicts_on))
                 })
                 .collect();
             drop(give_back);
@@ -106,26 +85,9 @@ impl Replayer<'_> {
                              next_out: &mut u64,
                              wait: bool|
              -> io::Result<()> {
-                let Some(out) = verdicts.as_deref_mut().filter(|_| verdicts_on) else {
-                    return Ok(());
-                };
-                loop {
-                    let arrived = if wait {
-                        to_write.recv().ok()
-                    } else {
-                        to_write.try_recv().ok()
-                    };
-                    let done = arrived.is_none();
-                    if let Some((seq, bytes)) = arrived {
-                        pending.insert(seq, bytes);
-                    }
-                    while let Some(bytes) = pending.remove(next_out) {
-                        out.write_all(&bytes)?;
-                        *next_out += 1;
-                    }
-                    if done {
-                        return Ok(());
-                    }
+                match verdicts.as_deref_mut().filter(|_| verdicts_on) {
+                    Some(out) => write_in_order(out, &to_write, pending, next_out, wait),
+                    None => Ok(()),
                 }
             };
             let mut local = Report::new(self.by.clone());
@@ -240,6 +202,37 @@ impl Replayer<'_> {
         })
     }
 
+    /// One worker: counts the blocks it takes from `receive` into a report of its own, sends
+    /// their verdicts (when `verdicts_on`) to `written`, and gives their buffers back.
+    fn work(
+        &self,
+        receive: &Mutex<Receiver<Block>>,
+        give_back: &SyncSender<Vec<u8>>,
+        written: &Sender<(u64, Vec<u8>)>,
+        verdicts_on: bool,
+    ) -> Report {
+        // Counters only; the tool notes are the total's.
+        let mut report = Report::new(self.by.clone());
+        loop {
+            // Hold the lock only to take a block, not while working on it.
+            let next = match receive.lock() {
+                Ok(guard) => guard.recv(),
+                Err(_) => break,
+            };
+            let Ok(block) = next else { break };
+            let mut out = verdicts_on.then(Vec::new);
+            self.record_block(&block, &mut report, out.as_mut());
+            if let Some(out) = out {
+                let _ = written.send((block.seq, out));
+            }
+            // A block stretched by one very long line is not kept.
+            if block.bytes.capacity() <= 4 * BLOCK_BYTES {
+                let _ = give_back.try_send(block.bytes);
+            }
+        }
+        report
+    }
+
     /// Counts a block on the reading thread, keeping its verdicts (when written) until the
     /// earlier blocks' are out.
     fn count_here(
@@ -275,5 +268,35 @@ impl Replayer<'_> {
                 out.as_deref_mut(),
             ),
         });
+    }
+}
+
+/// Writes to `out` the verdicts of the blocks that are next in input order: those kept in
+/// `pending` and those arriving on `to_write` (all of them, until every worker is done, when
+/// `wait`; else those there already), keeping the ones that came early.
+fn write_in_order(
+    out: &mut dyn Write,
+    to_write: &Receiver<(u64, Vec<u8>)>,
+    pending: &mut BTreeMap<u64, Vec<u8>>,
+    next_out: &mut u64,
+    wait: bool,
+) -> io::Result<()> {
+    loop {
+        let arrived = if wait {
+            to_write.recv().ok()
+        } else {
+            to_write.try_recv().ok()
+        };
+        let done = arrived.is_none();
+        if let Some((seq, bytes)) = arrived {
+            pending.insert(seq, bytes);
+        }
+        while let Some(bytes) = pending.remove(next_out) {
+            out.write_all(&bytes)?;
+            *next_out += 1;
+        }
+        if done {
+            return Ok(());
+        }
     }
 }
