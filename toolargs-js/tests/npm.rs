@@ -3,6 +3,8 @@
 //! holds the workspace's), then
 //!
 //! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
+//! - its `browser` entry, served over HTTP, judges refund calls in headless Chromium as Node.js
+//!   does (`test/browser`; Chromium must be installed: `.ci/run` installs it);
 //! - the packed tarball installs into a project of its own and is imported there, under
 //!   Node.js, Deno, Bun and workerd, Cloudflare's runtime, and bundled for browsers by esbuild
 //!   (`test/consumer`, with each pinned as an npm package);
@@ -87,6 +89,18 @@ fn the_node_suite_passes() {
 }
 
 #[test]
+fn the_browser_entry_in_chromium_gives_the_verdicts_of_node() {
+    // `test/browser/run.mjs` fails, and says why, when no Chromium runs here.
+    let out = run(
+        "test/browser/run.mjs (headless Chromium)",
+        Command::new("node")
+            .arg("test/browser/run.mjs")
+            .current_dir(built()),
+    );
+    print!("{out}");
+}
+
+#[test]
 fn the_packed_package_installs_and_imports_in_another_project() {
     // `test/consumer`, copied: a project of its own with Deno, Bun and workerd pinned, where the
     // tarball is installed and imported under each, and under Node.js.
@@ -125,11 +139,15 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "README.md",
             "dist/toolargs_js.js",
             "dist/toolargs_js_bg.wasm",
+            "js/ai.d.ts",
+            "js/ai.js",
             "js/api.js",
             "js/browser.js",
             "js/index.d.ts",
             "js/index.js",
             "js/json.js",
+            "js/mcp.d.ts",
+            "js/mcp.js",
             "js/workerd.js",
             "package.json",
         ]
