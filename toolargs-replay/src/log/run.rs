@@ -179,14 +179,7 @@ impl Replayer<'_> {
             // reading thread does not wait idle at the end of the input while they finish.
             // They come before the last blocks counted here, so they get a report of their
             // own: a report keeps the first few locations it meets.
-            let mut tail = Report::new(self.by.clone());
-            while let Ok(block) = receive
-                .lock()
-                .map_err(drop)
-                .and_then(|r| r.try_recv().map_err(drop))
-            {
-                self.count_here(&block, &mut tail, &mut pending, verdicts_on);
-            }
+            let tail = self.count_queued(&receive, &mut pending, verdicts_on);
             let flushed = flush(&mut pending, &mut next_out, true);
             let mut total = self.empty_report();
             total.merge(&local);
@@ -200,6 +193,25 @@ impl Replayer<'_> {
             total.sources = names;
             read_result.and(flushed).map(|()| total)
         })
+    }
+
+    /// Counts on the reading thread the blocks still queued for the workers, into a report
+    /// of their own.
+    fn count_queued(
+        &self,
+        receive: &Mutex<Receiver<Block>>,
+        pending: &mut BTreeMap<u64, Vec<u8>>,
+        verdicts_on: bool,
+    ) -> Report {
+        let mut tail = Report::new(self.by.clone());
+        while let Ok(block) = receive
+            .lock()
+            .map_err(drop)
+            .and_then(|r| r.try_recv().map_err(drop))
+        {
+            self.count_here(&block, &mut tail, pending, verdicts_on);
+        }
+        tail
     }
 
     /// One worker: counts the blocks it takes from `receive` into a report of its own, sends
