@@ -54,11 +54,11 @@ mod schema_gen;
 #[cfg(feature = "dynamic")]
 mod schema_probes;
 mod seed;
-mod skim;
 #[cfg(all(feature = "semantic", feature = "dynamic"))]
 mod semantic;
 #[cfg(all(feature = "serde", feature = "schemars"))]
 mod serde_impls;
+mod skim;
 #[cfg(feature = "dynamic")]
 mod stream;
 #[cfg(feature = "dynamic")]
