@@ -1,0 +1,190 @@
+// toolargs against JSON.parse + ajv and zod 4, on the refund corpus (BENCHMARKS.md):
+//
+//   bash scripts/corpus.sh 5000                   # from the workspace: target/corpus/refund.jsonl
+//   cd toolargs-js && npm run build && (cd bench && npm ci) && node bench/bench.mjs [CORPUS]
+//
+// Each judges every call of the corpus from its JSON text (a call logged decoded is written
+// with JSON.stringify): `spec.parse(text)`; ajv (compiled once, with ajv-formats) on
+// `JSON.parse(text)`; zod's `safeParse(JSON.parse(text))` with the same schema written in zod.
+// A text JSON.parse refuses is a rejection. The time per call is the median of ROUNDS rounds
+// over the whole corpus, the three interleaved in each round, after a round of warm-up, by
+// the wall clock or (CLOCK=cpu) the process's CPU time; ratios are medians of each round's. Then
+// where toolargs' time goes: a call into the module that does nothing, copying the text in
+// and the verdict's document out, the gate in the module, and the result built in JavaScript.
+
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { Spec } from "../js/index.js";
+import { ParseResult } from "../js/api.js";
+import { readDocument, wellFormed } from "../js/json.js";
+import { maxDepth, Spec as NativeSpec } from "../dist/toolargs_js.js";
+
+const require = createRequire(import.meta.url);
+const Ajv = require("ajv");
+const addFormats = require("ajv-formats");
+const { z } = await import("zod");
+
+const here = dirname(fileURLToPath(import.meta.url));
+const workspace = resolve(here, "../..");
+const ROUNDS = Number(process.env.ROUNDS ?? 15);
+
+const corpusFile = process.argv[2] ?? join(workspace, "target/corpus/refund.jsonl");
+const texts = readFileSync(corpusFile, "utf8")
+  .split("\n")
+  .filter((l) => l !== "")
+  .map((l) => JSON.parse(l))
+  .filter((r) => r.tool === "issue_refund" && r.arguments != null)
+  .map((r) => (typeof r.arguments === "string" ? r.arguments : JSON.stringify(r.arguments)));
+
+const tools = JSON.parse(
+  readFileSync(join(workspace, "toolargs-cli/tests/data/tools.json"), "utf8"),
+);
+const definition = tools.tools.find((t) => t.function?.name === "issue_refund");
+const schema = definition.function.parameters;
+
+const spec = new Spec(definition);
+const ajv = new Ajv.default({ allErrors: false });
+addFormats.default(ajv);
+const validate = ajv.compile(schema);
+const zodSchema = z.strictObject({
+  order_id: z.string().regex(/^ord_[A-Za-z0-9]{8}$/),
+  amount_cents: z.number().int().min(1).max(50000),
+  notify_customer: z.boolean().default(false),
+  reason: z.enum(["damaged", "late", "duplicate", "other"]),
+  tags: z.array(z.string()).default([]),
+  effective_date: z.iso.date().optional(),
+});
+
+// Each returns 0 (accepted as sent), 1 (repaired) or 2 (rejected).
+const contenders = {
+  toolargs: (text) => {
+    const r = spec.parse(text);
+    return r.ok ? (r.repairs.length ? 1 : 0) : 2;
+  },
+  "JSON.parse + ajv": (text) => {
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return 2;
+    }
+    return validate(value) ? 0 : 2;
+  },
+  "zod 4": (text) => {
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return 2;
+    }
+    return zodSchema.safeParse(value).success ? 0 : 2;
+  },
+};
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+let sink = 0;
+// CLOCK=cpu: the process's CPU time (user and system, all its threads) instead of the wall
+// clock, for a machine where other work competes for the cores.
+const cpu = process.env.CLOCK === "cpu";
+function time(f, items) {
+  if (cpu) {
+    const start = process.cpuUsage();
+    for (const item of items) sink += f(item) | 0;
+    const used = process.cpuUsage(start);
+    return ((used.user + used.system) * 1000) / items.length;
+  }
+  const start = process.hrtime.bigint();
+  for (const item of items) sink += f(item) | 0;
+  return Number(process.hrtime.bigint() - start) / items.length;
+}
+function bench(entries, items, rounds = ROUNDS) {
+  const ns = Object.fromEntries(entries.map(([name]) => [name, []]));
+  for (const [, f] of entries) time(f, items);
+  for (let round = 0; round < rounds; round++) {
+    // Interleaved, starting with another each round.
+    for (let i = 0; i < entries.length; i++) {
+      const [name, f] = entries[(round + i) % entries.length];
+      ns[name].push(time(f, items));
+    }
+  }
+  return Object.fromEntries(Object.entries(ns).map(([k, v]) => [k, median(v)]));
+}
+// The same, with the ratio of the first to each, per round: its median.
+function benchRatios(entries, items, rounds = ROUNDS) {
+  const ns = entries.map(() => []);
+  for (const [, f] of entries) time(f, items);
+  for (let round = 0; round < rounds; round++) {
+    const t = [];
+    for (let i = 0; i < entries.length; i++) {
+      const j = (round + i) % entries.length;
+      t[j] = time(entries[j][1], items);
+    }
+    t.forEach((v, j) => ns[j].push(v));
+  }
+  return entries.map(([name], j) => ({
+    name,
+    ns: median(ns[j]),
+    ratio: median(ns[0].map((v, r) => v / ns[j][r])),
+  }));
+}
+
+const names = Object.keys(contenders);
+const counts = Object.fromEntries(
+  names.map((name) => {
+    const c = [0, 0, 0];
+    for (const text of texts) c[contenders[name](text)]++;
+    return [name, c];
+  }),
+);
+const results = benchRatios(Object.entries(contenders), texts);
+
+// Where toolargs' time goes, each over the corpus.
+const native = NativeSpec.load(JSON.stringify(definition), undefined, undefined);
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const buffer = new Uint8Array(1 << 20);
+const tiny = new Spec({ type: "object" });
+const tinyNative = NativeSpec.load('{"type": "object"}', undefined, undefined);
+const items = texts.map((text) => {
+  const document = native.parse(text);
+  return { text, document, bytes: encoder.encode(document) };
+});
+const parts = bench(
+  [
+    ["spec.parse(text), as above", ({ text }) => (spec.parse(text).ok ? 1 : 0)],
+    ["a call into the module that does nothing (maxDepth())", () => maxDepth()],
+    ['spec.parse("{}") for {type: "object"}', () => (tiny.parse("{}").ok ? 1 : 0)],
+    ["  the module's parse of it", () => tinyNative.parse("{}").length],
+    ["the module's parse: text in, gate, document out", ({ text }) => native.parse(text).length],
+    [
+      "  copying in: the text encoded (encodeInto)",
+      ({ text }) => encoder.encodeInto(text, buffer).written,
+    ],
+    ["  copying out: the document decoded", ({ bytes }) => decoder.decode(bytes).length],
+    [
+      "the result built in JavaScript (wellFormed, readDocument, ParseResult)",
+      ({ text, document }) =>
+        wellFormed(text) && new ParseResult(readDocument(document)).ok ? 1 : 0,
+    ],
+  ],
+  items,
+);
+
+console.log(
+  `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, Node.js ${process.version}`,
+);
+for (const { name, ns, ratio } of results) {
+  const [clean, repaired, rejected] = counts[name];
+  console.log(
+    `  ${name.padEnd(18)} ${ns.toFixed(0).padStart(6)} ns/call  toolargs / this ${ratio.toFixed(2)}x  ` +
+      `accepted as sent ${clean}, repaired ${repaired}, rejected ${rejected}`,
+  );
+}
+const base = results[0].ns;
+console.log(`where toolargs' ${base.toFixed(0)} ns go (ns per call):`);
+for (const [name, v] of Object.entries(parts))
+  console.log(`  ${v.toFixed(0).padStart(6)}  ${name}`);
+if (sink === 0.5) console.log("");
