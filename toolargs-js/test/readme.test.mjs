@@ -1,14 +1,19 @@
-// The README's example runs as written, and each line `expression;  // value` there gives that
-// value.
+// The README's examples run as written, and each line `expression;  // value` there gives that
+// value: the first (```js) as it stands, those of `toolargs/ai` (```js ai) and `toolargs/mcp`
+// (```js mcp) with the SDKs' own mock model and client in scope.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { MockLanguageModelV4 } from "ai/test";
 
-test("the README's example gives the values its comments show", async () => {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const block = /```js\n([\s\S]*?)```/.exec(readme)[1];
-  let checked = 0;
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+/** The block's lines, each `expression;  // value` made a check of that value. */
+function checked(block) {
+  let count = 0;
   const lines = block.split("\n").map((line) => {
     const match = /^(.*?);\s+\/\/ (.*)$/.exec(line);
     if (!match) return line;
@@ -21,17 +26,73 @@ test("the README's example gives the values its comments show", async () => {
         continue;
       }
       if (/^'.*\.\.\..*'$/.test(comment.slice(0, end))) break; // an elided text
-      checked++;
+      count++;
       return `check(${expression}, (${comment.slice(0, end)}), ${JSON.stringify(line)});`;
     }
     return line;
   });
+  return { text: `const check = globalThis.__check;\n${lines.join("\n")}`, count };
+}
+
+globalThis.__check = (actual, expected, line) => assert.deepEqual(actual, expected, line);
+
+test("the README's example gives the values its comments show", async () => {
+  const block = /```js\n([\s\S]*?)```/.exec(readme)[1];
+  const { text, count } = checked(block);
   const entry = new URL("../js/index.js", import.meta.url).href;
-  const module = `const check = globalThis.__check;\n${lines.join("\n")}`.replace(
-    'from "toolargs"',
-    `from ${JSON.stringify(entry)}`,
-  );
-  globalThis.__check = (actual, expected, line) => assert.deepEqual(actual, expected, line);
+  const module = text.replace('from "toolargs"', `from ${JSON.stringify(entry)}`);
   await import(`data:text/javascript,${encodeURIComponent(module)}`);
-  assert.ok(checked >= 4, `${checked} lines checked`);
+  assert.ok(count >= 4, `${count} lines checked`);
+});
+
+/** Runs the README's block `js <name>` as a module of the package (where `toolargs/ai`
+ * resolves), after `prelude`; returns how many values it checked. */
+async function runBlock(name, prelude) {
+  const block = new RegExp("```js " + name + "\\n([\\s\\S]*?)```").exec(readme)[1];
+  const { text, count } = checked(block);
+  const imports = text.split("\n").filter((l) => l.startsWith("import "));
+  const rest = text.split("\n").filter((l) => !l.startsWith("import "));
+  const dir = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), "readme-"));
+  try {
+    const file = join(dir, `${name}.mjs`);
+    writeFileSync(file, [...imports, prelude, ...rest].join("\n"));
+    await import(pathToFileURL(file).href);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return count;
+}
+
+test("the README's toolargs/ai example gives the values its comments show", async () => {
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
+  const call = (input) => ({
+    content: [{ type: "tool-call", toolCallId: "c", toolName: "refund", input }],
+    finishReason: { unified: "tool-calls", raw: "tool_calls" },
+    usage,
+    warnings: [],
+  });
+  const done = {
+    content: [{ type: "text", text: "done" }],
+    finishReason: { unified: "stop", raw: "stop" },
+    usage,
+    warnings: [],
+  };
+  const steps = [
+    call('{"order_id": "A1", "amount_cents": "1999", "notify": "false"}'),
+    done,
+    call('{"order_id": "A1", "amount_cents": 1999, "notify": true, "overwrite": true}'),
+    done,
+  ];
+  globalThis.__ai = { model: new MockLanguageModelV4({ doGenerate: async () => steps.shift() }) };
+  const count = await runBlock("ai", 'const { model } = globalThis.__ai, prompt = "Refund A1";');
+  assert.equal(steps.length, 0);
+  assert.ok(count >= 3, `${count} lines checked`);
+});
+
+test("the README's toolargs/mcp example gives the values its comments show", async () => {
+  const count = await runBlock("mcp", "");
+  assert.ok(count >= 3, `${count} lines checked`);
 });

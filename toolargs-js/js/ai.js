@@ -1,0 +1,123 @@
+// `toolargs/ai`: the gate in front of the tools of the Vercel AI SDK (`ai`, major 7).
+//
+// The SDK decodes a call's JSON text and validates it with the tool's `inputSchema` before
+// `execute`. A gated tool's `inputSchema` is the same JSON Schema, sent to the model as before,
+// with a `validate` that is the gate: the repaired arguments are what the SDK passes on, so no
+// schema of the tool undoes a repair or rejects what the gate accepted. A rejected call reaches
+// `execute` as the call sent, and the gated `execute` throws `Rejected` without calling the
+// tool's: the SDK reports a `tool-error`, and the model reads the error's message, which is
+// the gate's JSON (`{"ok":false,"errors":[...]}`).
+
+import { asSchema, jsonSchema } from "ai";
+import { Rejected, Spec } from "toolargs";
+
+/** The spec of a tool's input schema: a zod 4 schema through zod, any other through the JSON
+ * Schema the SDK sends the model. */
+function specOf(inputSchema, options) {
+  if (inputSchema !== null && typeof inputSchema === "object" && "_zod" in inputSchema) {
+    return { spec: Spec.fromZod(inputSchema, options), json: asSchema(inputSchema).jsonSchema };
+  }
+  const json = asSchema(inputSchema).jsonSchema;
+  if (typeof json?.then === "function") {
+    const spec = Promise.resolve(json).then((json) => new Spec(json, options));
+    return { spec, json };
+  }
+  return { spec: new Spec(json, options), json };
+}
+
+/** `Rejected`, written as the gate's JSON alone: the SDK tells the model `String(error)`. */
+class ToolRejected extends Rejected {
+  toString() {
+    return this.forModel();
+  }
+}
+
+/** What the gate decided, by the value the SDK decoded, until `execute` sees it: the
+ * arguments it accepted, or the rejection. */
+const JUDGED = new WeakMap();
+
+/**
+ * A tool whose input meets the gate: repaired arguments reach `execute`; a rejected call never
+ * does, and the model is told the gate's JSON.
+ */
+export function gated(tool, options) {
+  if (tool === null || typeof tool !== "object" || tool.inputSchema == null) {
+    throw new TypeError("gated takes a tool of the AI SDK, with its inputSchema");
+  }
+  const { spec, json } = specOf(tool.inputSchema, options);
+  const execute = typeof tool.execute === "function" ? tool.execute : null;
+  // The spec, once loaded (a JSON Schema the SDK gives as a promise loads on the first call).
+  let loaded = spec instanceof Spec ? spec : null;
+  const judge = (value) => {
+    const result = loaded.parse(value);
+    return result.ok ? result.arguments : new ToolRejected(result.errors, result.forModel());
+  };
+  const inputSchema = jsonSchema(json, {
+    async validate(value) {
+      loaded ??= await spec;
+      const verdict = judge(value);
+      if (!(verdict instanceof Rejected)) {
+        if (verdict !== null && typeof verdict === "object") JUDGED.set(verdict, verdict);
+        return { success: true, value: verdict };
+      }
+      // Without an `execute` (a tool the client runs), or for a value that is not an object,
+      // the SDK's own invalid-input error carries the rejection.
+      if (execute === null || value === null || typeof value !== "object") {
+        return { success: false, error: verdict };
+      }
+      JUDGED.set(value, verdict);
+      return { success: true, value };
+    },
+  });
+  const gatedTool = { ...tool, inputSchema };
+  if (execute !== null) {
+    // Not an async function: what the tool's `execute` returns (a promise, a value, an async
+    // iterable of outputs) is returned as it is.
+    gatedTool.execute = function (input, ...rest) {
+      // Input changed after validation (`experimental_refineToolInput`) is judged again.
+      let verdict = input !== null && typeof input === "object" ? JUDGED.get(input) : undefined;
+      if (verdict === undefined) verdict = judge(input);
+      if (verdict instanceof Rejected) throw verdict;
+      return execute.call(this, verdict, ...rest);
+    };
+  }
+  return gatedTool;
+}
+
+/**
+ * For `generateText`'s and `streamText`'s `experimental_repairToolCall`: a call that the tool's
+ * own schema refused is repaired here, without asking the model again, when the gate repairs
+ * it (the SDK then validates the repaired call with the tool's schema); `null` otherwise, and
+ * the SDK reports the tool's own error.
+ */
+export function repairToolCall(options) {
+  const specs = new Map();
+  return async ({ toolCall, tools, inputSchema }) => {
+    const tool = tools?.[toolCall.toolName];
+    if (tool == null || !Object.hasOwn(tools, toolCall.toolName)) return null;
+    let spec = specs.get(tool);
+    if (spec === undefined) {
+      try {
+        spec = new Spec(await inputSchema({ toolName: toolCall.toolName }), options);
+      } catch {
+        spec = null;
+      }
+      specs.set(tool, spec);
+    }
+    if (spec === null) return null;
+    const result = spec.parse(toolCall.input);
+    if (!result.ok || result.repairs.length === 0) return null;
+    return { ...toolCall, input: writeJson(result.arguments) };
+  };
+}
+
+/** JSON text of arguments, a `BigInt` in all its digits. */
+function writeJson(value) {
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return `[${value.map(writeJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${writeJson(v)}`);
+    return `{${members.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,34 @@
+// Compiled by `types.test.mjs` (tsc --noEmit --strict): `toolargs/ai` and `toolargs/mcp` with
+// the SDKs' own types.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { generateText, tool } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
+import { gated, repairToolCall } from "toolargs/ai";
+import { gateServer } from "toolargs/mcp";
+
+const refund = gated(
+  tool({
+    description: "Refund an order",
+    inputSchema: z.object({ order_id: z.string(), amount_cents: z.number().int() }),
+    execute: async ({ amount_cents }) => ({ refunded: amount_cents }),
+  }),
+  { effect: "destructive" },
+);
+
+export async function run(model: MockLanguageModelV4): Promise<string> {
+  const result = await generateText({
+    model,
+    tools: { refund },
+    prompt: "go",
+    experimental_repairToolCall: repairToolCall({ unknown: "reject" }),
+  });
+  return result.text;
+}
+
+const server: McpServer = gateServer(new McpServer({ name: "shop", version: "1.0.0" }), {
+  effect: "additive",
+});
+server.registerTool("noop", { inputSchema: { a: z.string() } }, async ({ a }) => ({
+  content: [{ type: "text", text: a }],
+}));
