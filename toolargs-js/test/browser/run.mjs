@@ -178,9 +178,10 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${server.address().port}/`;
 
+const command = chromium();
 const profile = mkdtempSync(join(tmpdir(), "toolargs-chromium-"));
 const browser = spawn(
-  chromium(),
+  command,
   [
     "--headless",
     "--no-sandbox",
@@ -203,12 +204,14 @@ const timer = setTimeout(
 
 const { path, body } = await outcome;
 clearTimeout(timer);
+const exited = new Promise((r) => (browser.exitCode === null ? browser.on("exit", r) : r()));
 try {
   process.kill(-browser.pid, "SIGKILL");
 } catch {}
 server.close();
 server.closeAllConnections?.();
-rmSync(profile, { recursive: true, force: true });
+await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
 
 if (path !== "/result") {
   console.error(`Chromium: ${path}: ${body}`);
