@@ -112,7 +112,7 @@ fn an_enum_value_in_the_wrong_case_is_folded_where_the_enum_coercer_says_so() {
         vec!["late", "late"],
         vec!["Late", "early"],
     ] {
-        let allowed = casefold_allowed(&names);
+        let allowed = casefold_allowed(names.iter().copied());
         let spec = Spec::from_schema(&json!({
             "type": "object",
             "properties": {"v": {"type": "string", "enum": names}},

@@ -53,11 +53,8 @@ pub fn coerce_enum<S: AsRef<str>>(
 /// two names are equal ignoring ASCII case (a name given twice included), or the case repair
 /// would pick between them. A derived enum with two such names does not compile; a loaded
 /// `enum` with them takes its values as sent only.
-pub fn casefold_allowed<S: AsRef<str>>(names: &[S]) -> bool {
-    let mut folded: Vec<String> = names
-        .iter()
-        .map(|name| name.as_ref().to_ascii_lowercase())
-        .collect();
+pub fn casefold_allowed<'n>(names: impl IntoIterator<Item = &'n str>) -> bool {
+    let mut folded: Vec<String> = names.into_iter().map(str::to_ascii_lowercase).collect();
     let count = folded.len();
     folded.sort_unstable();
     folded.dedup();
@@ -110,9 +107,9 @@ mod tests {
 
     #[test]
     fn names_equal_but_for_case_refuse_the_case_repair() {
-        assert!(casefold_allowed(&["damaged", "late"]));
-        assert!(casefold_allowed::<&str>(&[]));
-        assert!(!casefold_allowed(&["a", "A", "b"]));
-        assert!(!casefold_allowed(&["late", "late"]));
+        assert!(casefold_allowed(["damaged", "late"]));
+        assert!(casefold_allowed([]));
+        assert!(!casefold_allowed(["a", "A", "b"]));
+        assert!(!casefold_allowed(["late", "late"]));
     }
 }

@@ -46,6 +46,15 @@ pub(crate) fn no_arguments(before: Value, repairs: &mut Vec<Repair>) -> Node<'st
 /// with `strip_code_fence` recorded; the text itself when it is not fenced.
 #[inline]
 pub(crate) fn unfenced<'t>(text: &'t str, repairs: &mut Vec<Repair>) -> &'t str {
+    // Most payloads start with `{`: settle those without a call.
+    if text.as_bytes().first() == Some(&b'{') {
+        return text;
+    }
+    unfence(text, repairs)
+}
+
+/// [`unfenced`] of a payload that does not start with `{`.
+fn unfence<'t>(text: &'t str, repairs: &mut Vec<Repair>) -> &'t str {
     match strip_code_fence(text) {
         Some(inner) => {
             repairs.push(Repair {
@@ -116,12 +125,7 @@ fn root_error(code: Code, message: String) -> ArgumentError {
 }
 
 /// Returns the body of a payload fenced as ```` ```json ```` or ```` ``` ```` on lines of their own.
-#[inline]
 fn strip_code_fence(text: &str) -> Option<&str> {
-    // Most payloads start with `{`: settle those without a call.
-    if text.as_bytes().first() == Some(&b'{') {
-        return None;
-    }
     let rest = text.trim_start().strip_prefix("```")?.trim_end();
     let rest = rest.strip_prefix("json").unwrap_or(rest);
     let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('\n')?;

@@ -1,5 +1,6 @@
-//! Every other keyword: documentation loads silently, as do `x-` extensions; annotations that
-//! look like promises the gate does not keep, and unknown keywords, load with a warning.
+//! Keywords that only annotate: documentation loads silently, as do `x-` extensions;
+//! annotations that look like promises the gate does not keep, and unknown keywords, load with
+//! a warning.
 
 use super::Keyword;
 use crate::load::Loader;
@@ -35,23 +36,31 @@ const UNENFORCED: &[&str] = &[
 ];
 
 impl Loader<'_, '_> {
-    /// A keyword of no other family: read as an annotation, with a warning when a reader
-    /// might take it for more.
-    pub(super) fn annotation(&mut self, keyword: &Keyword<'_, '_, '_>) {
-        let here = keyword.here.as_str();
+    /// Reads `keyword` when it is a known annotation or an extension, with a warning when a
+    /// reader might take it for more; `false` when it is not.
+    pub(super) fn annotations_keyword(&mut self, keyword: &Keyword<'_, '_, '_>) -> bool {
         match keyword.name {
             known if DOCUMENTATION.contains(&known) => {}
             known if UNENFORCED.contains(&known) => {
                 self.warn(
-                    here,
+                    &keyword.here,
                     format!("`{known}` is an annotation; the gate does not enforce it"),
                 );
             }
             other if other.starts_with("x-") => {}
-            other => self.warn(
-                here,
-                format!("unknown keyword `{other}` is ignored, as JSON Schema says"),
-            ),
+            _ => return false,
         }
+        true
+    }
+
+    /// A keyword of no family: ignored, as JSON Schema says, with a warning.
+    pub(super) fn unknown_keyword(&mut self, keyword: &Keyword<'_, '_, '_>) {
+        self.warn(
+            &keyword.here,
+            format!(
+                "unknown keyword `{}` is ignored, as JSON Schema says",
+                keyword.name
+            ),
+        );
     }
 }

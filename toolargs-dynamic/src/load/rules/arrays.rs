@@ -4,6 +4,7 @@
 
 use super::{Draft, Keyword};
 use crate::load::{LoadError, Loader};
+use crate::shape::Rules;
 use toolargs_core::node::Node;
 
 impl Loader<'_, '_> {
@@ -11,6 +12,7 @@ impl Loader<'_, '_> {
     pub(super) fn arrays_keyword<'n, 'a>(
         &mut self,
         keyword: &Keyword<'_, 'n, 'a>,
+        rules: &mut Rules,
         draft: &mut Draft<'n, 'a>,
     ) -> Result<bool, LoadError> {
         let (key, value, here, base) = (
@@ -19,7 +21,6 @@ impl Loader<'_, '_> {
             keyword.here.as_str(),
             keyword.base,
         );
-        let rules = &mut draft.rules;
         match key {
             "items" => match value {
                 // Draft-07's tuple form: the items by position.

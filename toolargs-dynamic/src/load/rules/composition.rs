@@ -3,12 +3,14 @@
 
 use super::{Draft, Keyword};
 use crate::load::{LoadError, Loader};
+use crate::shape::Rules;
 
 impl Loader<'_, '_> {
     /// Reads `keyword` when it is of this family; `false` when it is not.
     pub(super) fn composition_keyword(
         &mut self,
         keyword: &Keyword<'_, '_, '_>,
+        rules: &mut Rules,
         draft: &mut Draft<'_, '_>,
     ) -> Result<bool, LoadError> {
         let (key, value, here, base) = (
@@ -17,7 +19,6 @@ impl Loader<'_, '_> {
             keyword.here.as_str(),
             keyword.base,
         );
-        let rules = &mut draft.rules;
         match key {
             "allOf" => rules.all_of = self.schema_list(value, here, base, key)?,
             "anyOf" => rules.any_of = self.schema_list(value, here, base, key)?,

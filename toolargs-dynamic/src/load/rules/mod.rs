@@ -29,11 +29,10 @@ struct Keyword<'k, 'n, 'a> {
     owner: Id,
 }
 
-/// What a schema's keywords say while they are read: its rules, and what keywords say of
-/// each other, settled once every keyword is read.
+/// What keywords say of each other while a schema's keywords are read, settled into its rules
+/// once every keyword is read.
 #[derive(Default)]
 struct Draft<'n, 'a> {
-    rules: Rules,
     /// OpenAPI 3.0's `nullable: true`: null besides the `type`.
     nullable: bool,
     /// OpenAPI 3.0 and draft-04 write exclusive bounds as booleans beside the bound.
@@ -57,13 +56,11 @@ impl Loader<'_, '_> {
         let Node::Object(members) = node else {
             return Err(self.malformed(pointer, "a schema must be a JSON object or a boolean"));
         };
-        let mut draft = Draft {
-            rules: Rules {
-                casefold: true,
-                ..Rules::default()
-            },
-            ..Draft::default()
+        let mut rules = Rules {
+            casefold: true,
+            ..Rules::default()
         };
+        let mut draft = Draft::default();
         for (key, value) in members {
             let keyword = Keyword {
                 name: key.as_ref(),
@@ -72,28 +69,31 @@ impl Loader<'_, '_> {
                 base,
                 owner: id,
             };
-            let read = self.types_keyword(&keyword, &mut draft)?
-                || self.numbers_keyword(&keyword, &mut draft)?
-                || self.strings_keyword(&keyword, &mut draft.rules)?
-                || self.arrays_keyword(&keyword, &mut draft)?
-                || self.objects_keyword(&keyword, &mut draft.rules)?
-                || self.composition_keyword(&keyword, &mut draft)?
-                || self.references_keyword(&keyword, &mut draft.rules)?;
+            // No keyword is of two families: they are asked the most common first.
+            let read = self.types_keyword(&keyword, &mut rules, &mut draft)?
+                || self.annotations_keyword(&keyword)
+                || self.objects_keyword(&keyword, &mut rules)?
+                || self.arrays_keyword(&keyword, &mut rules, &mut draft)?
+                || self.strings_keyword(&keyword, &mut rules)?
+                || self.numbers_keyword(&keyword, &mut rules, &mut draft)?
+                || self.composition_keyword(&keyword, &mut rules, &mut draft)?
+                || self.references_keyword(&keyword, &mut rules)?;
             if !read {
-                self.annotation(&keyword);
+                self.unknown_keyword(&keyword);
             }
         }
-        self.settle(draft, pointer, base)
+        self.settle(&mut rules, draft, pointer, base)?;
+        Ok(rules)
     }
 
     /// What keywords say of each other, once all are read.
     fn settle(
         &mut self,
+        rules: &mut Rules,
         draft: Draft<'_, '_>,
         pointer: &str,
         base: &str,
-    ) -> Result<Rules, LoadError> {
-        let mut rules = draft.rules;
+    ) -> Result<(), LoadError> {
         if draft.nullable {
             rules.types = rules.types.map(|t| t.with(Types::NULL));
         }
@@ -118,7 +118,7 @@ impl Loader<'_, '_> {
                 otherwise,
             });
         }
-        self.enum_case(&mut rules, pointer);
+        self.enum_case(rules, pointer);
         rules.in_place = rules.has_applicators();
         if let Some(properties) = &mut rules.properties {
             for property in properties.iter_mut() {
@@ -128,6 +128,6 @@ impl Loader<'_, '_> {
                 .required_undeclared
                 .retain(|name| !properties.iter().any(|p| &p.name == name));
         }
-        Ok(rules)
+        Ok(())
     }
 }

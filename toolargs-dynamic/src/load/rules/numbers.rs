@@ -4,7 +4,7 @@
 use super::{Draft, Keyword};
 use crate::exact::Decimal;
 use crate::load::{LoadError, LoadErrorKind, Loader};
-use crate::shape::Limit;
+use crate::shape::{Limit, Rules};
 use toolargs_core::node::Node;
 
 impl Loader<'_, '_> {
@@ -12,6 +12,7 @@ impl Loader<'_, '_> {
     pub(super) fn numbers_keyword(
         &mut self,
         keyword: &Keyword<'_, '_, '_>,
+        rules: &mut Rules,
         draft: &mut Draft<'_, '_>,
     ) -> Result<bool, LoadError> {
         let (key, value, here) = (keyword.name, keyword.value, keyword.here.as_str());
@@ -38,9 +39,9 @@ impl Loader<'_, '_> {
                     exclusive,
                 };
                 let slot = if upper {
-                    &mut draft.rules.maximum
+                    &mut rules.maximum
                 } else {
-                    &mut draft.rules.minimum
+                    &mut rules.minimum
                 };
                 *slot = Some(tighter(slot.take(), limit, upper));
             }
@@ -52,7 +53,7 @@ impl Loader<'_, '_> {
                 if divisor.is_multiple_of(&divisor).is_none() {
                     return Err(self.error(LoadErrorKind::UnsupportedKeyword, here, "`multipleOf` with more than 18 significant digits cannot be checked exactly"));
                 }
-                draft.rules.multiple_of = Some(divisor);
+                rules.multiple_of = Some(divisor);
             }
             _ => return Ok(false),
         }

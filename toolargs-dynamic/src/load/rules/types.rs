@@ -14,11 +14,12 @@ impl Loader<'_, '_> {
     pub(super) fn types_keyword(
         &mut self,
         keyword: &Keyword<'_, '_, '_>,
+        rules: &mut Rules,
         draft: &mut Draft<'_, '_>,
     ) -> Result<bool, LoadError> {
         let (value, here) = (keyword.value, keyword.here.as_str());
         match keyword.name {
-            "type" => draft.rules.types = Some(self.types(value, here)?),
+            "type" => rules.types = Some(self.types(value, here)?),
             "nullable" => {
                 draft.nullable = matches!(value, Node::Bool(true));
                 if draft.nullable {
@@ -31,11 +32,11 @@ impl Loader<'_, '_> {
             }
             "enum" => match value {
                 Node::Array(values) => {
-                    draft.rules.allowed = Some(values.iter().map(Node::to_value).collect());
+                    rules.allowed = Some(values.iter().map(Node::to_value).collect());
                 }
                 _ => return Err(self.malformed(here, "`enum` must be an array")),
             },
-            "const" => draft.rules.constant = Some(value.to_value()),
+            "const" => rules.constant = Some(value.to_value()),
             _ => return Ok(false),
         }
         Ok(true)
@@ -62,8 +63,7 @@ impl Loader<'_, '_> {
         let Some(values) = &rules.allowed else {
             return;
         };
-        let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-        if !casefold_allowed(&names) {
+        if !casefold_allowed(values.iter().filter_map(Value::as_str)) {
             rules.casefold = false;
             self.warn(
                 &format!("{pointer}/enum"),
