@@ -1,6 +1,7 @@
 // The README's examples run as written, and each line `expression;  // value` there gives that
-// value: the first (```js) as it stands, those of `toolargs/ai` (```js ai) and `toolargs/mcp`
-// (```js mcp) with the SDKs' own mock model and client in scope.
+// value: the first (```js) as it stands, those of `toolargs/ai` (```js ai), `toolargs/mcp`
+// (```js mcp) and `toolargs/agents` (```js agents) with the SDKs' own mock model and client,
+// or a model of the test's, in scope.
 
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -95,4 +96,30 @@ test("the README's toolargs/ai example gives the values its comments show", asyn
 test("the README's toolargs/mcp example gives the values its comments show", async () => {
   const count = await runBlock("mcp", "");
   assert.ok(count >= 3, `${count} lines checked`);
+});
+
+test("the README's toolargs/agents example gives the values its comments show", async () => {
+  const { Usage } = await import("@openai/agents");
+  const calls = [
+    '{"order_id": "A1", "amount_cents": "1999"}',
+    '{"order_id": "A1", "amount_cents": "19.99"}',
+  ];
+  let turn = 0;
+  const model = {
+    async getResponse() {
+      turn++;
+      const output =
+        turn % 2 === 1
+          ? [{ type: "function_call", callId: `c${turn}`, name: "refund", arguments: calls[(turn - 1) / 2], status: "completed" }]
+          : [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done" }] }];
+      return { usage: new Usage(), output, responseId: `r${turn}` };
+    },
+    async *getStreamedResponse() {
+      throw new Error("not streamed here");
+    },
+  };
+  globalThis.__agents = { model };
+  const count = await runBlock("agents", "const { model } = globalThis.__agents;");
+  assert.equal(turn, 4);
+  assert.ok(count >= 2, `${count} lines checked`);
 });

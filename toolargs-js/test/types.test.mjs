@@ -21,7 +21,7 @@ test("the declarations describe every member as used", () => {
   assert.equal(run.status, 0, run.stdout + run.stderr);
 });
 
-test("the declarations of toolargs/ai and toolargs/mcp compile with the SDKs' own types", () => {
+test("the declarations of toolargs/ai, toolargs/mcp and toolargs/agents compile with the SDKs' own types", () => {
   // The SDKs' own declarations name Node.js's types and @types/json-schema, which are not
   // installed here: declaration files are not checked (the later `skipLibCheck` wins).
   const run = compile(join(pkg, "test", "types", "frameworks.ts"), ["--skipLibCheck", "true"]);

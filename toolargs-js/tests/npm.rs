@@ -139,6 +139,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "README.md",
             "dist/toolargs_js.js",
             "dist/toolargs_js_bg.wasm",
+            "js/agents.d.ts",
+            "js/agents.js",
             "js/ai.d.ts",
             "js/ai.js",
             "js/api.js",

@@ -1,5 +1,5 @@
-// Compiled by `types.test.mjs` (tsc --noEmit --strict): `toolargs/ai` and `toolargs/mcp` with
-// the SDKs' own types.
+// Compiled by `types.test.mjs` (tsc --noEmit --strict): `toolargs/ai`, `toolargs/mcp` and
+// `toolargs/agents` with the SDKs' own types.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { generateText, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
@@ -32,3 +32,14 @@ const server: McpServer = gateServer(new McpServer({ name: "shop", version: "1.0
 server.registerTool("noop", { inputSchema: { a: z.string() } }, async ({ a }) => ({
   content: [{ type: "text", text: a }],
 }));
+
+import { Agent, tool as agentTool } from "@openai/agents";
+import { gatedTool } from "toolargs/agents";
+
+const lookup = gatedTool(agentTool, {
+  name: "lookup",
+  description: "Look an order up",
+  parameters: z.object({ order_id: z.string() }),
+  execute: async ({ order_id }: { order_id: string }) => `found ${order_id}`,
+});
+export const agent = new Agent({ name: "shop", tools: [lookup] });
