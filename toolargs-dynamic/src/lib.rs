@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use list::{load_tool_list, load_tool_list_lenient, RefusedDefinition, ToolList};
+pub use list::{load_tool_list, load_tool_list_lenient, NamedTools, RefusedDefinition, ToolList};
 pub use load::{LoadError, LoadErrorKind};
 use shape::{Graph, Schema, Types};
 // The core's, as every judge reports what loading noticed (`Judge::load_warnings`).

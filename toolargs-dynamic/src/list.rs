@@ -115,7 +115,48 @@ pub struct ToolList {
     prefix: &'static str,
 }
 
+/// A [`ToolList`] for calls by name ([`ToolList::by_name`]).
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct NamedTools {
+    /// Each spec that can be called, under its tool's name, in list order.
+    pub specs: Vec<(String, Spec)>,
+    /// The definitions that cannot be: the tool's name when it has one, and why.
+    pub unchecked: Vec<(Option<String>, String)>,
+}
+
 impl ToolList {
+    /// The specs by tool name, for a tool set that is called by name: the definitions that
+    /// did not load, a spec without a name and a second spec of a name are unchecked (with
+    /// their reason) instead, so that no call is judged by a definition it did not name.
+    pub fn by_name(self) -> NamedTools {
+        let mut named = NamedTools {
+            specs: Vec::with_capacity(self.specs.len()),
+            unchecked: self
+                .refused
+                .iter()
+                .map(|r| (r.name.clone(), r.error.to_string()))
+                .collect(),
+        };
+        let mut seen = std::collections::HashSet::new();
+        for spec in self.specs {
+            let Some(name) = spec.name().map(str::to_owned) else {
+                named
+                    .unchecked
+                    .push((None, "the definition has no name".to_owned()));
+                continue;
+            };
+            if !seen.insert(name.clone()) {
+                named
+                    .unchecked
+                    .push((Some(name), "a second definition of this name".to_owned()));
+                continue;
+            }
+            named.specs.push((name, spec));
+        }
+        named
+    }
+
     /// Each loaded spec with the index of its definition in the list.
     pub fn indexed_specs(&self) -> impl Iterator<Item = (usize, &Spec)> + '_ {
         // The specs fill, in order, the indices the refusals leave free.
@@ -215,5 +256,34 @@ fn exceeds_depth(node: &Node<'_>, levels: usize) -> bool {
             levels == 0 || members.iter().any(|(_, n)| exceeds_depth(n, levels - 1))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod by_name_tests {
+    use super::load_tool_list_lenient;
+
+    #[test]
+    fn specs_by_name_leave_out_what_a_call_cannot_name() {
+        let text = r#"{"tools": [
+            {"name": "refund", "inputSchema": {"type": "object"}},
+            {"name": "remote", "inputSchema": {"$ref": "https://example.com/s.json"}},
+            {"name": "refund", "inputSchema": {"type": "object", "properties": {"a": {}}}},
+            {"name": "lookup", "inputSchema": {"type": "object"}}
+        ]}"#;
+        let named = load_tool_list_lenient(text).unwrap().by_name();
+        let names: Vec<&str> = named.specs.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["refund", "lookup"]);
+        let unchecked: Vec<(Option<&str>, &str)> = named
+            .unchecked
+            .iter()
+            .map(|(n, why)| (n.as_deref(), why.as_str()))
+            .collect();
+        assert_eq!(unchecked.len(), 2, "{unchecked:?}");
+        assert_eq!(unchecked[0].0, Some("remote"));
+        assert_eq!(
+            unchecked[1],
+            (Some("refund"), "a second definition of this name")
+        );
     }
 }

@@ -168,25 +168,14 @@ impl ToolSet {
     pub fn load(definitions: &str) -> Result<ToolSet, Failure> {
         let list = toolargs_dynamic::load_tool_list_lenient(definitions)
             .map_err(|e| Failure::load(e.to_string()))?;
-        let mut names = Vec::new();
-        let mut specs = HashMap::new();
-        let mut unchecked: Vec<_> = list
-            .refused
-            .iter()
-            .map(|r| (r.name.clone(), r.error.to_string()))
+        let named = list.by_name();
+        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
+        let specs = named
+            .specs
+            .into_iter()
+            .map(|(name, spec)| (name, Arc::new(spec)))
             .collect();
-        for spec in list.specs {
-            let Some(name) = spec.name().map(str::to_owned) else {
-                unchecked.push((None, "the definition has no name".to_owned()));
-                continue;
-            };
-            if specs.contains_key(&name) {
-                unchecked.push((Some(name), "a second definition of this name".to_owned()));
-                continue;
-            }
-            names.push(name.clone());
-            specs.insert(name, Arc::new(spec));
-        }
+        let unchecked = named.unchecked;
         Ok(ToolSet {
             names,
             specs,

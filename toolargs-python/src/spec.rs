@@ -161,30 +161,19 @@ impl ToolSet {
         let text = definition_text(&definitions)?;
         let list = toolargs_dynamic::load_tool_list_lenient(&text)
             .map_err(|e| LoadError::new_err(e.to_string()))?;
-        let mut names = Vec::new();
-        let mut specs = HashMap::new();
-        let mut unchecked: Vec<_> = list
-            .refused
-            .iter()
-            .map(|r| (r.name.clone(), r.error.to_string()))
-            .collect();
-        for spec in list.specs {
-            let Some(name) = spec.name().map(str::to_owned) else {
-                unchecked.push((None, "the definition has no name".to_owned()));
-                continue;
-            };
-            if specs.contains_key(&name) {
-                unchecked.push((Some(name), "a second definition of this name".to_owned()));
-                continue;
-            }
-            names.push(name.clone());
-            specs.insert(
-                name,
-                Spec {
+        let named = list.by_name();
+        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
+        let specs = named
+            .specs
+            .into_iter()
+            .map(|(name, spec)| {
+                let spec = Spec {
                     spec: Arc::new(spec),
-                },
-            );
-        }
+                };
+                (name, spec)
+            })
+            .collect();
+        let unchecked = named.unchecked;
         Ok(ToolSet {
             names,
             specs,
