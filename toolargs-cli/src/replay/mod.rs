@@ -9,6 +9,7 @@ mod baseline;
 mod chain;
 mod recorded;
 mod render;
+mod text;
 
 use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};

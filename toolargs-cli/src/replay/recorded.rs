@@ -5,6 +5,8 @@
 
 use std::fmt::Write;
 
+use super::text::md_escape;
+
 use toolargs_replay::{
     BucketSpan, OutcomeCounts, Recorded, Report, Timeline, NO_ARGUMENTS, NO_DEFINITION,
 };
@@ -403,36 +405,13 @@ pub fn text(tables: &[Table]) -> String {
     let mut out = String::new();
     for table in tables {
         let _ = writeln!(out, "\n{}", table.title);
-        let all: Vec<&Vec<String>> = std::iter::once(&table.head).chain(&table.rows).collect();
-        let widths: Vec<usize> = (0..table.head.len())
-            .map(|c| {
-                all.iter()
-                    .map(|r| r.get(c).map_or(0, |cell| cell.chars().count()))
-                    .max()
-                    .unwrap_or(0)
-            })
+        let all: Vec<&[String]> = std::iter::once(&table.head)
+            .chain(&table.rows)
+            .map(Vec::as_slice)
             .collect();
-        for row in all {
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(c, (cell, w))| {
-                    if c < table.left {
-                        format!("{cell:<w$}")
-                    } else {
-                        format!("{cell:>w$}")
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
-        }
+        super::text::aligned(&mut out, &all, table.left);
     }
     out
-}
-
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|")
 }
 
 /// The tables as GitHub-flavoured Markdown.

@@ -6,6 +6,7 @@ use serde_json::Value;
 use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN, TOP_FIELDS_SHOWN};
 
 use super::recorded;
+use super::text::md_escape;
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
@@ -312,30 +313,10 @@ pub fn table(report: &Report) -> String {
     }
     if let Some(rows) = group_rows(report) {
         let _ = writeln!(out, "\nby {}", report.by.join(", "));
-        let widths: Vec<usize> = (0..rows[0].len())
-            .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-            .collect();
-        for row in rows {
-            let cells: Vec<String> = row
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(c, (cell, w))| {
-                    if c < report.by.len() {
-                        format!("{cell:<w$}")
-                    } else {
-                        format!("{cell:>w$}")
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
-        }
+        let rows: Vec<&[String]> = rows.iter().map(Vec::as_slice).collect();
+        super::text::aligned(&mut out, &rows, report.by.len());
     }
     out
-}
-
-fn md_escape(s: &str) -> String {
-    s.replace('|', "\\|")
 }
 
 /// GitHub-flavoured Markdown, to paste into a pull request.

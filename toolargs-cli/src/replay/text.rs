@@ -1,0 +1,38 @@
+//! What the text and Markdown reports share: aligned columns, and cells escaped for a
+//! Markdown table.
+
+use std::fmt::Write;
+
+/// Writes `rows` (the first one a head, when there is one) as columns two spaces apart,
+/// indented by two, the first `left` columns aligned left and the rest right (numbers).
+pub(super) fn aligned(out: &mut String, rows: &[&[String]], left: usize) {
+    let columns = rows.iter().map(|row| row.len()).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .map(|row| row.get(c).map_or(0, |cell| cell.chars().count()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, w))| {
+                if c < left {
+                    format!("{cell:<w$}")
+                } else {
+                    format!("{cell:>w$}")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", cells.join("  ").trim_end());
+    }
+}
+
+/// `s` as a Markdown table cell: its pipes escaped.
+pub(super) fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|")
+}
