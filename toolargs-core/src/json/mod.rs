@@ -8,7 +8,7 @@
 //! enforced while scanning, so an oversized document is refused before it is built.
 //!
 //! The tree's arrays and objects are vectors taken from a small per-thread pool and given back
-//! when the [`Document`] is dropped, so a steady stream of calls reuses the same buffers: a clean
+//! when the `Document` is dropped, so a steady stream of calls reuses the same buffers: a clean
 //! call allocates only what its typed output holds.
 //!
 //! The reader itself is in `reader`, the pool in `pool` (the only `unsafe` of the crate), the
