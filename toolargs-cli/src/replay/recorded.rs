@@ -131,15 +131,7 @@ pub fn summary(report: &Report, strong: &str) -> String {
     if bad > 0 {
         let _ = write!(out, ", {strong}{bad}{strong} bad records");
     }
-    let broken: Vec<String> = report
-        .chains
-        .iter()
-        .filter_map(|c| {
-            c.broken
-                .as_ref()
-                .map(|(line, _)| format!("{}:{line}", c.source))
-        })
-        .collect();
+    let broken = chain_breaks(report);
     if !broken.is_empty() {
         let _ = write!(
             out,
@@ -379,10 +371,9 @@ fn short_hashes(text: &str) -> String {
     out
 }
 
-/// Where the chains of `report` break, as a warning for the top of a page; `None` when they
-/// hold (or none was checked).
-pub fn chain_alarm(report: &Report) -> Option<String> {
-    let broken: Vec<String> = report
+/// Where the chains of `report` break, as `FILE:LINE`, in the order they were checked.
+fn chain_breaks(report: &Report) -> Vec<String> {
+    report
         .chains
         .iter()
         .filter_map(|c| {
@@ -390,7 +381,13 @@ pub fn chain_alarm(report: &Report) -> Option<String> {
                 .as_ref()
                 .map(|(line, _)| format!("{}:{line}", c.source))
         })
-        .collect();
+        .collect()
+}
+
+/// Where the chains of `report` break, as a warning for the top of a page; `None` when they
+/// hold (or none was checked).
+pub fn chain_alarm(report: &Report) -> Option<String> {
+    let broken = chain_breaks(report);
     (!broken.is_empty()).then(|| {
         format!(
             "The hash chain breaks at {}: the line before was edited or deleted, or this one \
