@@ -95,6 +95,18 @@ fn anthropic_messages() {
 }
 
 #[test]
+fn gemini_generate_content() {
+    let r = report(&["logs/gemini.jsonl"]);
+    // `args` arrive decoded; the definitions are the request's `functionDeclarations`; line 4
+    // holds two function calls, one without `city`.
+    assert_eq!(counts(&r), [4, 2, 1, 1, 1, 0]);
+    assert_eq!(r["repairs"], json!({"numeric_string_to_int": 1}));
+    assert_eq!(r["rejections"], json!({"missing": 1}));
+    let named = report(&["--input-format", "gemini", "logs/gemini.jsonl"]);
+    assert_eq!(named, r);
+}
+
+#[test]
 fn opentelemetry_genai_spans() {
     let r = report(&["--by", "gen_ai.operation.name", "logs/otel.jsonl"]);
     // Line 1 is OTLP JSON with a chat span (the definitions) and two tool spans; lines 2-4
@@ -142,11 +154,12 @@ fn a_log_without_definitions_needs_tools() {
 fn many_inputs_directories_globs_and_compressed_files() {
     // A directory and a glob: every log under them, once each.
     let r = report(&["logs", "logs/*.jsonl", "compressed"]);
-    assert_eq!(counts(&r), [32, 8, 7, 11, 17, 6]);
+    assert_eq!(counts(&r), [36, 10, 8, 12, 18, 6]);
     assert_eq!(
         r["sources"],
         json!([
             "logs/anthropic.jsonl",
+            "logs/gemini.jsonl",
             "logs/mcp.jsonl",
             "logs/openai_chat.jsonl",
             "logs/openai_responses.jsonl",
@@ -155,7 +168,7 @@ fn many_inputs_directories_globs_and_compressed_files() {
             "compressed/openai_chat.jsonl.gz"
         ])
     );
-    // The definitions of one tool in five providers' shapes are one tool.
+    // The definitions of one tool in six providers' shapes are one tool.
     assert_eq!(r["refused_definitions"], json!([]));
     // gzip and zstd (two frames) read as their plain text.
     let gz = report(&["compressed/openai_chat.jsonl.gz"]);
@@ -338,7 +351,7 @@ fn jsonl_writes_one_verdict_per_call_in_input_order() {
     let one = replay(&["--format", "jsonl", "--jobs", "1", "logs", "compressed"]);
     let four = replay(&["--format", "jsonl", "--jobs", "4", "logs", "compressed"]);
     assert_eq!(one, four);
-    assert_eq!(one.0.lines().count(), 32);
+    assert_eq!(one.0.lines().count(), 36);
 }
 
 #[test]
@@ -353,27 +366,27 @@ fn the_drill_down_counts_per_tool_and_field_with_examples() {
             weather["ok_repaired"].clone(),
             weather["rejected"].clone()
         ),
-        (json!(18), json!(6), json!(5), json!(7))
+        (json!(22), json!(8), json!(6), json!(8))
     );
     assert_eq!(
         weather["fields"]["$.city"]["rejections"]["missing"]["count"],
-        json!(3)
+        json!(4)
     );
     assert_eq!(
         weather["fields"]["$.days"]["repairs"]["numeric_string_to_int"]["count"],
-        json!(4)
+        json!(5)
     );
     assert_eq!(
         drill["examples"]["rejections"]["missing"],
         json!([
             "logs/anthropic.jsonl:4",
-            "logs/mcp.jsonl:9",
-            "logs/openai_chat.jsonl:6"
+            "logs/gemini.jsonl:4",
+            "logs/mcp.jsonl:9"
         ])
     );
     assert_eq!(
         drill["top_failing_fields"][0],
-        json!({"tool": "get_weather", "field": "$.city", "rejected_calls": 3, "rate": 3.0 / 18.0})
+        json!({"tool": "get_weather", "field": "$.city", "rejected_calls": 4, "rate": 4.0 / 22.0})
     );
     // The table names the fields that fail most.
     let (table, _) = replay(&["logs"]);

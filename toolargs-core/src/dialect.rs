@@ -58,9 +58,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::coerce::optional::nullable;
 use crate::effect::Effect;
 use crate::options::ParseOptions;
+use crate::provider::{openai, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses};
 
 /// A provider's tool-definition format.
 #[non_exhaustive]
@@ -94,40 +94,35 @@ pub enum Dialect {
     Mcp,
 }
 
-const KEEP: bool = true;
-const DROP: bool = false;
-
-/// What each dialect keeps of a schema, by keyword: (keyword, the JSON Schema dialects
-/// (Anthropic, MCP, OpenAI without `strict`), OpenAI with `strict`, Gemini). A keyword not
-/// listed (the root's `$schema` and `title`) is kept by [`Dialect::JsonSchema`] alone, which
-/// keeps everything.
-#[rustfmt::skip]
-const KEYWORDS: &[(&str, bool, bool, bool)] = &[
-    ("type",                 KEEP, KEEP, KEEP),
-    ("description",          KEEP, KEEP, KEEP),
-    ("properties",           KEEP, KEEP, KEEP),
-    ("required",             KEEP, KEEP, KEEP),
-    ("additionalProperties", KEEP, KEEP, DROP),
-    ("propertyNames",        KEEP, KEEP, DROP), // maps' key pattern
-    ("minProperties",        KEEP, KEEP, DROP), // maps' entry count
-    ("maxProperties",        KEEP, KEEP, DROP),
-    ("items",                KEEP, KEEP, KEEP),
-    ("enum",                 KEEP, KEEP, KEEP),
-    ("anyOf",                KEEP, KEEP, KEEP), // unions; every provider takes it, not `oneOf`
-    ("const",                KEEP, KEEP, DROP), // a union's tag; Gemini gets a one-value `enum`
-    ("default",              KEEP, DROP, DROP),
-    ("format",               KEEP, KEEP, KEEP), // Gemini: `date-time` only
-    ("pattern",              KEEP, KEEP, KEEP),
-    ("minLength",            KEEP, DROP, KEEP),
-    ("maxLength",            KEEP, DROP, KEEP),
-    ("minimum",              KEEP, KEEP, KEEP),
-    ("maximum",              KEEP, KEEP, KEEP),
-    ("minItems",             KEEP, KEEP, KEEP),
-    ("maxItems",             KEEP, KEEP, KEEP),
-    ("uniqueItems",          KEEP, DROP, DROP), // sets; said in words where dropped
-    ("nullable",             DROP, DROP, KEEP), // OpenAPI's spelling of a type array with null
-    ("$ref",                 KEEP, KEEP, DROP), // recursive types; Gemini's are written out
-    ("$defs",                KEEP, KEEP, DROP),
+/// What the JSON Schema dialects (Anthropic, MCP, OpenAI without `strict`) keep, by keyword.
+/// A keyword not listed (the root's `$schema` and `title`) is kept by [`Dialect::JsonSchema`]
+/// alone, which keeps everything; what strict mode and Gemini keep is decided in their
+/// providers' modules.
+const JSON_SCHEMA_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "items",
+    "enum",
+    "anyOf",
+    "const",
+    "default",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "$ref",
+    "$defs",
 ];
 
 impl Dialect {
@@ -144,33 +139,14 @@ impl Dialect {
     ];
 
     /// Whether the dialect keeps `keyword` (with its `value`) anywhere in the schema: the one
-    /// place, with its table, that decides what each provider is shown.
+    /// place that decides what each provider is shown, asking the provider's own module
+    /// ([`provider`](crate::provider)).
     pub fn keeps(self, keyword: &str, value: &Value) -> bool {
-        let Some(&(_, plain, strict, gemini)) = KEYWORDS.iter().find(|row| row.0 == keyword) else {
-            return self == Dialect::JsonSchema;
-        };
         match self {
             Dialect::JsonSchema => true,
-            // Gemini refuses every string format but `enum` and `date-time`.
-            Dialect::Gemini if keyword == "format" => value == "date-time",
-            Dialect::Gemini => gemini,
-            // Strict mode refuses a format outside the set OpenAI documents for it.
-            d if d.is_strict() && keyword == "format" => matches!(
-                value.as_str(),
-                Some(
-                    "date-time"
-                        | "time"
-                        | "date"
-                        | "duration"
-                        | "email"
-                        | "hostname"
-                        | "ipv4"
-                        | "ipv6"
-                        | "uuid"
-                )
-            ),
-            d if d.is_strict() => strict,
-            _ => plain,
+            Dialect::Gemini => Gemini::keeps(keyword, value),
+            d if d.is_strict() => openai::strict_keeps(keyword, value),
+            _ => JSON_SCHEMA_KEYWORDS.contains(&keyword),
         }
     }
 
@@ -288,13 +264,10 @@ impl Dialect {
             out.insert("description".to_owned(), Value::from(text));
         }
         if self.is_strict() {
-            require_all(&mut out);
+            openai::require_all(&mut out);
         }
         if self == Dialect::Gemini {
-            if let Some(value) = map.get("const") {
-                out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
-            }
-            null_as_nullable(&mut out);
+            Gemini::reshape(map, &mut out);
         }
         Value::Object(out)
     }
@@ -325,12 +298,6 @@ pub fn has_open_parts(schema: &Value) -> bool {
                 .is_some_and(|defs| defs.values().any(has_open_parts)),
             _ => false,
         })
-}
-
-/// True when `schema` needs more than Gemini's OpenAPI subset: open parts (maps, open values)
-/// or definitions (recursive types).
-fn needs_json_schema(schema: &Value) -> bool {
-    has_open_parts(schema) || schema.get("$defs").is_some()
 }
 
 /// Gemini reads no `$ref`: each reference is replaced by its definition, and a reference met
@@ -403,54 +370,6 @@ fn inline<'s>(schema: &'s Value, defs: &'s Map<String, Value>, open: &mut Vec<&'
     }
 }
 
-/// Strict mode: every property is required, one that was optional accepts `null` instead, and
-/// no other key is allowed.
-fn require_all(schema: &mut Map<String, Value>) {
-    let required = schema.get("required").cloned().unwrap_or_default();
-    let Some(Value::Object(props)) = schema.get_mut("properties") else {
-        return;
-    };
-    let mut all = Vec::with_capacity(props.len());
-    for (name, prop) in props.iter_mut() {
-        let name = Value::from(name.as_str());
-        if !required.as_array().is_some_and(|r| r.contains(&name)) {
-            *prop = nullable(prop.take());
-        }
-        all.push(name);
-    }
-    schema.insert("required".to_owned(), Value::Array(all));
-    schema.insert("additionalProperties".to_owned(), Value::Bool(false));
-}
-
-/// OpenAPI 3.0: `"type": ["T", "null"]` becomes `"type": "T", "nullable": true`, and `null`
-/// leaves an `enum`.
-fn null_as_nullable(schema: &mut Map<String, Value>) {
-    let null = Value::from("null");
-    // OpenAPI has no null type: a union's `null` branch becomes `nullable`.
-    if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
-        let before = branches.len();
-        branches.retain(|b| b.get("type") != Some(&null));
-        if branches.len() < before {
-            schema.insert("nullable".to_owned(), Value::Bool(true));
-        }
-    }
-    let Some(Value::Array(types)) = schema.get_mut("type") else {
-        return;
-    };
-    let had_null = types.contains(&null);
-    types.retain(|t| *t != null);
-    if types.len() == 1 {
-        let single = types.remove(0);
-        schema.insert("type".to_owned(), single);
-    }
-    if had_null {
-        schema.insert("nullable".to_owned(), Value::Bool(true));
-        if let Some(Value::Array(values)) = schema.get_mut("enum") {
-            values.retain(|v| !v.is_null());
-        }
-    }
-}
-
 /// The definition of a tool in `dialect`: its name, description and the arguments' plain
 /// JSON Schema (`schema`, as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns
 /// it) transformed by [`Dialect::parameters`]; MCP adds the annotations of `effect`.
@@ -476,66 +395,23 @@ pub fn tool_definition(
         }
         other => other,
     };
-    // Gemini's `parameters` take the OpenAPI 3.0 subset: no open keys, no untyped values, no
-    // references, and an object must list its properties. Its `parametersJsonSchema` takes
-    // JSON Schema. A tool that needs what the subset lacks is sent with the latter, as the
-    // plain schema, rather than as objects Gemini refuses or that say less than the parser
-    // enforces.
-    if dialect == Dialect::Gemini && needs_json_schema(schema) {
-        let mut plain = Dialect::JsonSchema.parameters(schema, description);
-        if let Some(map) = plain.as_object_mut() {
-            map.shift_remove("$schema");
-            map.shift_remove("title");
-            if description.is_some()
-                && map.get("description").and_then(Value::as_str) == description
-            {
-                map.shift_remove("description");
-            }
-        }
-        let mut def = Map::new();
-        def.insert("name".to_owned(), Value::from(name));
-        if let Some(d) = description {
-            def.insert("description".to_owned(), Value::from(d));
-        }
-        def.insert("parametersJsonSchema".to_owned(), plain);
-        return Value::Object(def);
-    }
-    let parameters = dialect.parameters(schema, description);
-    let mut def = Map::new();
-    def.insert("name".to_owned(), Value::from(name));
+    let mut head = Map::new();
+    head.insert("name".to_owned(), Value::from(name));
     if let Some(d) = description {
-        def.insert("description".to_owned(), Value::from(d));
+        head.insert("description".to_owned(), Value::from(d));
     }
+    let parameters = || dialect.parameters(schema, description);
     match dialect {
-        Dialect::Anthropic => {
-            def.insert("input_schema".to_owned(), parameters);
+        Dialect::JsonSchema => {
+            head.insert("parameters".to_owned(), parameters());
+            Value::Object(head)
         }
-        Dialect::Mcp => {
-            def.insert("inputSchema".to_owned(), parameters);
-            def.insert("annotations".to_owned(), effect.mcp_annotations());
-        }
-        Dialect::Gemini
-            if parameters
-                .get("properties")
-                .and_then(Value::as_object)
-                .is_none_or(Map::is_empty) => {}
-        _ => {
-            def.insert("parameters".to_owned(), parameters);
-        }
-    }
-    match dialect {
-        Dialect::OpenAiChat { strict } => {
-            def.insert("strict".to_owned(), Value::Bool(strict));
-            let mut tool = Map::new();
-            tool.insert("type".to_owned(), Value::from("function"));
-            tool.insert("function".to_owned(), Value::Object(def));
-            Value::Object(tool)
-        }
+        Dialect::OpenAiChat { strict } => OpenAiChat::definition(head, parameters(), strict),
         Dialect::OpenAiResponses { strict } => {
-            def.insert("strict".to_owned(), Value::Bool(strict));
-            def.insert("type".to_owned(), Value::from("function"));
-            Value::Object(def)
+            OpenAiResponses::definition(head, parameters(), strict)
         }
-        _ => Value::Object(def),
+        Dialect::Anthropic => Anthropic::definition(head, parameters()),
+        Dialect::Gemini => Gemini::definition(head, schema, description),
+        Dialect::Mcp => Mcp::definition(head, parameters(), effect),
     }
 }

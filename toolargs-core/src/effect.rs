@@ -66,4 +66,30 @@ impl Effect {
             "openWorldHint": open_world,
         })
     }
+
+    /// The effect MCP's tool annotations describe, read back: `hint` gives each of
+    /// `readOnlyHint`, `destructiveHint` and `openWorldHint` when the annotations set it, and
+    /// an absent hint takes MCP's default (not read-only, destructive, open world).
+    ///
+    /// ```
+    /// use toolargs_core::Effect;
+    ///
+    /// for effect in [Effect::ReadOnly, Effect::Additive, Effect::Destructive, Effect::External] {
+    ///     let hints = effect.mcp_annotations();
+    ///     assert_eq!(Effect::from_mcp_hints(|key| hints[key].as_bool()), effect);
+    /// }
+    /// assert_eq!(Effect::from_mcp_hints(|_| None), Effect::External);
+    /// ```
+    pub fn from_mcp_hints(hint: impl Fn(&str) -> Option<bool>) -> Effect {
+        let hint = |key: &str, default: bool| hint(key).unwrap_or(default);
+        if hint("readOnlyHint", false) {
+            Effect::ReadOnly
+        } else if hint("openWorldHint", true) && hint("destructiveHint", true) {
+            Effect::External
+        } else if hint("destructiveHint", true) {
+            Effect::Destructive
+        } else {
+            Effect::Additive
+        }
+    }
 }

@@ -43,6 +43,7 @@ pub mod judge;
 pub mod node;
 pub mod options;
 pub mod path;
+pub mod provider;
 pub mod report;
 pub mod spec;
 pub mod stream;

@@ -3,6 +3,7 @@
 
 use toolargs_core::effect::Effect;
 use toolargs_core::node::Node;
+use toolargs_core::provider::Provider;
 
 use crate::load::{member, LoadError, LoadErrorKind};
 
@@ -31,8 +32,8 @@ pub(crate) fn string_member(node: &Node<'_>, key: &str) -> Option<String> {
     }
 }
 
-/// Recognises the OpenAI chat (`function`), Anthropic (`input_schema`), MCP (`inputSchema`),
-/// OpenAI responses and Gemini (`parameters`) shapes; anything else is taken as a bare schema.
+/// Recognises every provider's shape, where [`Provider`] says a definition keeps its schema;
+/// anything else is taken as a bare schema.
 pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n, 'a>, LoadError> {
     if !matches!(def, Node::Object(_)) {
         return Err(LoadError::new(
@@ -41,20 +42,15 @@ pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n,
             "a tool definition must be a JSON object",
         ));
     }
-    let (tool, prefix) = match member(def, "function") {
-        Some(function @ Node::Object(_)) => (function, "/function"),
-        _ => (def, ""),
-    };
-    let found = [
-        ("parameters", "parameters"),
-        ("input_schema", "input_schema"),
-        ("inputSchema", "inputSchema"),
-        ("parametersJsonSchema", "parametersJsonSchema"),
-    ]
-    .into_iter()
-    .find_map(|(key, pointer)| {
-        member(tool, key).map(|schema| (schema, format!("{prefix}/{pointer}")))
+    // Inside a wrapper (OpenAI chat's `function`) when there is one.
+    let wrapped = Provider::definition_wrappers().find_map(|wrapper| match member(def, wrapper) {
+        Some(inner @ Node::Object(_)) => Some((inner, format!("/{wrapper}"))),
+        _ => None,
     });
+    let (tool, prefix) = wrapped.unwrap_or((def, String::new()));
+    let found = Provider::schema_members()
+        .into_iter()
+        .find_map(|key| member(tool, key).map(|schema| (schema, format!("{prefix}/{key}"))));
     let effect = member(tool, "annotations").map(effect_from_annotations);
     let is_tool = found.is_some()
         || member(tool, "name").is_some()
@@ -79,19 +75,10 @@ pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n,
     })
 }
 
-/// MCP's hints, with its defaults (not read-only, destructive, open world) where absent.
+/// MCP's hints, with its defaults where absent ([`Effect::from_mcp_hints`]).
 fn effect_from_annotations(annotations: &Node<'_>) -> Effect {
-    let hint = |key: &str, default: bool| match member(annotations, key) {
-        Some(Node::Bool(b)) => *b,
-        _ => default,
-    };
-    if hint("readOnlyHint", false) {
-        Effect::ReadOnly
-    } else if hint("openWorldHint", true) && hint("destructiveHint", true) {
-        Effect::External
-    } else if hint("destructiveHint", true) {
-        Effect::Destructive
-    } else {
-        Effect::Additive
-    }
+    Effect::from_mcp_hints(|key| match member(annotations, key) {
+        Some(Node::Bool(b)) => Some(*b),
+        _ => None,
+    })
 }

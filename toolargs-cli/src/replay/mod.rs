@@ -33,8 +33,8 @@ pub struct ReplayArgs {
     #[arg(long)]
     tools: Option<PathBuf>,
     /// The format of the logs: auto (detected per file from its first records), lines,
-    /// openai-chat, openai-responses, anthropic, otel, mcp, stream, or gate (a verdict log
-    /// of `toolargs gate`).
+    /// openai-chat, openai-responses, anthropic, gemini, otel, mcp, stream, or gate (a
+    /// verdict log of `toolargs gate`).
     #[arg(long, default_value = "auto")]
     input_format: InputFormat,
     /// Fail (exit 2, with every reason) when any tool definition does not load, instead of

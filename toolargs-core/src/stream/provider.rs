@@ -1,5 +1,7 @@
 //! Provider streams read into calls: the events in which OpenAI and Anthropic stream tool
-//! calls, assembled into each call's name and arguments text.
+//! calls, assembled into each call's name and arguments text. What each provider's events
+//! mean is read in its own module of [`provider`](crate::provider); the bookkeeping of open
+//! calls is here.
 //!
 //! | provider | a call starts | its arguments grow | it is complete |
 //! |---|---|---|---|
@@ -37,6 +39,8 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
+
+use crate::provider::{Anthropic, OpenAiChat, OpenAiResponses};
 
 /// One tool call read from a stream.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -78,7 +82,7 @@ pub enum Update {
 
 /// Which open call an event speaks of.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
+pub(crate) enum Key {
     /// Chat Completions: the response id, the choice and the tool call's index.
     Chat(String, u64, u64),
     /// Responses: the output item's id.
@@ -126,11 +130,11 @@ impl ToolCallStreams {
             self.model = Some(model.to_owned());
         }
         match event.get("type").and_then(Value::as_str) {
-            Some(kind) if kind.starts_with("response.") => {
-                self.responses(kind, event, &mut updates)
+            Some(kind) if OpenAiResponses::is_stream_event(kind) => {
+                OpenAiResponses::stream_event(self, kind, event, &mut updates)
             }
-            Some(kind) => self.anthropic(kind, event, &mut updates),
-            None => self.chat(event, &mut updates),
+            Some(kind) => Anthropic::stream_event(self, kind, event, &mut updates),
+            None => OpenAiChat::stream_event(self, event, &mut updates),
         }
         updates
     }
@@ -148,7 +152,8 @@ impl ToolCallStreams {
             .collect()
     }
 
-    fn start(
+    /// The call `key` names, started now unless it is open already.
+    pub(crate) fn start(
         &mut self,
         key: Key,
         id: Option<&str>,
@@ -172,7 +177,8 @@ impl ToolCallStreams {
         call
     }
 
-    fn append(&mut self, call: usize, text: &str, updates: &mut Vec<Update>) {
+    /// Appends a piece of call `call`'s arguments.
+    pub(crate) fn append(&mut self, call: usize, text: &str, updates: &mut Vec<Update>) {
         let Some(started) = self.calls.get_mut(&call).filter(|_| !text.is_empty()) else {
             return;
         };
@@ -180,6 +186,45 @@ impl ToolCallStreams {
         let from = arguments.len();
         arguments.push_str(text);
         updates.push(Update::Arguments { call, from });
+    }
+
+    /// The open call `key` names, if any.
+    pub(crate) fn open_call(&self, key: &Key) -> Option<usize> {
+        self.open.get(key).copied()
+    }
+
+    /// The model the events that follow belong to.
+    pub(crate) fn set_model(&mut self, model: &str) {
+        self.model = Some(model.to_owned());
+    }
+
+    /// Completes the open call `key` names; `whole`, the whole arguments a provider sends
+    /// again at the end (or the start's own), is taken when no piece came.
+    pub(crate) fn complete_with(
+        &mut self,
+        key: &Key,
+        whole: Option<&str>,
+        updates: &mut Vec<Update>,
+    ) {
+        if let (Some(call), Some(whole)) = (self.open_call(key), whole) {
+            if self.is_empty(call) {
+                self.append(call, whole, updates);
+            }
+        }
+        self.complete(key, updates);
+    }
+
+    /// Completes every open call whose key `ends`, in the order they started.
+    pub(crate) fn complete_where(
+        &mut self,
+        ends: impl Fn(&Key) -> bool,
+        updates: &mut Vec<Update>,
+    ) {
+        let mut ended: Vec<Key> = self.open.keys().filter(|key| ends(key)).cloned().collect();
+        ended.sort_by_key(|key| self.open[key]);
+        for key in ended {
+            self.complete(&key, updates);
+        }
     }
 
     fn complete(&mut self, key: &Key, updates: &mut Vec<Update>) {
@@ -199,136 +244,6 @@ impl ToolCallStreams {
     fn is_empty(&self, call: usize) -> bool {
         self.calls.get(&call).is_none_or(|c| c.arguments.is_empty())
     }
-
-    /// A `chat.completion.chunk`.
-    fn chat(&mut self, event: &Value, updates: &mut Vec<Update>) {
-        let response = text_of(event, "id").unwrap_or_default().to_owned();
-        let choices = event.get("choices").and_then(Value::as_array);
-        for choice in choices.into_iter().flatten() {
-            let index = choice.get("index").and_then(Value::as_u64).unwrap_or(0);
-            let calls = choice
-                .pointer("/delta/tool_calls")
-                .and_then(Value::as_array);
-            for piece in calls.into_iter().flatten() {
-                let position = piece.get("index").and_then(Value::as_u64).unwrap_or(0);
-                let function = piece.get("function");
-                let key = Key::Chat(response.clone(), index, position);
-                let name = function.and_then(|f| text_of(f, "name"));
-                let call = self.start(key, text_of(piece, "id"), name, updates);
-                if let Some(text) = function.and_then(|f| text_of(f, "arguments")) {
-                    self.append(call, text, updates);
-                }
-            }
-            if choice.get("finish_reason").is_some_and(|f| !f.is_null()) {
-                let mut ended: Vec<Key> = self
-                    .open
-                    .keys()
-                    .filter(
-                        |key| matches!(key, Key::Chat(r, c, _) if *r == response && *c == index),
-                    )
-                    .cloned()
-                    .collect();
-                ended.sort_by_key(|key| self.open[key]);
-                for key in ended {
-                    self.complete(&key, updates);
-                }
-            }
-        }
-    }
-
-    /// A Responses event.
-    fn responses(&mut self, kind: &str, event: &Value, updates: &mut Vec<Update>) {
-        if let Some(model) = event.pointer("/response/model").and_then(Value::as_str) {
-            self.model = Some(model.to_owned());
-        }
-        let item = event.get("item");
-        let item_id = text_of(event, "item_id")
-            .or_else(|| item.and_then(|i| text_of(i, "id")))
-            .map(|id| Key::Item(id.to_owned()));
-        let is_call = item.is_none_or(|i| text_of(i, "type") == Some("function_call"));
-        let (Some(key), true) = (item_id, is_call) else {
-            return;
-        };
-        match kind {
-            "response.output_item.added" => {
-                let item = item.unwrap_or(&Value::Null);
-                let call = self.start(
-                    key,
-                    text_of(item, "call_id"),
-                    text_of(item, "name"),
-                    updates,
-                );
-                if let Some(text) = text_of(item, "arguments") {
-                    self.append(call, text, updates);
-                }
-            }
-            "response.function_call_arguments.delta" => {
-                if let (Some(&call), Some(text)) = (self.open.get(&key), text_of(event, "delta")) {
-                    self.append(call, text, updates);
-                }
-            }
-            "response.function_call_arguments.done" | "response.output_item.done" => {
-                // The whole text comes again at the end; it is taken only when no piece came.
-                let whole = text_of(event, "arguments")
-                    .or_else(|| item.and_then(|i| text_of(i, "arguments")));
-                if let (Some(&call), Some(whole)) = (self.open.get(&key), whole) {
-                    if self.is_empty(call) {
-                        self.append(call, whole, updates);
-                    }
-                }
-                self.complete(&key, updates);
-            }
-            _ => {}
-        }
-    }
-
-    /// An Anthropic Messages event.
-    fn anthropic(&mut self, kind: &str, event: &Value, updates: &mut Vec<Update>) {
-        let key = || Key::Block(event.get("index").and_then(Value::as_u64).unwrap_or(0));
-        match kind {
-            "message_start" => {
-                // A new message: blocks are numbered again from zero.
-                let mut ended = self.end();
-                updates.append(&mut ended);
-                if let Some(model) = event.pointer("/message/model").and_then(Value::as_str) {
-                    self.model = Some(model.to_owned());
-                }
-            }
-            "content_block_start" => {
-                let Some(block) = event.get("content_block") else {
-                    return;
-                };
-                if text_of(block, "type") != Some("tool_use") {
-                    return;
-                }
-                self.start(key(), text_of(block, "id"), text_of(block, "name"), updates);
-            }
-            "content_block_delta" => {
-                let delta = event.get("delta");
-                if delta.and_then(|d| text_of(d, "type")) != Some("input_json_delta") {
-                    return;
-                }
-                let text = delta.and_then(|d| text_of(d, "partial_json"));
-                if let (Some(&call), Some(text)) = (self.open.get(&key()), text) {
-                    self.append(call, text, updates);
-                }
-            }
-            "content_block_stop" => {
-                // A block with no piece of input has the input of its start, which is `{}`.
-                if let Some(&call) = self.open.get(&key()) {
-                    if self.is_empty(call) {
-                        self.append(call, "{}", updates);
-                    }
-                }
-                self.complete(&key(), updates);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn text_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
 }
 
 /// Server-sent events read line by line: the `data` of each event, once its blank line
@@ -395,18 +310,7 @@ pub fn is_sse_line(line: &str) -> bool {
 /// whole response.
 pub fn is_stream_event(record: &Value) -> bool {
     match record.get("type").and_then(Value::as_str) {
-        Some(kind) => {
-            kind.starts_with("response.")
-                || matches!(
-                    kind,
-                    "message_start"
-                        | "content_block_start"
-                        | "content_block_delta"
-                        | "content_block_stop"
-                        | "message_delta"
-                        | "message_stop"
-                )
-        }
-        None => record.get("object").and_then(Value::as_str) == Some("chat.completion.chunk"),
+        Some(kind) => OpenAiResponses::is_stream_event(kind) || Anthropic::is_stream_event(kind),
+        None => OpenAiChat::is_stream_event(record),
     }
 }

@@ -5,7 +5,9 @@
 
 use serde_json::{Map, Value};
 
-use super::{args_of, Args};
+use toolargs_core::provider::LoggedArguments;
+
+use super::Args;
 use crate::clock;
 use crate::outcome::BadRecord;
 
@@ -72,7 +74,10 @@ pub(crate) fn read(record: &Value) -> Result<GateRecord<'_>, BadRecord> {
         session: text("session"),
         time,
         confirmed: fields.get("confirmed") == Some(&Value::Bool(true)),
-        arguments: args_of(fields.get("arguments").filter(|a| !a.is_null())),
+        arguments: fields
+            .get("arguments")
+            .filter(|a| !a.is_null())
+            .map(|a| LoggedArguments::of(a).into()),
     })
 }
 

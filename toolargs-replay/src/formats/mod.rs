@@ -8,20 +8,18 @@
 //! | [`InputFormat::OpenAiChat`] | `choices[].message.tool_calls[].function` | the request's `tools` |
 //! | [`InputFormat::OpenAiResponses`] | `output[]` items of type `function_call` | the request's `tools` of type `function` |
 //! | [`InputFormat::Anthropic`] | `content[]` blocks of type `tool_use` (`input` decoded) | the request's `tools` with an `input_schema` |
+//! | [`InputFormat::Gemini`] | `candidates[].content.parts[].functionCall` (`args` decoded) | the request's `tools[].functionDeclarations` |
 //! | [`InputFormat::Otel`] | a span with `gen_ai.tool.name` and `gen_ai.tool.call.arguments` | a span's `gen_ai.tool.definitions` |
 //! | [`InputFormat::Mcp`] | a `tools/call` request's `params` | a `tools/list` result's `tools` |
 //! | [`InputFormat::Stream`] | the pieces of a streamed call, assembled (server-sent events, or one event per line) | - |
 //! | [`InputFormat::Gate`] | a verdict of `toolargs gate` (counted as recorded), with its `arguments` when logged | - |
 //!
 //! The provider formats accept the bare response object or a record
-//! `{"request": {...}, "response": {...}}` (request optional).
+//! `{"request": {...}, "response": {...}}` (request optional). Where a provider's records keep
+//! calls and definitions is read by the core's [`Provider`], one module per provider.
 
-mod anthropic;
 pub(crate) mod gate;
 pub(crate) mod lines;
-mod mcp;
-mod openai_chat;
-mod openai_responses;
 mod otel;
 
 use std::borrow::Cow;
@@ -33,6 +31,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolargs_core::decode::LoggedPayload;
+use toolargs_core::provider::{LoggedArguments, Provider};
 use toolargs_core::stream::provider::is_stream_event;
 
 use crate::inputs::Input;
@@ -54,6 +53,8 @@ pub enum InputFormat {
     OpenAiResponses,
     /// Anthropic Messages: responses, or `{"request", "response"}` records.
     Anthropic,
+    /// Gemini `generateContent`: responses, or `{"request", "response"}` records.
+    Gemini,
     /// OpenTelemetry GenAI spans: OTLP JSON (`resourceSpans`) or one span per line.
     Otel,
     /// MCP JSON-RPC messages: `tools/call` requests and `tools/list` results.
@@ -70,12 +71,13 @@ pub enum InputFormat {
 }
 
 /// Every format, with its name.
-const NAMES: [(InputFormat, &str); 9] = [
+const NAMES: [(InputFormat, &str); 10] = [
     (InputFormat::Auto, "auto"),
     (InputFormat::Lines, "lines"),
     (InputFormat::OpenAiChat, "openai-chat"),
     (InputFormat::OpenAiResponses, "openai-responses"),
     (InputFormat::Anthropic, "anthropic"),
+    (InputFormat::Gemini, "gemini"),
     (InputFormat::Otel, "otel"),
     (InputFormat::Mcp, "mcp"),
     (InputFormat::Stream, "stream"),
@@ -84,12 +86,13 @@ const NAMES: [(InputFormat, &str); 9] = [
 
 impl InputFormat {
     /// Every format, [`InputFormat::Auto`] first.
-    pub const ALL: [InputFormat; 9] = [
+    pub const ALL: [InputFormat; 10] = [
         InputFormat::Auto,
         InputFormat::Lines,
         InputFormat::OpenAiChat,
         InputFormat::OpenAiResponses,
         InputFormat::Anthropic,
+        InputFormat::Gemini,
         InputFormat::Otel,
         InputFormat::Mcp,
         InputFormat::Stream,
@@ -123,9 +126,6 @@ impl InputFormat {
         if is_stream_event(record) {
             return Some(InputFormat::Stream);
         }
-        if object.contains_key("jsonrpc") {
-            return Some(InputFormat::Mcp);
-        }
         if object.contains_key("resourceSpans") || otel::is_span(record) {
             return Some(InputFormat::Otel);
         }
@@ -135,36 +135,30 @@ impl InputFormat {
         if object.contains_key("tool") || object.contains_key("arguments") {
             return Some(InputFormat::Lines);
         }
-        let (request, response) = split(record);
-        if let Some(response) = response {
-            let kind = response.get("object").and_then(Value::as_str);
-            if response.get("choices").is_some() || kind == Some("chat.completion") {
-                return Some(InputFormat::OpenAiChat);
-            }
-            if response.get("output").is_some() || kind == Some("response") {
-                return Some(InputFormat::OpenAiResponses);
-            }
-            if response.get("content").is_some_and(Value::is_array)
-                || response.get("type").and_then(Value::as_str) == Some("message")
-            {
-                return Some(InputFormat::Anthropic);
-            }
+        Provider::detect(record).map(InputFormat::of_provider)
+    }
+
+    /// The format of a provider's logged records.
+    fn of_provider(provider: Provider) -> InputFormat {
+        match provider {
+            Provider::OpenAiChat => InputFormat::OpenAiChat,
+            Provider::OpenAiResponses => InputFormat::OpenAiResponses,
+            Provider::Anthropic => InputFormat::Anthropic,
+            Provider::Gemini => InputFormat::Gemini,
+            _ => InputFormat::Mcp,
         }
-        let request = request?;
-        if request.get("input").is_some() {
-            Some(InputFormat::OpenAiResponses)
-        } else if request.get("max_tokens").is_some() && request.get("system").is_some()
-            || request
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()))
-        {
-            Some(InputFormat::Anthropic)
-        } else if request.get("messages").is_some() {
-            Some(InputFormat::OpenAiChat)
-        } else {
-            None
-        }
+    }
+
+    /// The provider whose logged records this format reads, if it is one's.
+    fn provider(self) -> Option<Provider> {
+        Some(match self {
+            InputFormat::OpenAiChat => Provider::OpenAiChat,
+            InputFormat::OpenAiResponses => Provider::OpenAiResponses,
+            InputFormat::Anthropic => Provider::Anthropic,
+            InputFormat::Gemini => Provider::Gemini,
+            InputFormat::Mcp => Provider::Mcp,
+            _ => return None,
+        })
     }
 
     /// The format of an input's records, as a replay in [`InputFormat::Auto`] detects it: from
@@ -244,6 +238,15 @@ pub(crate) enum Args<'a> {
     Value(Cow<'a, Value>),
 }
 
+impl<'a> From<LoggedArguments<'a>> for Args<'a> {
+    fn from(arguments: LoggedArguments<'a>) -> Args<'a> {
+        match arguments {
+            LoggedArguments::Text(text) => Args::Text(text),
+            LoggedArguments::Value(value) => Args::Value(value),
+        }
+    }
+}
+
 /// One call found in a record.
 pub(crate) struct Call<'a> {
     /// The tool's name (`None` when the call names none).
@@ -265,20 +268,16 @@ pub(crate) fn calls<'a>(
     if !record.is_object() {
         return Err(BadRecord::NotObject);
     }
-    let found = match format {
-        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream | InputFormat::Gate => None,
-        InputFormat::OpenAiChat => openai_chat::calls(record),
-        InputFormat::OpenAiResponses => openai_responses::calls(record),
-        InputFormat::Anthropic => anthropic::calls(record),
-        InputFormat::Mcp => mcp::calls(record),
-        InputFormat::Otel => return otel::calls(record, by).ok_or(BadRecord::UnrecognizedRecord),
-    };
+    if format == InputFormat::Otel {
+        return otel::calls(record, by).ok_or(BadRecord::UnrecognizedRecord);
+    }
+    let found = format.provider().and_then(|p| p.logged_calls(record));
     let found = found.ok_or(BadRecord::UnrecognizedRecord)?;
     Ok(found
         .into_iter()
-        .map(|(tool, arguments)| Call {
-            tool,
-            arguments,
+        .map(|call| Call {
+            tool: call.name,
+            arguments: call.arguments.map(Args::from),
             key: by.iter().map(|f| group_field(record, f)).collect(),
         })
         .collect())
@@ -286,44 +285,11 @@ pub(crate) fn calls<'a>(
 
 /// The tool definitions one record of `format` carries, as the lenient loader reads them.
 pub fn definitions(format: InputFormat, record: &Value) -> Vec<Cow<'_, Value>> {
-    let borrowed = match format {
-        InputFormat::Auto | InputFormat::Lines | InputFormat::Stream | InputFormat::Gate => {
-            Vec::new()
-        }
-        InputFormat::OpenAiChat => openai_chat::definitions(record),
-        InputFormat::OpenAiResponses => openai_responses::definitions(record),
-        InputFormat::Anthropic => anthropic::definitions(record),
-        InputFormat::Mcp => mcp::definitions(record),
-        InputFormat::Otel => return otel::definitions(record),
-    };
-    borrowed.into_iter().map(Cow::Borrowed).collect()
-}
-
-/// The request and the response of a record: `{"request", "response"}`, or a bare response.
-fn split(record: &Value) -> (Option<&Value>, Option<&Value>) {
-    match (record.get("request"), record.get("response")) {
-        (None, None) => (None, Some(record)),
-        (request, response) => (request, response),
+    if format == InputFormat::Otel {
+        return otel::definitions(record);
     }
-}
-
-/// The tools of a record's request (or of the record itself), as an array.
-fn request_tools(record: &Value) -> &[Value] {
-    let (request, _) = split(record);
-    request
-        .unwrap_or(record)
-        .get("tools")
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-/// True when the record has the request side of a provider exchange but no response.
-fn request_only(record: &Value) -> bool {
-    let (request, response) = split(record);
-    request.is_some() && response.is_none()
-        || ["messages", "input", "tools"]
-            .iter()
-            .any(|k| record.get(k).is_some())
+    let borrowed = format.provider().map(|p| p.logged_definitions(record));
+    borrowed.into_iter().flatten().map(Cow::Borrowed).collect()
 }
 
 /// A grouping field of a provider record: a top-level field, else one of the response, else
@@ -335,24 +301,6 @@ fn group_field(record: &Value, name: &str) -> Value {
         .find_map(|v| v.get(name))
         .cloned()
         .unwrap_or(Value::Null)
-}
-
-/// A call's name: a string, `Some("")` for a name that is not one (an unknown tool), `None`
-/// when absent or null.
-fn name_of(value: Option<&Value>) -> Option<&str> {
-    match value {
-        None | Some(Value::Null) => None,
-        Some(Value::String(name)) => Some(name),
-        Some(_) => Some(""),
-    }
-}
-
-/// Arguments that are text (as the model wrote them) or an already-decoded value.
-fn args_of(value: Option<&Value>) -> Option<Args<'_>> {
-    match value? {
-        Value::String(text) => Some(Args::Text(text)),
-        other => Some(Args::Value(Cow::Borrowed(other))),
-    }
 }
 
 /// How many records [`detect_block`] reads at most to tell a file's format.

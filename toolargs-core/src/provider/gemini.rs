@@ -1,0 +1,210 @@
+//! Gemini: a function declaration is `{name, description, parameters}`, with `parameters` in
+//! the OpenAPI 3.0 subset Gemini reads (`nullable` instead of type arrays, no
+//! `additionalProperties`, no references, only the `date-time` format), or
+//! `parametersJsonSchema` for a schema that needs more. A call is logged as a
+//! `candidates[].content.parts[].functionCall` (`name`, `args` decoded), and a request's
+//! `tools[].functionDeclarations[]` are its definitions.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::dialect::{has_open_parts, Dialect};
+use crate::provider::{name_of, split, Home, LoggedArguments, LoggedCall};
+
+pub(crate) struct Gemini;
+
+/// What the OpenAPI subset of `parameters` takes, by keyword; `format` only as `date-time`.
+/// The rest is dropped from what the model is shown: maps' value schemas, key patterns and
+/// entry counts, `const` (a one-value `enum` instead), `default`, `uniqueItems`, references
+/// (written out instead).
+const KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "properties",
+    "required",
+    "items",
+    "enum",
+    "anyOf",
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "nullable",
+];
+
+impl Gemini {
+    /// Whether `parameters` keep `keyword` with `value`.
+    pub(crate) fn keeps(keyword: &str, value: &Value) -> bool {
+        match keyword {
+            "format" => value == "date-time",
+            _ => KEYWORDS.contains(&keyword),
+        }
+    }
+
+    /// OpenAPI's spellings: a `const` is a one-value `enum`, a type array with `null` is
+    /// `nullable`. `source` is the schema `out` was converted from.
+    pub(crate) fn reshape(source: &Map<String, Value>, out: &mut Map<String, Value>) {
+        if let Some(value) = source.get("const") {
+            out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
+        }
+        null_as_nullable(out);
+    }
+
+    /// The declaration: `head` (name and description) with the arguments' plain `schema`
+    /// as `parameters`, or as `parametersJsonSchema` when it needs more than the OpenAPI
+    /// subset (open parts or definitions) rather than objects Gemini refuses or that say
+    /// less than the gate enforces. A tool without arguments has no `parameters`, since
+    /// Gemini refuses an object without properties.
+    pub(crate) fn definition(
+        mut head: Map<String, Value>,
+        schema: &Value,
+        description: Option<&str>,
+    ) -> Value {
+        if has_open_parts(schema) || schema.get("$defs").is_some() {
+            let mut plain = Dialect::JsonSchema.parameters(schema, description);
+            if let Some(map) = plain.as_object_mut() {
+                map.shift_remove("$schema");
+                map.shift_remove("title");
+                if description.is_some()
+                    && map.get("description").and_then(Value::as_str) == description
+                {
+                    map.shift_remove("description");
+                }
+            }
+            head.insert("parametersJsonSchema".to_owned(), plain);
+            return Value::Object(head);
+        }
+        let parameters = Dialect::Gemini.parameters(schema, description);
+        let has_properties = parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+        if has_properties {
+            head.insert("parameters".to_owned(), parameters);
+        }
+        Value::Object(head)
+    }
+}
+
+/// OpenAPI 3.0: `"type": ["T", "null"]` becomes `"type": "T", "nullable": true`, and `null`
+/// leaves an `enum`.
+fn null_as_nullable(schema: &mut Map<String, Value>) {
+    let null = Value::from("null");
+    // OpenAPI has no null type: a union's `null` branch becomes `nullable`.
+    if let Some(Value::Array(branches)) = schema.get_mut("anyOf") {
+        let before = branches.len();
+        branches.retain(|b| b.get("type") != Some(&null));
+        if branches.len() < before {
+            schema.insert("nullable".to_owned(), Value::Bool(true));
+        }
+    }
+    let Some(Value::Array(types)) = schema.get_mut("type") else {
+        return;
+    };
+    let had_null = types.contains(&null);
+    types.retain(|t| *t != null);
+    if types.len() == 1 {
+        let single = types.remove(0);
+        schema.insert("type".to_owned(), single);
+    }
+    if had_null {
+        schema.insert("nullable".to_owned(), Value::Bool(true));
+        if let Some(Value::Array(values)) = schema.get_mut("enum") {
+            values.retain(|v| !v.is_null());
+        }
+    }
+}
+
+impl Home for Gemini {
+    const SCHEMA_MEMBERS: &'static [&'static str] = &["parameters", "parametersJsonSchema"];
+
+    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
+        let candidates = match split(record).1.and_then(|r| r.get("candidates")) {
+            Some(Value::Array(candidates)) => candidates,
+            Some(_) => return None,
+            None => return split(record).0.is_some().then(Vec::new),
+        };
+        let parts = candidates
+            .iter()
+            .filter_map(|c| c.pointer("/content/parts").and_then(Value::as_array))
+            .flatten();
+        Some(
+            parts
+                .filter_map(|part| part.get("functionCall"))
+                .map(|call| LoggedCall {
+                    name: name_of(call.get("name")),
+                    // A call of a function without parameters leaves `args` out.
+                    arguments: Some(match call.get("args") {
+                        None | Some(Value::Null) => {
+                            LoggedArguments::Value(Cow::Owned(Value::Object(Map::new())))
+                        }
+                        Some(args) => LoggedArguments::Value(Cow::Borrowed(args)),
+                    }),
+                })
+                .collect(),
+        )
+    }
+
+    /// The function declarations of the request's tools (`functionDeclarations`, or
+    /// `function_declarations` as the Python SDK writes them).
+    fn logged_definitions(record: &Value) -> Vec<&Value> {
+        let (request, _) = split(record);
+        let tools = request
+            .unwrap_or(record)
+            .get("tools")
+            .and_then(Value::as_array);
+        tools
+            .into_iter()
+            .flatten()
+            .filter_map(|t| {
+                t.get("functionDeclarations")
+                    .or_else(|| t.get("function_declarations"))
+                    .and_then(Value::as_array)
+            })
+            .flatten()
+            .collect()
+    }
+
+    fn is_response(response: &Value) -> bool {
+        response.get("candidates").is_some_and(Value::is_array)
+    }
+
+    fn is_request(request: &Value) -> bool {
+        request.get("contents").is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_logged_response_gives_its_function_calls() {
+        let record = json!({
+            "request": {"contents": [], "tools": [{"functionDeclarations": [{"name": "refund", "parameters": {"type": "object"}}]}]},
+            "response": {"candidates": [{"content": {"parts": [
+                {"text": "Refunding."},
+                {"functionCall": {"name": "refund", "args": {"amount_cents": "1999"}}},
+                {"functionCall": {"name": "ping"}}
+            ]}}]}
+        });
+        let calls = Gemini::logged_calls(&record).unwrap();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].name, Some("refund"));
+        assert!(
+            matches!(&calls[0].arguments, Some(LoggedArguments::Value(v)) if v["amount_cents"] == "1999")
+        );
+        assert!(
+            matches!(&calls[1].arguments, Some(LoggedArguments::Value(v)) if *v.as_ref() == json!({}))
+        );
+        assert_eq!(Gemini::logged_definitions(&record).len(), 1);
+        assert!(Gemini::logged_calls(&json!({"choices": []})).is_none());
+    }
+}
