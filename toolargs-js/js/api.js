@@ -13,7 +13,7 @@ import {
   maxPayloadBytes,
   notJson,
 } from "../dist/toolargs_js.js";
-import { NotJson, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
+import { NotJson, makeBig, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
 
 // The gate's limits, read from the module when first needed (it is loaded after this module
 // is evaluated).
@@ -50,23 +50,83 @@ export class Rejected extends Error {
   }
 }
 
-/** The verdict on one call. */
+/** The verdict on one call. `ok` and `arguments` are read when the verdict comes back; the
+ * repairs and the errors only when first asked for. */
 export class ParseResult {
+  /** The repairs' JSON text (read on first use), or the array once read. */
+  #repairs;
+  /** The places of the repairs' integers beyond a number, for `BigInt`s. */
+  #big;
+  /** For a rejection: the model's text, from which the errors are read on first use. */
   #model;
+  #errors;
 
-  constructor(verdict) {
-    this.ok = verdict.ok;
-    this.arguments = verdict.arguments;
-    this.repairs = verdict.repairs;
-    this.errors = verdict.errors;
-    this.#model = verdict.model;
+  constructor(token, ok, args, repairs, big, model) {
+    if (token !== WRAP) throw new TypeError("a result is made by spec.parse()");
+    this.ok = ok;
+    this.arguments = args;
+    this.#repairs = repairs;
+    this.#big = big;
+    this.#model = model;
+  }
+
+  /** Every repair, in the order made; empty when rejected or clean. */
+  get repairs() {
+    let repairs = this.#repairs;
+    if (typeof repairs === "string" || repairs === null) {
+      if (repairs === null) {
+        repairs = [];
+      } else {
+        const holder = { repairs: JSON.parse(repairs) };
+        for (const path of this.#big) makeBig(holder, path);
+        repairs = holder.repairs;
+      }
+      this.#repairs = repairs;
+      this.#big = undefined;
+    }
+    return repairs;
+  }
+
+  /** Every error, in the order found; empty when accepted. */
+  get errors() {
+    if (this.#errors === undefined) {
+      this.#errors = this.ok
+        ? []
+        : JSON.parse(this.#model).errors.map((e) => ({ path: e.path, code: e.error, message: e.message }));
+    }
+    return this.#errors;
   }
 
   /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
    * rejected, `{"ok":true}` when accepted. */
   forModel() {
-    return this.#model;
+    return this.ok ? OK_FOR_MODEL : this.#model;
   }
+
+  /** `JSON.stringify` writes all four (a `BigInt` needs a replacer, as anywhere). */
+  toJSON() {
+    return { ok: this.ok, arguments: this.arguments, repairs: this.repairs, errors: this.errors };
+  }
+}
+
+const OK_FOR_MODEL = '{"ok":true}';
+
+/** The verdict the module wrote (`src/convert.rs`): `A` and the arguments; `R`, the arguments,
+ * the repairs and the places of the integers beyond a number, a line each; `X` and the
+ * rejection's text for the model. */
+function verdictOf(text) {
+  const kind = text.charCodeAt(0);
+  if (kind === 65 /* A */) return new ParseResult(WRAP, true, JSON.parse(text.slice(1)), null);
+  if (kind === 88 /* X */) return new ParseResult(WRAP, false, null, null, undefined, text.slice(1));
+  const end = text.indexOf("\n");
+  const last = text.lastIndexOf("\n");
+  const holder = { arguments: JSON.parse(text.slice(1, end)) };
+  const later = [];
+  for (const path of JSON.parse(text.slice(last + 1))) {
+    if (path[0] === "arguments") makeBig(holder, path);
+    else later.push(path);
+  }
+  return new ParseResult(WRAP, true, holder.arguments, text.slice(end + 1, last), later);
 }
 
 /** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
@@ -241,7 +301,7 @@ class ArgumentStream {
     const verdict = this.#native.finish();
     this.#finished = true;
     this.#native.free();
-    return new ParseResult(readDocument(verdict));
+    return verdictOf(verdict);
   }
 
   #open() {
@@ -304,10 +364,6 @@ function judgeInPieces(nativeSpec, payload) {
   return stream.finish();
 }
 
-function verdictOf(document) {
-  return new ParseResult(readDocument(document));
-}
-
 /** A definition as JSON text: text as given, bytes as UTF-8, anything else written as JSON. */
 function definitionText(definition) {
   if (typeof definition === "string") {
@@ -327,7 +383,7 @@ function definitionText(definition) {
     return writeJson(definition, limitsOf().depth, limitsOf().bytes);
   } catch (e) {
     if (!(e instanceof NotJson)) throw e;
-    const [error] = readDocument(notJson(JSON.stringify(e.steps), e.what)).errors;
+    const [error] = verdictOf(notJson(JSON.stringify(e.steps), e.what)).errors;
     throw new LoadError(`${error.path}: ${error.message}`);
   }
 }

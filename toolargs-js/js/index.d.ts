@@ -101,13 +101,17 @@ export class ParseResult {
    * that type.
    */
   readonly arguments: JsonObject | null;
-  /** Every repair, in the order made; empty when rejected or clean. */
+  /** Every repair, in the order made; empty when rejected or clean. Read from the verdict
+   * when first asked for (a getter), the same array after. */
   readonly repairs: Repair[];
-  /** Every error, in the order found; empty when accepted. */
+  /** Every error, in the order found; empty when accepted. Read from the verdict when first
+   * asked for (a getter), the same array after. */
   readonly errors: ArgumentError[];
   /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when rejected,
    * `{"ok":true}` when accepted. */
   forModel(): string;
+  /** What `JSON.stringify` writes: `ok`, `arguments`, `repairs` and `errors`. */
+  toJSON(): { ok: boolean; arguments: JsonObject | null; repairs: Repair[]; errors: ArgumentError[] };
 }
 
 /** What one piece of a stream gave: whether the call can no longer be accepted, and why. */

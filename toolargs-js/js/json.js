@@ -153,17 +153,17 @@ function errorName(e) {
  */
 export function readDocument(text) {
   const doc = JSON.parse(text);
-  for (const path of doc.big) {
-    if (path.length === 0) {
-      doc.v = BigInt(doc.v);
-      continue;
-    }
-    let parent = doc.v;
-    for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]];
-    const last = path[path.length - 1];
-    parent[last] = BigInt(parent[last]);
-  }
+  for (const path of doc.big) makeBig(doc, ["v", ...path]);
   return doc.v;
+}
+
+/** Makes a `BigInt` of the integer written as its digits at `path` (keys and indices) from
+ * `holder` down; the path has at least one step. */
+export function makeBig(holder, path) {
+  let parent = holder;
+  for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]];
+  const last = path[path.length - 1];
+  parent[last] = BigInt(parent[last]);
 }
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

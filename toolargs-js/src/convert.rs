@@ -1,16 +1,26 @@
-//! Verdicts and values as the JSON documents the JavaScript wrapper reads.
+//! Verdicts and values as the text the JavaScript wrapper reads.
 //!
-//! A document is `{"v": VALUE, "big": [PATH, ...]}`. `JSON.parse` reads `VALUE` into exactly
-//! the values of the verdict, but for the integers beyond ±(2^53 − 1), which a JavaScript
-//! number cannot hold exactly: each is written as the string of its digits, and its place in
-//! `VALUE` (an array of keys and indices) is listed in `big`, for the wrapper to make a
-//! `BigInt` of. Every other number is written as `serde_json` writes it: an integer in its
-//! digits, a double as the shortest text that reads back as the same double, which is what
+//! A verdict is one string whose first character says what follows, so that the wrapper reads
+//! only what it needs, when it needs it:
+//!
+//! - `A` then the arguments as JSON: accepted, with no repair and no integer beyond a
+//!   JavaScript number (the common case: one `JSON.parse`);
+//! - `R` then the arguments, a newline, the repairs (`[{"path", "rule", "before", "after"}]`),
+//!   a newline and the places of the integers beyond a JavaScript number (below): accepted
+//!   otherwise;
+//! - `X` then the rejection's text for the model ([`Rejection::for_model`]), as it is: the
+//!   errors are read from it (`error` there is an error's `code`) only when asked for.
+//!
+//! JSON written here never holds a raw newline (strings escape control characters), so the
+//! newline separates the parts. An integer beyond ±(2^53 − 1), which a JavaScript number
+//! cannot hold exactly, is written as the string of its digits, and its place is listed: a
+//! JSON array of keys and indices from `"arguments"` or `"repairs"` down, for the wrapper to
+//! make a `BigInt` of. Every other number is written as `serde_json` writes it: an integer in
+//! its digits, a double as the shortest text that reads back as the same double, which is what
 //! `JSON.parse` gives.
 //!
-//! A verdict's `VALUE` is `{"ok", "arguments", "repairs", "errors", "model"}`: the arguments
-//! (`null` when rejected), the repairs (`path`, `rule`, `before`, `after`), the errors (`path`,
-//! `code`, `message`) and the text for the model (`for_model`).
+//! A value (a stream's partial arguments) is `{"v": VALUE, "big": [PATH, ...]}`, its paths
+//! from `VALUE` down.
 
 use serde_json::Value;
 use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection};
@@ -19,68 +29,99 @@ use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection};
 /// (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// The document of a verdict.
-pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>) -> String {
-    let mut w = Writer::default();
-    w.out.extend_from_slice(b"{\"v\":{\"ok\":");
+/// The text of a verdict (see the module); `size` is about how long the arguments' text was,
+/// to make room for it at once.
+pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>, size: usize) -> String {
     match verdict {
         Ok(parsed) => {
-            w.out.extend_from_slice(b"true,\"arguments\":");
-            w.path.push(Step::Key("arguments"));
-            w.value(&parsed.args);
-            w.path.pop();
-            w.out.extend_from_slice(b",\"repairs\":[");
-            w.path.push(Step::Key("repairs"));
-            for (i, repair) in parsed.repairs.iter().enumerate() {
-                if i > 0 {
-                    w.out.push(b',');
-                }
-                w.path.push(Step::Index(i));
-                w.out.extend_from_slice(b"{\"path\":");
-                w.string(&repair.path);
-                w.out.extend_from_slice(b",\"rule\":");
-                w.string(repair.rule.as_str());
-                w.out.extend_from_slice(b",\"before\":");
-                w.path.push(Step::Key("before"));
-                w.value(&repair.before);
-                w.path.pop();
-                w.out.extend_from_slice(b",\"after\":");
-                w.path.push(Step::Key("after"));
-                w.value(&repair.after);
-                w.path.pop();
-                w.out.push(b'}');
-                w.path.pop();
+            // Paths are followed only when an integer beyond a number was met: then the
+            // verdict is written again, keeping them.
+            let mut w = Writer::new(size, false);
+            accepted(&mut w, parsed);
+            if !w.met_big {
+                return w.out;
             }
-            w.path.pop();
+            let mut w = Writer::new(size, true);
+            accepted(&mut w, parsed);
             w.out
-                .extend_from_slice(b"],\"errors\":[],\"model\":\"{\\\"ok\\\":true}\"");
         }
         Err(rejection) => {
-            w.out
-                .extend_from_slice(b"false,\"arguments\":null,\"repairs\":[],\"errors\":");
-            w.errors(rejection);
-            w.out.extend_from_slice(b",\"model\":");
-            w.string(&rejection.for_model());
+            let model = rejection.for_model();
+            let mut out = String::with_capacity(model.len() + 1);
+            out.push('X');
+            out.push_str(&model);
+            out
         }
     }
-    w.out.push(b'}');
-    w.finish()
+}
+
+fn accepted<'a>(w: &mut Writer<'a>, parsed: &'a Parsed<Value>) {
+    w.out.push('A');
+    w.enter(Step::Key("arguments"));
+    w.value(&parsed.args);
+    w.leave();
+    if parsed.repairs.is_empty() && !w.met_big {
+        return;
+    }
+    w.out.replace_range(..1, "R");
+    w.out.push_str("\n[");
+    w.enter(Step::Key("repairs"));
+    for (i, repair) in parsed.repairs.iter().enumerate() {
+        if i > 0 {
+            w.out.push(',');
+        }
+        w.enter(Step::Index(i));
+        w.out.push_str("{\"path\":");
+        string(&mut w.out, &repair.path);
+        w.out.push_str(",\"rule\":");
+        string(&mut w.out, repair.rule.as_str());
+        w.out.push_str(",\"before\":");
+        w.enter(Step::Key("before"));
+        w.value(&repair.before);
+        w.leave();
+        w.out.push_str(",\"after\":");
+        w.enter(Step::Key("after"));
+        w.value(&repair.after);
+        w.leave();
+        w.out.push('}');
+        w.leave();
+    }
+    w.leave();
+    w.out.push_str("]\n[");
+    w.out.push_str(&w.big);
+    w.out.push(']');
 }
 
 /// The document of a value.
 pub fn value(value: &Value) -> String {
-    let mut w = Writer::default();
-    w.out.extend_from_slice(b"{\"v\":");
+    let mut w = Writer::new(0, true);
+    w.out.push_str("{\"v\":");
     w.value(value);
-    w.finish()
+    w.out.push_str(",\"big\":[");
+    w.out.push_str(&w.big);
+    w.out.push_str("]}");
+    w.out
 }
 
 /// A rejection's errors as a JSON array of `{"path", "code", "message"}` (they hold no
 /// numbers).
 pub fn errors(rejection: &Rejection) -> String {
-    let mut w = Writer::default();
-    w.errors(rejection);
-    String::from_utf8(w.out).unwrap_or_default()
+    let mut out = String::new();
+    out.push('[');
+    for (i, error) in rejection.errors().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"path\":");
+        string(&mut out, &error.path);
+        out.push_str(",\"code\":");
+        string(&mut out, error.code.as_str());
+        out.push_str(",\"message\":");
+        string(&mut out, &error.message);
+        out.push('}');
+    }
+    out.push(']');
+    out
 }
 
 /// The rejection of a JavaScript value that is not JSON: `invalid_json` at the path `steps`
@@ -118,114 +159,196 @@ enum Step<'a> {
     Index(usize),
 }
 
-#[derive(Default)]
 struct Writer<'a> {
-    out: Vec<u8>,
-    /// Where the value being written is.
+    out: String,
+    /// Whether `path` is kept.
+    track: bool,
+    /// Where the value being written is, when tracked.
     path: Vec<Step<'a>>,
+    /// Whether an integer beyond a number was written.
+    met_big: bool,
     /// The paths of the integers written as strings, each a JSON array, separated by `,`.
-    big: Vec<u8>,
+    big: String,
 }
 
 impl<'a> Writer<'a> {
+    fn new(size: usize, track: bool) -> Writer<'a> {
+        Writer {
+            out: String::with_capacity(size + 64),
+            track,
+            path: Vec::new(),
+            met_big: false,
+            big: String::new(),
+        }
+    }
+
+    fn enter(&mut self, step: Step<'a>) {
+        if self.track {
+            self.path.push(step);
+        }
+    }
+
+    fn leave(&mut self) {
+        if self.track {
+            self.path.pop();
+        }
+    }
+
     fn value(&mut self, value: &'a Value) {
         match value {
-            Value::Null => self.out.extend_from_slice(b"null"),
-            Value::Bool(true) => self.out.extend_from_slice(b"true"),
-            Value::Bool(false) => self.out.extend_from_slice(b"false"),
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(true) => self.out.push_str("true"),
+            Value::Bool(false) => self.out.push_str("false"),
             Value::Number(n) => {
-                let beyond = match (n.as_i64(), n.as_u64()) {
-                    (Some(i), _) => i.unsigned_abs() > MAX_SAFE_INTEGER,
-                    (None, Some(u)) => u > MAX_SAFE_INTEGER,
-                    (None, None) => false,
-                };
-                if beyond {
-                    self.out.push(b'"');
-                    self.out.extend_from_slice(n.to_string().as_bytes());
-                    self.out.push(b'"');
+                if let Some(i) = n.as_i64() {
+                    if i.unsigned_abs() > MAX_SAFE_INTEGER {
+                        self.out.push('"');
+                        integer(&mut self.out, i < 0, i.unsigned_abs());
+                        self.out.push('"');
+                        self.mark_big();
+                    } else {
+                        integer(&mut self.out, i < 0, i.unsigned_abs());
+                    }
+                } else if let Some(u) = n.as_u64() {
+                    // Beyond i64, so beyond 2^53.
+                    self.out.push('"');
+                    integer(&mut self.out, false, u);
+                    self.out.push('"');
                     self.mark_big();
                 } else {
-                    self.out.extend_from_slice(n.to_string().as_bytes());
+                    self.out.push_str(&n.to_string());
                 }
             }
-            Value::String(s) => self.string(s),
+            Value::String(s) => string(&mut self.out, s),
             Value::Array(items) => {
-                self.out.push(b'[');
+                self.out.push('[');
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        self.out.push(b',');
+                        self.out.push(',');
                     }
-                    self.path.push(Step::Index(i));
+                    self.enter(Step::Index(i));
                     self.value(item);
-                    self.path.pop();
+                    self.leave();
                 }
-                self.out.push(b']');
+                self.out.push(']');
             }
             Value::Object(members) => {
-                self.out.push(b'{');
+                self.out.push('{');
                 for (i, (key, item)) in members.iter().enumerate() {
                     if i > 0 {
-                        self.out.push(b',');
+                        self.out.push(',');
                     }
-                    self.string(key);
-                    self.out.push(b':');
-                    self.path.push(Step::Key(key));
+                    string(&mut self.out, key);
+                    self.out.push(':');
+                    self.enter(Step::Key(key));
                     self.value(item);
-                    self.path.pop();
+                    self.leave();
                 }
-                self.out.push(b'}');
+                self.out.push('}');
             }
         }
-    }
-
-    fn errors(&mut self, rejection: &Rejection) {
-        self.out.push(b'[');
-        for (i, error) in rejection.errors().iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            self.out.extend_from_slice(b"{\"path\":");
-            self.string(&error.path);
-            self.out.extend_from_slice(b",\"code\":");
-            self.string(error.code.as_str());
-            self.out.extend_from_slice(b",\"message\":");
-            self.string(&error.message);
-            self.out.push(b'}');
-        }
-        self.out.push(b']');
-    }
-
-    fn string(&mut self, text: &str) {
-        // Writing a string into a vector cannot fail.
-        let _ = serde_json::to_writer(&mut self.out, text);
     }
 
     /// Records the current path as one of a big integer's.
     fn mark_big(&mut self) {
-        if !self.big.is_empty() {
-            self.big.push(b',');
+        self.met_big = true;
+        if !self.track {
+            return;
         }
-        self.big.push(b'[');
+        if !self.big.is_empty() {
+            self.big.push(',');
+        }
+        self.big.push('[');
         for (i, step) in self.path.iter().enumerate() {
             if i > 0 {
-                self.big.push(b',');
+                self.big.push(',');
             }
             match step {
-                Step::Key(key) => {
-                    let _ = serde_json::to_writer(&mut self.big, key);
-                }
-                Step::Index(index) => self.big.extend_from_slice(index.to_string().as_bytes()),
+                Step::Key(key) => string(&mut self.big, key),
+                Step::Index(index) => integer(&mut self.big, false, *index as u64),
             }
         }
-        self.big.push(b']');
+        self.big.push(']');
     }
+}
 
-    /// Closes the document with the list of big integers.
-    fn finish(mut self) -> String {
-        self.out.extend_from_slice(b",\"big\":[");
-        self.out.append(&mut self.big);
-        self.out.extend_from_slice(b"]}");
-        // Everything written is UTF-8: JSON punctuation, digits and `serde_json`'s strings.
-        String::from_utf8(self.out).unwrap_or_default()
+/// An integer in its decimal digits, `-` first when `negative`.
+fn integer(out: &mut String, negative: bool, magnitude: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = magnitude;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    if negative {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+/// `text` as a JSON string: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t`,
+/// `\b`, `\f` or `\u00XX`, everything else as it is (the string `JSON.parse` reads back is
+/// `text`).
+fn string(out: &mut String, text: &str) {
+    out.push('"');
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Eight bytes at a time while none needs escaping.
+        if let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            if !needs_escape(word) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        if b >= 0x20 && b != b'"' && b != b'\\' {
+            i += 1;
+            continue;
+        }
+        // `i` is at an ASCII byte: a character boundary.
+        out.push_str(&text[start..i]);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        i += 1;
+        start = i;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
+/// Whether one of the eight bytes of `word` is `"`, `\\` or a control character (below
+/// 0x20): a byte with its high bit set (UTF-8 past ASCII) is none of them.
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte below `n` (with its high bit clear) leaves its high bit set in `x - n` and clear
+    // in `x`; a zero byte of `x ^ c` is a byte equal to `c`.
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    (below(word, 0x20)
+        | below(word ^ (ONES * u64::from(b'"')), 1)
+        | below(word ^ (ONES * u64::from(b'\\')), 1))
+        != 0
 }

@@ -10,8 +10,15 @@
 //! ([`convert`]) that names the integers a JavaScript number cannot hold exactly, which the
 //! wrapper turns into `BigInt`s.
 
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[allow(unsafe_code)]
+mod alloc;
 pub mod convert;
 mod spec;
+
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: alloc::Lists = alloc::Lists::new();
 
 use toolargs_core::Limits;
 use wasm_bindgen::prelude::*;
@@ -37,5 +44,5 @@ pub fn max_payload_bytes() -> usize {
 /// keys and indices, and `what` says what was found. The same document as a parse's.
 #[wasm_bindgen(js_name = notJson)]
 pub fn not_json(steps: &str, what: &str) -> String {
-    convert::verdict(&Err(convert::not_json(steps, what)))
+    convert::verdict(&Err(convert::not_json(steps, what)), 0)
 }

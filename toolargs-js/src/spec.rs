@@ -131,14 +131,20 @@ impl Spec {
     /// The verdict on one call's arguments, given as JSON text (a document of
     /// [`convert::verdict`]).
     pub fn parse(&self, text: &str) -> String {
-        convert::verdict(&self.spec.parse(RawArgs::Text(Cow::Borrowed(text))))
+        convert::verdict(
+            &self.spec.parse(RawArgs::Text(Cow::Borrowed(text))),
+            text.len(),
+        )
     }
 
     /// [`Spec::parse`] for arguments given as bytes (UTF-8, or not: then rejected as the gate
     /// rejects them).
     #[wasm_bindgen(js_name = parseBytes)]
     pub fn parse_bytes(&self, bytes: &[u8]) -> String {
-        convert::verdict(&self.spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))))
+        convert::verdict(
+            &self.spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))),
+            bytes.len(),
+        )
     }
 
     /// A stream of one call, judged while it arrives.
@@ -268,8 +274,9 @@ impl Stream {
     /// The verdict on the whole text (a document of [`convert::verdict`]); `undefined` when
     /// the stream was finished before.
     pub fn finish(&mut self) -> Option<String> {
-        self.stream
-            .take()
-            .map(|stream| convert::verdict(&stream.finish()))
+        self.stream.take().map(|stream| {
+            let size = stream.received();
+            convert::verdict(&stream.finish(), size)
+        })
     }
 }

@@ -158,7 +158,7 @@ describe("spec.parse", () => {
     const object = JSON.parse(CLEAN);
     const bytes = new TextEncoder().encode(CLEAN);
     for (const args of [CLEAN, object, bytes, bytes.buffer]) {
-      assert.deepEqual(spec.parse(args), spec.parse(CLEAN));
+      assert.deepEqual(spec.parse(args).toJSON(), spec.parse(CLEAN).toJSON());
     }
   });
 
@@ -182,6 +182,26 @@ describe("spec.parse", () => {
       model.errors.map((e) => [e.error, e.path]),
       result.errors.map((e) => [e.code, e.path]),
     );
+  });
+
+  test("repairs and errors: read when first asked for, the same arrays after; JSON.stringify writes all four", () => {
+    const repaired = spec.parse('{"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "late"}');
+    assert.equal(repaired.repairs, repaired.repairs);
+    assert.deepEqual(repaired.repairs, [
+      { path: "$.amount_cents", rule: "numeric_string_to_int", before: "1999", after: 1999 },
+    ]);
+    assert.deepEqual(Object.keys(repaired), ["ok", "arguments"]);
+    assert.deepEqual(JSON.parse(JSON.stringify(repaired)), {
+      ok: true,
+      arguments: { order_id: "ord_A1b2C3d4", amount_cents: 1999, notify_customer: false, reason: "late" },
+      repairs: repaired.repairs,
+      errors: [],
+    });
+    const rejected = spec.parse('{"order_id": "ord_A1b2C3d4", "amount_cents": 0, "reason": "late"}');
+    assert.equal(rejected.errors, rejected.errors);
+    assert.equal(rejected.repairs, rejected.repairs);
+    assert.deepEqual(JSON.parse(JSON.stringify(rejected)).errors, rejected.errors);
+    assert.equal(rejected.errors[0].code, "out_of_range");
   });
 
   test("never throws for what the arguments hold", () => {
@@ -309,7 +329,10 @@ describe("spec.stream", () => {
     assert.equal(stream.received, 70);
     const result = stream.finish();
     assert.ok(result instanceof ParseResult);
-    assert.deepEqual(result, spec.parse('{"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "late"}'));
+    assert.deepEqual(
+      result.toJSON(),
+      spec.parse('{"order_id": "ord_A1b2C3d4", "amount_cents": "1999", "reason": "late"}').toJSON(),
+    );
     assert.throws(() => stream.feed("x"), /finished/);
     assert.throws(() => stream.finish(), /finished/);
   });
