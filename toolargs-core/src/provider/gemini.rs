@@ -9,15 +9,15 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::dialect::{has_open_parts, Dialect};
+use crate::dialect::{has_open_parts, Change};
 use crate::provider::{name_of, split, Home, LoggedArguments, LoggedCall};
 
 pub(crate) struct Gemini;
 
 /// What the OpenAPI subset of `parameters` takes, by keyword; `format` only as `date-time`.
-/// The rest is dropped from what the model is shown: maps' value schemas, key patterns and
-/// entry counts, `const` (a one-value `enum` instead), `default`, `uniqueItems`, references
-/// (written out instead).
+/// `enum` takes strings only. The rest is dropped from what the model is shown: maps' value
+/// schemas and key patterns, `const` (a one-value `enum` instead), `default`, `uniqueItems`,
+/// references (written out instead).
 const KEYWORDS: &[&str] = &[
     "type",
     "description",
@@ -34,7 +34,10 @@ const KEYWORDS: &[&str] = &[
     "maximum",
     "minItems",
     "maxItems",
+    "minProperties",
+    "maxProperties",
     "nullable",
+    "title",
 ];
 
 impl Gemini {
@@ -42,44 +45,63 @@ impl Gemini {
     pub(crate) fn keeps(keyword: &str, value: &Value) -> bool {
         match keyword {
             "format" => value == "date-time",
+            "enum" => value
+                .as_array()
+                .is_some_and(|values| values.iter().all(|v| v.is_string() || v.is_null())),
             _ => KEYWORDS.contains(&keyword),
         }
     }
 
-    /// OpenAPI's spellings: a `const` is a one-value `enum`, a type array with `null` is
-    /// `nullable`. `source` is the schema `out` was converted from.
-    pub(crate) fn reshape(source: &Map<String, Value>, out: &mut Map<String, Value>) {
-        if let Some(value) = source.get("const") {
-            out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
-        }
+    /// OpenAPI's spellings: a type array with `null` is `nullable`, a type array of several
+    /// types is `anyOf` of each. Returns what changed, keyword and what is shown instead.
+    pub(crate) fn reshape(out: &mut Map<String, Value>) -> Vec<(&'static str, String)> {
         null_as_nullable(out);
+        let mut changes = Vec::new();
+        if let Some(Value::Array(types)) = out.get("type") {
+            let types = types.clone();
+            out.shift_remove("type");
+            if out.contains_key("anyOf") || types.is_empty() {
+                changes.push(("type", "nothing: a list of types beside anyOf".to_owned()));
+            } else {
+                let branches = types.into_iter().map(|t| serde_json::json!({"type": t}));
+                out.insert("anyOf".to_owned(), Value::Array(branches.collect()));
+                changes.push(("type", "anyOf one type each".to_owned()));
+            }
+        }
+        changes
     }
 
-    /// The declaration: `head` (name and description) with the arguments' plain `schema`
-    /// as `parameters`, or as `parametersJsonSchema` when it needs more than the OpenAPI
-    /// subset (open parts or definitions) rather than objects Gemini refuses or that say
-    /// less than the gate enforces. A tool without arguments has no `parameters`, since
-    /// Gemini refuses an object without properties.
+    /// True when a schema needs more than the OpenAPI subset of `parameters`: open parts
+    /// (maps, untyped values) or a type that contains itself (`recursive`, as the lowering
+    /// found it).
+    pub(crate) fn needs_json_schema(schema: &Value, recursive: bool) -> bool {
+        recursive || has_open_parts(schema)
+    }
+
+    /// The change of a definition sent as `parametersJsonSchema`.
+    pub(crate) fn json_schema_change() -> Change {
+        Change {
+            path: String::new(),
+            keyword: "parameters".to_owned(),
+            instead: "parametersJsonSchema: open keys, an untyped value or a recursive type have no OpenAPI form".to_owned(),
+            enforced: true,
+        }
+    }
+
+    /// The declaration: `head` (name and description) with the lowered `parameters`, or
+    /// the JSON Schema as `parametersJsonSchema` when the subset cannot say it
+    /// ([`Gemini::needs_json_schema`]), rather than objects Gemini refuses or that say less
+    /// than the gate enforces. A tool without arguments has no `parameters`, since Gemini
+    /// refuses an object without properties.
     pub(crate) fn definition(
         mut head: Map<String, Value>,
-        schema: &Value,
-        description: Option<&str>,
+        parameters: Value,
+        json_schema: bool,
     ) -> Value {
-        if has_open_parts(schema) || schema.get("$defs").is_some() {
-            let mut plain = Dialect::JsonSchema.parameters(schema, description);
-            if let Some(map) = plain.as_object_mut() {
-                map.shift_remove("$schema");
-                map.shift_remove("title");
-                if description.is_some()
-                    && map.get("description").and_then(Value::as_str) == description
-                {
-                    map.shift_remove("description");
-                }
-            }
-            head.insert("parametersJsonSchema".to_owned(), plain);
+        if json_schema {
+            head.insert("parametersJsonSchema".to_owned(), parameters);
             return Value::Object(head);
         }
-        let parameters = Dialect::Gemini.parameters(schema, description);
         let has_properties = parameters
             .get("properties")
             .and_then(Value::as_object)

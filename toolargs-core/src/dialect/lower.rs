@@ -1,0 +1,674 @@
+//! A schema lowered for what a dialect takes, with every change listed.
+//!
+//! The walk keeps what the dialect takes ([`Dialect::keeps`]) and changes the rest in ways
+//! that never forbid what the full schema allows: a keyword the provider lacks is dropped
+//! (the constraint is wider), or said another way that is exact or wider (`oneOf` as `anyOf`,
+//! `const` as a one-value `enum`, an exclusive bound as an inclusive one, `allOf` merged into
+//! its schema where the merge is exact, a `$ref` written out). What a dropped keyword said is
+//! added to the description where it can be said in words. The gate enforces the full schema
+//! either way; [`Change`] records, keyword by keyword, what the model was told instead.
+
+use serde_json::{Map, Value};
+
+use super::Dialect;
+use crate::coerce::format::Format;
+use crate::provider::{openai, Gemini};
+
+/// One keyword of the full schema that a dialect does not show as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Change {
+    /// The JSON pointer of the schema that holds the keyword, in the full schema (`""` for
+    /// the root, `/properties/amount`).
+    pub path: String,
+    /// The keyword (`minLength`, `oneOf`, `$ref`), or `strict` for the definition's strict
+    /// flag.
+    pub keyword: String,
+    /// What the provider is shown instead, in words.
+    pub instead: String,
+    /// True when the keyword is a constraint the gate still enforces; false for an
+    /// annotation (`title`, `examples`, a `format` the gate does not assert), which no one
+    /// enforces.
+    pub enforced: bool,
+}
+
+/// Annotations: keywords that constrain nothing, so dropping them loses no check.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+];
+
+/// Keywords whose value is one schema.
+const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "propertyNames",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+];
+
+/// Keywords whose value is an array of schemas.
+const SCHEMA_ARRAYS: &[&str] = &["anyOf", "oneOf", "allOf", "prefixItems"];
+
+/// Keywords whose value maps names to schemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// The walk over one schema for one dialect.
+pub(crate) struct Lowerer<'s> {
+    dialect: Dialect,
+    /// The full schema, where a `$ref` to be written out is resolved.
+    root: &'s Value,
+    /// The references being written out, innermost last: one met again is a recursion.
+    open: Vec<String>,
+    /// True once a recursive reference was met where references are written out.
+    pub recursive: bool,
+    pub changes: Vec<Change>,
+}
+
+impl<'s> Lowerer<'s> {
+    pub(crate) fn new(dialect: Dialect, root: &'s Value) -> Lowerer<'s> {
+        Lowerer {
+            dialect,
+            root,
+            open: Vec::new(),
+            recursive: false,
+            changes: Vec::new(),
+        }
+    }
+
+    fn change(&mut self, path: &str, keyword: &str, instead: impl Into<String>, enforced: bool) {
+        self.changes.push(Change {
+            path: path.to_owned(),
+            keyword: keyword.to_owned(),
+            instead: instead.into(),
+            enforced,
+        });
+    }
+
+    /// The root schema lowered: `$schema` and `title` are left to the tool's own name.
+    pub(crate) fn root(&mut self) -> Value {
+        let mut out = self.schema(self.root, "");
+        if let Some(map) = out.as_object_mut() {
+            map.shift_remove("$schema");
+            map.shift_remove("title");
+            if self.dialect == Dialect::Anthropic {
+                for keyword in ["anyOf", "oneOf", "allOf"] {
+                    if map.shift_remove(keyword).is_some() {
+                        self.change("", keyword, "nothing: refused at the root", true);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// One schema at JSON pointer `path` of the full schema.
+    pub(crate) fn schema(&mut self, schema: &Value, path: &str) -> Value {
+        let Value::Object(map) = schema else {
+            return schema.clone();
+        };
+        if !self.dialect.keeps("$ref", &Value::Null) {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                return self.written_out(map, reference, path);
+            }
+        }
+        if !self.dialect.keeps("allOf", &Value::Null) && map.contains_key("allOf") {
+            if let Some(merged) = merged_all_of(map) {
+                self.change(path, "allOf", "its branches merged into the schema", true);
+                return self.object(&merged, path);
+            }
+        }
+        self.object(map, path)
+    }
+
+    fn object(&mut self, map: &Map<String, Value>, path: &str) -> Value {
+        let mut out = Map::new();
+        for (key, value) in map {
+            let at = format!("{path}/{}", escape(key));
+            if key == "$schema" && !path.is_empty() {
+                continue;
+            }
+            if self.dialect.keeps(key, value) {
+                let lowered = self.children(key, value, &at);
+                out.insert(key.clone(), lowered);
+                continue;
+            }
+            self.said_otherwise(map, key, value, path, &at, &mut out);
+        }
+        self.widen_after_drops(map, &mut out, path);
+        let notes = self.dialect.notes(map);
+        if !notes.is_empty() {
+            let mut text = notes.join(" ");
+            if let Some(Value::String(d)) = out.get("description") {
+                text = format!("{d} {text}");
+            }
+            out.insert("description".to_owned(), Value::from(text));
+        }
+        if self.dialect.is_strict() {
+            for name in openai::require_all(&mut out) {
+                let at = format!("{path}/properties/{}", escape(&name));
+                self.change(
+                    &at,
+                    "required",
+                    "required and nullable: `null` stands for absent",
+                    true,
+                );
+            }
+        }
+        if self.dialect == Dialect::Gemini {
+            for (keyword, instead) in Gemini::reshape(&mut out) {
+                self.change(path, keyword, instead, true);
+            }
+        }
+        Value::Object(out)
+    }
+
+    /// The subschemas of a kept keyword, lowered.
+    fn children(&mut self, key: &str, value: &Value, at: &str) -> Value {
+        match value {
+            Value::Object(schemas) if SCHEMA_MAPS.contains(&key) => Value::Object(
+                schemas
+                    .iter()
+                    .map(|(name, s)| {
+                        (
+                            name.clone(),
+                            self.schema(s, &format!("{at}/{}", escape(name))),
+                        )
+                    })
+                    .collect(),
+            ),
+            Value::Array(schemas) if SCHEMA_ARRAYS.contains(&key) || key == "items" => {
+                Value::Array(
+                    schemas
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| self.schema(s, &format!("{at}/{i}")))
+                        .collect(),
+                )
+            }
+            schema @ Value::Object(_) if ONE_SCHEMA.contains(&key) => self.schema(schema, at),
+            _ => value.clone(),
+        }
+    }
+
+    /// A keyword the dialect does not take: said another way where one is exact or wider,
+    /// else dropped.
+    fn said_otherwise(
+        &mut self,
+        map: &Map<String, Value>,
+        key: &str,
+        value: &Value,
+        path: &str,
+        at: &str,
+        out: &mut Map<String, Value>,
+    ) {
+        let dialect = self.dialect;
+        let takes = |keyword: &str, value: &Value| {
+            dialect.keeps(keyword, value) && !map.contains_key(keyword)
+        };
+        match key {
+            "oneOf" if takes("anyOf", value) => {
+                self.change(
+                    path,
+                    key,
+                    "anyOf: that only one branch matches is not said",
+                    true,
+                );
+                let branches = self.children("anyOf", value, at);
+                out.insert("anyOf".to_owned(), branches);
+            }
+            "const" if takes("enum", &Value::Array(vec![value.clone()])) => {
+                out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
+                self.change(path, key, "a one-value enum", true);
+            }
+            "exclusiveMinimum" | "exclusiveMaximum" => {
+                let inclusive = if key == "exclusiveMinimum" {
+                    "minimum"
+                } else {
+                    "maximum"
+                };
+                if value.is_number() && takes(inclusive, value) {
+                    out.insert(inclusive.to_owned(), value.clone());
+                    self.change(
+                        path,
+                        key,
+                        format!("{inclusive} {value}: the bound itself is not excluded"),
+                        true,
+                    );
+                } else {
+                    self.dropped(path, key, value);
+                }
+            }
+            "nullable" if value == &Value::Bool(true) => {
+                // OpenAPI's spelling, read by the gate as a type array with `null`.
+                if let Some(Value::String(single)) = map.get("type") {
+                    let types = Value::Array(vec![Value::from(single.as_str()), "null".into()]);
+                    out.insert("type".to_owned(), types);
+                    self.change(path, key, "a type array with null", true);
+                } else {
+                    self.dropped(path, key, value);
+                }
+            }
+            "$schema" | "$comment" => {}
+            _ => self.dropped(path, key, value),
+        }
+    }
+
+    fn dropped(&mut self, path: &str, key: &str, value: &Value) {
+        let enforced = match key {
+            "format" => value.as_str().and_then(Format::named).is_some(),
+            "nullable" => false,
+            _ => !ANNOTATIONS.contains(&key),
+        };
+        let instead = if self.dialect.note(key, value).is_some() {
+            "said in the description"
+        } else {
+            "nothing"
+        };
+        self.change(path, key, instead, enforced);
+    }
+
+    /// What a drop would make narrower is dropped with it: `additionalProperties` and
+    /// `unevaluatedProperties` judge the keys that `patternProperties` did not match, and
+    /// `items` the items after `prefixItems`.
+    fn widen_after_drops(
+        &mut self,
+        map: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        path: &str,
+    ) {
+        let pairs = [
+            ("patternProperties", "additionalProperties"),
+            ("patternProperties", "unevaluatedProperties"),
+            ("prefixItems", "items"),
+            ("prefixItems", "unevaluatedItems"),
+            ("dependentSchemas", "unevaluatedProperties"),
+        ];
+        for (dropped, judged) in pairs {
+            if map.contains_key(dropped) && !out.contains_key(dropped) && out.contains_key(judged) {
+                out.shift_remove(judged);
+                self.change(
+                    path,
+                    judged,
+                    format!("nothing: it depends on {dropped}"),
+                    true,
+                );
+            }
+        }
+    }
+
+    /// A `$ref` written out in place, for a dialect without references. A reference met
+    /// again inside its own definition (a recursion) is shown as an object of any shape.
+    fn written_out(&mut self, map: &Map<String, Value>, reference: &str, path: &str) -> Value {
+        let said = map.get("description").and_then(Value::as_str);
+        let target = resolve(self.root, reference);
+        let mut out = match target {
+            None => {
+                self.change(
+                    path,
+                    "$ref",
+                    "nothing: the reference does not resolve here",
+                    true,
+                );
+                Value::Object(Map::new())
+            }
+            Some(_) if self.open.iter().any(|open| open == reference) => {
+                self.recursive = true;
+                let name = reference.rsplit('/').next().unwrap_or(reference);
+                let name = if name == "#" || name.is_empty() {
+                    "root"
+                } else {
+                    name
+                };
+                self.change(
+                    path,
+                    "$ref",
+                    "an object of any shape: the type recurses",
+                    true,
+                );
+                let mut placeholder = Map::new();
+                placeholder.insert("type".to_owned(), Value::from("object"));
+                placeholder.insert(
+                    "description".to_owned(),
+                    Value::from(format!(
+                        "A {name}{}: an object of the same shape as the enclosing {name}.",
+                        target
+                            .and_then(|t| t.get("description"))
+                            .and_then(Value::as_str)
+                            .map_or(String::new(), |d| format!(" ({})", d.trim_end_matches('.')))
+                    )),
+                );
+                Value::Object(placeholder)
+            }
+            Some(target) => {
+                self.open.push(reference.to_owned());
+                let pointer = reference.trim_start_matches('#');
+                let out = self.schema(target, pointer);
+                self.open.pop();
+                out
+            }
+        };
+        // A description written at the use goes before the definition's; other keywords
+        // beside the reference apply to the same value and join the written-out schema.
+        if let Some(out) = out.as_object_mut() {
+            if let Some(said) = said {
+                let text = match out.get("description").and_then(Value::as_str) {
+                    Some(d) => format!("{said} {d}"),
+                    None => said.to_owned(),
+                };
+                out.insert("description".to_owned(), Value::from(text));
+            }
+            let beside: Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| {
+                    !matches!(k.as_str(), "$ref" | "description" | "$defs" | "definitions")
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if !beside.is_empty() {
+                if let Value::Object(lowered) = self.schema(&Value::Object(beside), path) {
+                    for (key, value) in lowered {
+                        if out.contains_key(&key) {
+                            self.change(path, &key, "nothing: the reference's own is shown", true);
+                        } else {
+                            out.insert(key, value);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The schema a local reference (`#`, `#/$defs/name`, any JSON pointer) points at.
+fn resolve<'s>(root: &'s Value, reference: &str) -> Option<&'s Value> {
+    let pointer = reference.strip_prefix('#')?;
+    let decoded = percent_decoded(pointer)?;
+    root.pointer(&decoded)
+}
+
+fn percent_decoded(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_owned());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A key as one step of a JSON pointer.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// `allOf` merged into its schema when the merge is exact: every keyword is said by one part
+/// only, or said alike, or is `properties` (a property in two parts is the `allOf` of both)
+/// or `required` (the union). Not exact, so `None`: a branch that is not an object schema,
+/// a reference, and `additionalProperties` (or its kin) beside properties of another part,
+/// since it judges only the keys of its own part.
+fn merged_all_of(map: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let branches = map.get("allOf")?.as_array()?;
+    let mut parts: Vec<&Map<String, Value>> = vec![map];
+    for branch in branches {
+        match branch {
+            Value::Bool(true) => {}
+            Value::Object(branch) => parts.push(branch),
+            _ => return None,
+        }
+    }
+    let declares = |part: &Map<String, Value>| {
+        ["properties", "patternProperties", "items", "prefixItems"]
+            .iter()
+            .any(|k| part.contains_key(*k))
+    };
+    let closes = |part: &Map<String, Value>| {
+        [
+            "additionalProperties",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+        ]
+        .iter()
+        .any(|k| part.contains_key(*k))
+    };
+    for (i, part) in parts.iter().enumerate() {
+        let others_declare = parts
+            .iter()
+            .enumerate()
+            .any(|(j, other)| i != j && declares(other));
+        if closes(part) && others_declare || (i > 0 && part.contains_key("$ref")) {
+            return None;
+        }
+        if i > 0 && (part.contains_key("allOf") || part.contains_key("$defs")) {
+            return None;
+        }
+    }
+    let mut merged: Map<String, Value> = Map::new();
+    for part in parts {
+        for (key, value) in part {
+            if key == "allOf" {
+                continue;
+            }
+            match (key.as_str(), merged.get_mut(key)) {
+                (_, None) => {
+                    merged.insert(key.clone(), value.clone());
+                }
+                (_, Some(existing)) if existing == value => {}
+                ("properties", Some(Value::Object(existing))) => {
+                    let Value::Object(more) = value else {
+                        return None;
+                    };
+                    for (name, schema) in more {
+                        let both = match existing.get(name) {
+                            Some(first) => serde_json::json!({"allOf": [first, schema]}),
+                            None => schema.clone(),
+                        };
+                        existing.insert(name.clone(), both);
+                    }
+                }
+                ("required", Some(Value::Array(existing))) => {
+                    for name in value.as_array()? {
+                        if !existing.contains(name) {
+                            existing.push(name.clone());
+                        }
+                    }
+                }
+                ("description", Some(_)) => {}
+                _ => return None,
+            }
+        }
+    }
+    Some(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::dialect::{lower, Dialect};
+    use crate::Effect;
+
+    fn lowered(dialect: Dialect, schema: &serde_json::Value) -> (serde_json::Value, Vec<String>) {
+        let lowering = lower(dialect, "t", None, Effect::Destructive, schema);
+        let changes = lowering
+            .changes
+            .iter()
+            .map(|c| format!("{} {}: {}", c.path, c.keyword, c.instead))
+            .collect();
+        (lowering.definition, changes)
+    }
+
+    #[test]
+    fn all_of_is_merged_where_exact_and_dropped_where_not() {
+        let exact = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "additionalProperties": false,
+            "allOf": [{"required": ["a"]}, {"properties": {"a": {"minLength": 2}}}]
+        });
+        // `additionalProperties` beside another part's properties judges other keys: no merge.
+        let (def, changes) = lowered(Dialect::Gemini, &exact);
+        assert!(def["parameters"].get("allOf").is_none());
+        assert!(def["parameters"].get("required").is_none(), "{def}");
+        assert!(
+            changes.contains(&" allOf: nothing".to_owned()),
+            "{changes:?}"
+        );
+        let mergeable = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "allOf": [{"required": ["a"]}, {"properties": {"a": {"minLength": 2}}}]
+        });
+        let (def, changes) = lowered(Dialect::Gemini, &mergeable);
+        assert_eq!(
+            def["parameters"],
+            json!({"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}, "required": ["a"]})
+        );
+        assert_eq!(
+            changes,
+            [
+                " allOf: its branches merged into the schema",
+                "/properties/a allOf: its branches merged into the schema"
+            ]
+        );
+    }
+
+    #[test]
+    fn references_are_written_out_and_a_recursion_goes_to_the_json_schema_form() {
+        let plain = json!({
+            "type": "object",
+            "properties": {"to": {"$ref": "#/$defs/address"}},
+            "$defs": {"address": {"type": "object", "properties": {"city": {"type": "string"}}}}
+        });
+        let (def, changes) = lowered(Dialect::Gemini, &plain);
+        assert_eq!(
+            def["parameters"]["properties"]["to"],
+            json!({"type": "object", "properties": {"city": {"type": "string"}}})
+        );
+        assert_eq!(changes, [" $defs: nothing"]);
+        let recursive = json!({
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}
+        });
+        let (def, changes) = lowered(Dialect::Gemini, &recursive);
+        assert_eq!(def["parametersJsonSchema"], recursive);
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        assert!(changes[0].starts_with(" parameters: parametersJsonSchema"));
+    }
+
+    #[test]
+    fn strict_mode_requires_every_property_or_steps_down() {
+        let closed = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+            "required": ["a"]
+        });
+        let (def, changes) = lowered(Dialect::OpenAiChat { strict: true }, &closed);
+        assert_eq!(def["function"]["strict"], json!(true));
+        let parameters = &def["function"]["parameters"];
+        assert_eq!(parameters["required"], json!(["a", "b"]));
+        assert_eq!(parameters["additionalProperties"], json!(false));
+        assert_eq!(
+            parameters["properties"]["b"]["type"],
+            json!(["integer", "null"])
+        );
+        assert_eq!(
+            changes,
+            ["/properties/b required: required and nullable: `null` stands for absent"]
+        );
+        let open = json!({
+            "type": "object",
+            "properties": {"tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}}}
+        });
+        let (def, changes) = lowered(Dialect::OpenAiResponses { strict: true }, &open);
+        assert_eq!(def["strict"], json!(false));
+        assert!(
+            changes[0].starts_with(" strict: strict: false"),
+            "{changes:?}"
+        );
+    }
+
+    #[test]
+    fn what_a_drop_would_narrow_is_dropped_with_it() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "patternProperties": {"^x-": {"type": "string"}},
+            "additionalProperties": false
+        });
+        let (def, changes) = lowered(Dialect::Gemini, &schema);
+        assert!(def["parameters"].get("additionalProperties").is_none());
+        assert!(
+            changes.contains(&" patternProperties: nothing".to_owned()),
+            "{changes:?}"
+        );
+    }
+
+    #[test]
+    fn each_dialect_says_what_it_lacks_its_own_way() {
+        // Anthropic: no union at the root.
+        let union = json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        let (def, changes) = lowered(Dialect::Anthropic, &union);
+        assert!(def["input_schema"].get("anyOf").is_none());
+        assert_eq!(changes, [" anyOf: nothing: refused at the root"]);
+        // OpenAPI's `nullable` is a type array in JSON Schema.
+        let nullable =
+            json!({"type": "object", "properties": {"n": {"type": "integer", "nullable": true}}});
+        let (def, _) = lowered(Dialect::Mcp, &nullable);
+        assert_eq!(
+            def["inputSchema"]["properties"]["n"],
+            json!({"type": ["integer", "null"]})
+        );
+        // Gemini: one type each, string enums only.
+        let mixed = json!({
+            "type": "object",
+            "properties": {"v": {"type": ["string", "integer"]}, "level": {"enum": [1, 2, 3]}}
+        });
+        let (def, changes) = lowered(Dialect::Gemini, &mixed);
+        let properties = &def["parameters"]["properties"];
+        assert_eq!(
+            properties["v"],
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})
+        );
+        assert_eq!(properties["level"], json!({}));
+        assert_eq!(
+            changes,
+            [
+                "/properties/v type: anyOf one type each",
+                "/properties/level enum: nothing"
+            ]
+        );
+    }
+}
