@@ -2,12 +2,15 @@
 //! (`npm ci`, then `npm run build`, in a target directory of its own: the outer `cargo test`
 //! holds the workspace's), then
 //!
-//! - its Node.js suite runs (`npm test`: `test/*.test.mjs`);
+//! - its Node.js suite runs (`npm test`: `test/*.test.mjs`), and again under Node.js 18, the
+//!   oldest its `engines` names (`test/node18`: the `node` npm package, pinned);
 //! - its `browser` entry, served over HTTP, judges refund calls in headless Chromium as Node.js
 //!   does (`test/browser`; Chromium must be installed: `.ci/run` installs it);
 //! - the packed tarball installs into a project of its own and is imported there, under
-//!   Node.js, Deno, Bun and workerd, Cloudflare's runtime, and bundled for browsers by esbuild
-//!   (`test/consumer`, with each pinned as an npm package);
+//!   Node.js, Deno, Bun and workerd, Cloudflare's runtime (its framework entries too, under the
+//!   first three), bundled for browsers by esbuild, and resolved, bundled and run under the
+//!   `edge-light` condition of Vercel's Edge runtime (`test/consumer`, with each pinned as an
+//!   npm package);
 //! - its verdicts equal `Spec::parse`'s on the same definitions and texts, call by call
 //!   (outcome, arguments, repairs, errors, the text for the model; and the same call streamed
 //!   in pieces): over the refund corpus (`TOOLARGS_CORPUS`, or 3 000 calls of
@@ -89,6 +92,43 @@ fn the_node_suite_passes() {
 }
 
 #[test]
+fn the_node_suite_passes_on_node_18() {
+    // Node.js 18, the oldest `engines` names, as the npm registry ships it (the `node` package,
+    // pinned in `test/node18`), runs the same suite, in a folder of its own.
+    let dir = scratch().join("node18");
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    for file in ["package.json", "package-lock.json"] {
+        fs::copy(package().join("test/node18").join(file), dir.join(file)).unwrap();
+    }
+    run(
+        "npm ci (Node.js 18)",
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&dir),
+    );
+    let node = dir.join("node_modules/.bin/node");
+    let version = run("node --version", Command::new(&node).arg("--version"));
+    assert!(version.starts_with("v18."), "{version}");
+    let mut suites: Vec<String> = fs::read_dir(built().join("test"))
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().into_string().ok())
+        .filter(|name| name.ends_with(".test.mjs"))
+        .map(|name| format!("test/{name}"))
+        .collect();
+    suites.sort();
+    let out = run(
+        "node --test (Node.js 18)",
+        Command::new(&node)
+            .arg("--test")
+            .args(&suites)
+            .current_dir(built()),
+    );
+    let tail: Vec<&str> = out.lines().filter(|l| l.starts_with("# ")).collect();
+    println!("Node.js {}\n{}", version.trim(), tail.join("\n"));
+}
+
+#[test]
 fn the_browser_entry_in_chromium_gives_the_verdicts_of_node() {
     // `test/browser/run.mjs` fails, and says why, when no Chromium runs here.
     let out = run(
@@ -114,6 +154,9 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "worker.js",
         "config.capnp",
         "browser.mjs",
+        "subpaths.mjs",
+        "edge.mjs",
+        "wasm-module.mjs",
     ] {
         fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
     }
@@ -145,6 +188,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "js/ai.js",
             "js/api.js",
             "js/browser.js",
+            "js/edge.js",
             "js/index.d.ts",
             "js/index.js",
             "js/json.js",
@@ -174,30 +218,45 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             .current_dir(&dir),
     );
     let bin = dir.join("node_modules/.bin");
+    // The entry, then the frameworks' entries (`toolargs/ai` with the AI SDK installed there).
     for (runtime, command, args) in [
-        ("Node.js", PathBuf::from("node"), vec!["check.mjs"]),
-        // Deno reads the module only with the permission to read.
+        ("Node.js", PathBuf::from("node"), vec![]),
+        // Deno reads the module only with the permission to read; the AI SDK also reads the
+        // environment and the host's name.
         (
             "Deno",
             bin.join("deno"),
-            vec!["run", "--allow-read", "check.mjs"],
+            vec!["run", "--allow-read", "--allow-env", "--allow-sys"],
         ),
-        ("Bun", bin.join("bun"), vec!["check.mjs"]),
+        ("Bun", bin.join("bun"), vec![]),
     ] {
-        let out = run(
-            &format!("{runtime}: check.mjs"),
-            Command::new(command)
-                .args(args)
-                .env("NO_COLOR", "1")
-                .env("DENO_NO_UPDATE_CHECK", "1")
-                .current_dir(&dir),
-        );
-        assert!(
-            out.contains(&format!("{runtime}: imported "))
-                && out.contains("node_modules/toolargs/js/index.js"),
-            "{out}"
-        );
-        print!("{out}");
+        for (script, entries) in [
+            ("check.mjs", &["index.js"][..]),
+            ("subpaths.mjs", &["ai.js", "mcp.js", "agents.js"][..]),
+        ] {
+            // The entry alone asks Deno for nothing but reading.
+            let args = match (runtime, script) {
+                ("Deno", "check.mjs") => &args[..2],
+                _ => &args[..],
+            };
+            let out = run(
+                &format!("{runtime}: {script}"),
+                Command::new(&command)
+                    .args(args)
+                    .arg(script)
+                    .env("NO_COLOR", "1")
+                    .env("DENO_NO_UPDATE_CHECK", "1")
+                    .current_dir(&dir),
+            );
+            assert!(
+                out.contains(&format!("{runtime}: imported "))
+                    && entries
+                        .iter()
+                        .all(|e| out.contains(&format!("node_modules/toolargs/js/{e}"))),
+                "{out}"
+            );
+            print!("{out}");
+        }
     }
     // Cloudflare's runtime, with the module imported as wrangler bundles it; wrangler resolves
     // the `workerd` export condition, as Node.js does when told to.
@@ -265,6 +324,70 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "{out}"
     );
     print!("{out}");
+
+    // Vercel's Edge runtime: its bundler resolves the `edge-light` condition, and gives a
+    // module imported as `….wasm?module` as a compiled `WebAssembly.Module`, which
+    // `wasm-module.mjs` does here. The entry, then the bundle esbuild makes of it, reads no file.
+    let resolved = run(
+        "node --conditions=edge-light",
+        Command::new("node")
+            .args(["--conditions=edge-light", "--input-type=module", "-e"])
+            .arg(r#"console.log(import.meta.resolve("toolargs"))"#)
+            .current_dir(&dir),
+    );
+    assert!(
+        resolved
+            .trim_end()
+            .ends_with("node_modules/toolargs/js/edge.js"),
+        "{resolved}"
+    );
+    let out = run(
+        "Node.js --conditions=edge-light: edge.mjs",
+        Command::new("node")
+            .args([
+                "--conditions=edge-light",
+                "--import",
+                "./wasm-module.mjs",
+                "edge.mjs",
+            ])
+            .current_dir(&dir),
+    );
+    assert!(
+        out.contains("edge-light: numeric_string_to_int with")
+            && out.contains("node_modules/toolargs/js/edge.js"),
+        "{out}"
+    );
+    print!("{out}");
+    run(
+        "esbuild --conditions=edge-light",
+        Command::new(bin.join("esbuild"))
+            .args([
+                "edge.mjs",
+                "--bundle",
+                "--format=esm",
+                "--platform=browser",
+                "--conditions=edge-light",
+                "--external:*.wasm?module",
+                "--external:node:assert/strict",
+                "--outfile=bundle/edge.js",
+            ])
+            .current_dir(&dir),
+    );
+    let bundle = fs::read_to_string(dir.join("bundle/edge.js")).unwrap();
+    assert!(
+        bundle.contains("node_modules/toolargs/js/edge.js")
+            && bundle.contains("../dist/toolargs_js_bg.wasm?module")
+            && !bundle.contains("node:fs"),
+        "the edge bundle does not hold the edge entry alone"
+    );
+    let out = run(
+        "Node.js: bundle/edge.js",
+        Command::new("node")
+            .args(["--import", "./wasm-module.mjs", "bundle/edge.js"])
+            .current_dir(&dir),
+    );
+    assert!(out.contains("edge-light: numeric_string_to_int"), "{out}");
+    println!("bundled for edge-light: {}", out.trim_end());
 }
 
 /// Calls against one list of tool definitions.
