@@ -13,7 +13,7 @@ use std::ptr;
 
 /// Blocks of `GRAIN`, `2 * GRAIN`, ... `CLASSES * GRAIN` bytes, aligned to `GRAIN`.
 const GRAIN: usize = 16;
-const CLASSES: usize = 16;
+const CLASSES: usize = 64;
 
 /// The allocator (see the module).
 pub struct Lists {
