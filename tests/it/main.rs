@@ -34,6 +34,8 @@ mod ghost;
 mod hostile;
 mod layout;
 #[cfg(feature = "dynamic")]
+mod lowering;
+#[cfg(feature = "dynamic")]
 mod malformed;
 #[cfg(feature = "dynamic")]
 mod mcp_tools;

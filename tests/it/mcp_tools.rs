@@ -36,7 +36,7 @@ fn fixtures() -> Vec<(String, String)> {
 }
 
 /// Calls `visit` with every tool that loads: its server, name, `inputSchema` and spec.
-fn each_tool(mut visit: impl FnMut(&str, &str, &Value, &Spec)) {
+pub(crate) fn each_tool(mut visit: impl FnMut(&str, &str, &Value, &Spec)) {
     for (server, text) in fixtures() {
         let definitions: Value = serde_json::from_str(&text).unwrap();
         let list = load_tool_list_lenient(&text).unwrap();
@@ -258,7 +258,7 @@ fn a_call_accepted_clean_is_valid_as_sent_and_undeclared_keys_never_pass() {
 /// An instance of `schema`: the required properties (`every`: all that can be built), each
 /// value from `const`, `enum`, `default`, `examples` or the type. `None` where that takes more than guessing (a
 /// pattern, a multiple, a bound the type cannot meet).
-fn build(schema: &Value, root: &Value, depth: usize, every: bool) -> Option<Value> {
+pub(crate) fn build(schema: &Value, root: &Value, depth: usize, every: bool) -> Option<Value> {
     if depth > 32 {
         return None;
     }

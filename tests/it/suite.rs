@@ -15,7 +15,7 @@
 //! the floor of loaded groups. `suite_report` (ignored) prints that file from the current
 //! engine; see its doc for how to regenerate it.
 
-mod known;
+pub(crate) mod known;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -12,6 +12,7 @@ mod definition;
 mod exact;
 mod list;
 mod load;
+mod lowering;
 mod shape;
 mod strict;
 mod walk;
@@ -55,6 +56,8 @@ pub struct Spec {
     expect_object: bool,
     /// Recognises calls accepted as sent without the walk, when the root schema is plain.
     plain: Option<walk::Plain>,
+    /// The arguments' schema as loaded, which [`Spec::lowering`] shows each provider.
+    schema: Arc<Value>,
 }
 
 impl Spec {
@@ -99,10 +102,14 @@ impl Spec {
     }
 
     fn from_schema_node(schema: &Node<'_>) -> Result<Spec, LoadError> {
-        Ok(Self::from_loaded(load::load_root(schema, "")?, false))
+        Ok(Self::from_loaded(
+            load::load_root(schema, "")?,
+            false,
+            schema.to_value(),
+        ))
     }
 
-    fn from_loaded(loaded: load::Loaded, tool: bool) -> Spec {
+    fn from_loaded(loaded: load::Loaded, tool: bool, schema: Value) -> Spec {
         let only_objects = match loaded.graph.get(loaded.graph.root) {
             Schema::Rules(rules) => rules.types == Some(Types::OBJECT),
             _ => false,
@@ -117,6 +124,7 @@ impl Spec {
             plain: walk::Plain::of(&loaded.graph),
             graph: Arc::new(loaded.graph),
             warnings: loaded.warnings,
+            schema: Arc::new(schema),
         }
     }
 
@@ -124,7 +132,7 @@ impl Spec {
         let tool = definition::read_definition(definition)?;
         let mut spec = match tool.arguments {
             definition::Arguments::Schema(schema, pointer) => {
-                Self::from_loaded(load::load_root(schema, &pointer)?, true)
+                Self::from_loaded(load::load_root(schema, &pointer)?, true, schema.to_value())
             }
             definition::Arguments::Nothing => Self::from_loaded(
                 load::Loaded {
@@ -132,6 +140,7 @@ impl Spec {
                     warnings: Vec::new(),
                 },
                 true,
+                serde_json::json!({"type": "object", "properties": {}}),
             ),
             definition::Arguments::Bare => Self::from_schema_node(definition)?,
         };

@@ -41,7 +41,9 @@ impl<T: ArgType> ArgType for Option<T> {
 }
 
 /// Lets a schema also accept `null`: `"null"` joins its `type` (`"string"` becomes
-/// `["string", "null"]`) and, for an `enum`, its values.
+/// `["string", "null"]`) and, for an `enum`, its values; a reference, or a schema with a
+/// keyword that would still refuse `null` (`const`, `oneOf`, `allOf`, `not`, `if`), becomes
+/// one branch of an `anyOf` beside `{"type": "null"}`.
 pub fn nullable(mut schema: Value) -> Value {
     let Some(map) = schema.as_object_mut() else {
         return schema;
@@ -56,6 +58,22 @@ pub fn nullable(mut schema: Value) -> Value {
             "anyOf".to_owned(),
             Value::Array(vec![Value::Object(reference), null]),
         );
+        return schema;
+    }
+    // A keyword that would still refuse `null` with it in the type (a `const`, a `oneOf`,
+    // `allOf` or `not` of a loaded schema): the whole schema becomes one branch beside
+    // `null`, and its description moves out to the union.
+    if ["const", "oneOf", "allOf", "not", "if"]
+        .iter()
+        .any(|k| map.contains_key(*k))
+    {
+        let description = map.shift_remove("description");
+        let branch = Value::Object(std::mem::take(map));
+        if let Some(description) = description {
+            map.insert("description".to_owned(), description);
+        }
+        let null = serde_json::json!({"type": "null"});
+        map.insert("anyOf".to_owned(), Value::Array(vec![branch, null]));
         return schema;
     }
     let null = Value::from("null");

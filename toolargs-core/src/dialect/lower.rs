@@ -112,15 +112,15 @@ impl<'s> Lowerer<'s> {
         if let Some(map) = out.as_object_mut() {
             map.shift_remove("$schema");
             map.shift_remove("title");
-            if self.dialect == Dialect::Anthropic {
-                for keyword in ["anyOf", "oneOf", "allOf"] {
-                    if map.shift_remove(keyword).is_some() {
-                        self.change("", keyword, "nothing: refused at the root", true);
-                    }
-                }
-            }
         }
         out
+    }
+
+    /// Whether the dialect keeps `keyword` in the schema at `path` (some refuse a keyword at
+    /// the root alone).
+    fn keeps(&self, keyword: &str, value: &Value, path: &str) -> bool {
+        self.dialect.keeps(keyword, value)
+            && !(path.is_empty() && self.dialect.refuses_at_root(keyword))
     }
 
     /// One schema at JSON pointer `path` of the full schema.
@@ -133,7 +133,7 @@ impl<'s> Lowerer<'s> {
                 return self.written_out(map, reference, path);
             }
         }
-        if !self.dialect.keeps("allOf", &Value::Null) && map.contains_key("allOf") {
+        if !self.keeps("allOf", &Value::Null, path) && map.contains_key("allOf") {
             if let Some(merged) = merged_all_of(map) {
                 self.change(path, "allOf", "its branches merged into the schema", true);
                 return self.object(&merged, path);
@@ -149,7 +149,7 @@ impl<'s> Lowerer<'s> {
             if key == "$schema" && !path.is_empty() {
                 continue;
             }
-            if self.dialect.keeps(key, value) {
+            if self.keeps(key, value, path) {
                 let lowered = self.children(key, value, &at);
                 out.insert(key.clone(), lowered);
                 continue;
@@ -223,12 +223,11 @@ impl<'s> Lowerer<'s> {
         at: &str,
         out: &mut Map<String, Value>,
     ) {
-        let dialect = self.dialect;
-        let takes = |keyword: &str, value: &Value| {
-            dialect.keeps(keyword, value) && !map.contains_key(keyword)
+        let takes = |lowerer: &Self, keyword: &str, value: &Value| {
+            lowerer.keeps(keyword, value, path) && !map.contains_key(keyword)
         };
         match key {
-            "oneOf" if takes("anyOf", value) => {
+            "oneOf" if takes(self, "anyOf", value) => {
                 self.change(
                     path,
                     key,
@@ -238,7 +237,7 @@ impl<'s> Lowerer<'s> {
                 let branches = self.children("anyOf", value, at);
                 out.insert("anyOf".to_owned(), branches);
             }
-            "const" if takes("enum", &Value::Array(vec![value.clone()])) => {
+            "const" if takes(self, "enum", &Value::Array(vec![value.clone()])) => {
                 out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
                 self.change(path, key, "a one-value enum", true);
             }
@@ -248,7 +247,7 @@ impl<'s> Lowerer<'s> {
                 } else {
                     "maximum"
                 };
-                if value.is_number() && takes(inclusive, value) {
+                if value.is_number() && takes(self, inclusive, value) {
                     out.insert(inclusive.to_owned(), value.clone());
                     self.change(
                         path,
@@ -289,22 +288,40 @@ impl<'s> Lowerer<'s> {
         self.change(path, key, instead, enforced);
     }
 
-    /// What a drop would make narrower is dropped with it: `additionalProperties` and
-    /// `unevaluatedProperties` judge the keys that `patternProperties` did not match, and
-    /// `items` the items after `prefixItems`.
+    /// What a drop would make narrower is dropped with it: `additionalProperties` judges the
+    /// keys that `patternProperties` did not match, `items` the items after `prefixItems`, and
+    /// `unevaluatedProperties` and `unevaluatedItems` what every applicator left.
     fn widen_after_drops(
         &mut self,
         map: &Map<String, Value>,
         out: &mut Map<String, Value>,
         path: &str,
     ) {
-        let pairs = [
+        let mut pairs = vec![
             ("patternProperties", "additionalProperties"),
-            ("patternProperties", "unevaluatedProperties"),
             ("prefixItems", "items"),
-            ("prefixItems", "unevaluatedItems"),
-            ("dependentSchemas", "unevaluatedProperties"),
         ];
+        // The `unevaluated*` keywords judge what every schema applied in place left.
+        for applicator in [
+            "properties",
+            "patternProperties",
+            "additionalProperties",
+            "prefixItems",
+            "items",
+            "contains",
+            "dependentSchemas",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "if",
+            "then",
+            "else",
+            "$ref",
+        ] {
+            pairs.push((applicator, "unevaluatedProperties"));
+            pairs.push((applicator, "unevaluatedItems"));
+        }
         for (dropped, judged) in pairs {
             if map.contains_key(dropped) && !out.contains_key(dropped) && out.contains_key(judged) {
                 out.shift_remove(judged);
@@ -642,7 +659,7 @@ mod tests {
         let union = json!({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]});
         let (def, changes) = lowered(Dialect::Anthropic, &union);
         assert!(def["input_schema"].get("anyOf").is_none());
-        assert_eq!(changes, [" anyOf: nothing: refused at the root"]);
+        assert_eq!(changes, [" anyOf: nothing"]);
         // OpenAPI's `nullable` is a type array in JSON Schema.
         let nullable =
             json!({"type": "object", "properties": {"n": {"type": "integer", "nullable": true}}});

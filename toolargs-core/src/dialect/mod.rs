@@ -126,6 +126,48 @@ impl Dialect {
         }
     }
 
+    /// The dialect's stable name: `json_schema`, `openai_chat`, `openai_chat_strict`,
+    /// `openai_responses`, `openai_responses_strict`, `anthropic`, `gemini` or `mcp`, as
+    /// [`Dialect::from_name`] reads it.
+    ///
+    /// ```
+    /// use toolargs_core::Dialect;
+    ///
+    /// for dialect in Dialect::ALL {
+    ///     assert_eq!(Dialect::from_name(dialect.name()), Some(dialect));
+    /// }
+    /// assert_eq!(Dialect::OpenAiChat { strict: true }.name(), "openai_chat_strict");
+    /// assert_eq!(Dialect::from_name("openai"), None);
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Dialect::JsonSchema => "json_schema",
+            Dialect::OpenAiChat { strict: false } => "openai_chat",
+            Dialect::OpenAiChat { strict: true } => "openai_chat_strict",
+            Dialect::OpenAiResponses { strict: false } => "openai_responses",
+            Dialect::OpenAiResponses { strict: true } => "openai_responses_strict",
+            Dialect::Anthropic => "anthropic",
+            Dialect::Gemini => "gemini",
+            Dialect::Mcp => "mcp",
+        }
+    }
+
+    /// The dialect named `name` ([`Dialect::name`]).
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.name() == name)
+    }
+
+    /// Every dialect's name, for messages: `json_schema, openai_chat, ...`.
+    pub fn names() -> String {
+        Dialect::ALL.map(Dialect::name).join(", ")
+    }
+
+    /// True when the dialect refuses `keyword` at the root of a schema, where it takes it
+    /// below.
+    pub(crate) fn refuses_at_root(self, keyword: &str) -> bool {
+        self == Dialect::Anthropic && Anthropic::refuses_at_root(keyword)
+    }
+
     /// True for OpenAI's strict mode: every property required, optional ones nullable.
     pub const fn is_strict(self) -> bool {
         matches!(
@@ -360,7 +402,7 @@ pub fn lower(
             OpenAiResponses::definition(head, parameters, strict)
         }
         Dialect::Anthropic => Anthropic::definition(head, parameters),
-        Dialect::Gemini if Gemini::needs_json_schema(schema, walk.recursive) => {
+        Dialect::Gemini if Gemini::needs_json_schema(schema, &parameters, walk.recursive) => {
             changes = vec![Gemini::json_schema_change()];
             let (plain, _) = Dialect::Mcp.lowered(schema, description);
             Gemini::definition(head, plain, true)

@@ -25,6 +25,12 @@ const STREAM_EVENTS: &[&str] = &[
 ];
 
 impl Anthropic {
+    /// True for a keyword the Messages API refuses at the root of `input_schema`: a union
+    /// or intersection of schemas there.
+    pub(crate) fn refuses_at_root(keyword: &str) -> bool {
+        matches!(keyword, "anyOf" | "oneOf" | "allOf")
+    }
+
     /// The tool definition: `head` (name and description) with `input_schema`.
     pub(crate) fn definition(mut head: Map<String, Value>, parameters: Value) -> Value {
         head.insert("input_schema".to_owned(), parameters);

@@ -72,10 +72,10 @@ impl Gemini {
     }
 
     /// True when a schema needs more than the OpenAPI subset of `parameters`: open parts
-    /// (maps, untyped values) or a type that contains itself (`recursive`, as the lowering
-    /// found it).
-    pub(crate) fn needs_json_schema(schema: &Value, recursive: bool) -> bool {
-        recursive || has_open_parts(schema)
+    /// (maps, untyped values), a type that contains itself (`recursive`, as the lowering
+    /// found it), or arguments the lowered `parameters` would no longer let through at all.
+    pub(crate) fn needs_json_schema(schema: &Value, parameters: &Value, recursive: bool) -> bool {
+        recursive || has_open_parts(schema) || takes_nothing(parameters) && !takes_nothing(schema)
     }
 
     /// The change of a definition sent as `parametersJsonSchema`.
@@ -102,15 +102,26 @@ impl Gemini {
             head.insert("parametersJsonSchema".to_owned(), parameters);
             return Value::Object(head);
         }
-        let has_properties = parameters
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| !p.is_empty());
-        if has_properties {
+        if !takes_nothing(&parameters) {
             head.insert("parameters".to_owned(), parameters);
         }
         Value::Object(head)
     }
+}
+
+/// True for the schema of a tool without arguments: an object that says nothing beyond its
+/// (empty) properties. Gemini takes such a tool without `parameters`.
+fn takes_nothing(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|map| {
+        map.iter().all(|(key, value)| match key.as_str() {
+            "type" => value == "object",
+            "properties" => value.as_object().is_some_and(Map::is_empty),
+            "required" => value.as_array().is_some_and(Vec::is_empty),
+            "additionalProperties" => value == &Value::Bool(false),
+            "description" | "title" | "$schema" => true,
+            _ => false,
+        })
+    })
 }
 
 /// OpenAPI 3.0: `"type": ["T", "null"]` becomes `"type": "T", "nullable": true`, and `null`

@@ -92,6 +92,20 @@ pub(crate) fn strict_can_show(schema: &Value, lowered: &Value) -> bool {
     lowered.get("type") == Some(&Value::from("object"))
         && !has_open_keys(schema)
         && !has_open_parts(lowered)
+        && local_references_only(lowered)
+}
+
+/// True when every `$ref` points into the same document by JSON pointer (`#`, `#/$defs/x`):
+/// strict mode resolves no `$id` or `$anchor`.
+fn local_references_only(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().all(|(key, value)| match (key.as_str(), value) {
+            ("$ref", Value::String(r)) => r == "#" || r.starts_with("#/"),
+            _ => local_references_only(value),
+        }),
+        Value::Array(items) => items.iter().all(local_references_only),
+        _ => true,
+    }
 }
 
 /// True when some object anywhere in `schema` takes keys it does not name: keys matched by
