@@ -9,9 +9,9 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::{Effect, Judge, Limits, ParseOptions, Rejection, UnknownPolicy};
+use toolargs_core::{Dialect, Effect, Judge, Limits, ParseOptions, Rejection, UnknownPolicy};
 
-use crate::convert::{to_json_text, NotJson};
+use crate::convert::{to_json_text, to_python, NotJson};
 use crate::result::ParseResult;
 use crate::LoadError;
 
@@ -107,6 +107,33 @@ impl Spec {
         parse(py, &self.spec, arguments).into_arguments(py)
     }
 
+    /// The tool's definition as `dialect`'s API takes it (`"json_schema"`, `"openai_chat"`,
+    /// `"openai_chat_strict"`, `"openai_responses"`, `"openai_responses_strict"`,
+    /// `"anthropic"`, `"gemini"`, `"mcp"`), its schema lowered to what that provider accepts;
+    /// `lowering(dialect)` lists what it does not show. The spec enforces the full schema.
+    fn tool_definition<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.spec.tool_definition(dialect_named(dialect)?))
+    }
+
+    /// What `tool_definition(dialect)` does not show as the schema says, keyword by keyword:
+    /// dicts with `path` (JSON pointer in the schema), `keyword`, `instead` (what the
+    /// provider is shown instead) and `enforced` (true when the gate still enforces it).
+    fn lowering<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let lowering = self.spec.lowering(dialect_named(dialect)?);
+        lowering
+            .changes
+            .iter()
+            .map(|change| {
+                let row = PyDict::new(py);
+                row.set_item("path", &change.path)?;
+                row.set_item("keyword", &change.keyword)?;
+                row.set_item("instead", &change.instead)?;
+                row.set_item("enforced", change.enforced)?;
+                Ok(row)
+            })
+            .collect()
+    }
+
     /// Loads a pydantic model's JSON Schema (`Model.model_json_schema()`).
     #[classmethod]
     #[pyo3(signature = (model, effect=None, unknown=None))]
@@ -133,6 +160,16 @@ impl Spec {
             None => format!("Spec(unknown={:?})", self.unknown()),
         }
     }
+}
+
+/// The dialect named `name`, or a `ValueError` that lists the names.
+fn dialect_named(name: &str) -> PyResult<Dialect> {
+    Dialect::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "dialect must be one of {}, not {name:?}",
+            Dialect::names()
+        ))
+    })
 }
 
 /// The tools of a list of definitions (or of an MCP `tools/list` result), each loaded on its

@@ -1,5 +1,5 @@
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, TypedDict, Union
 
 
 Effect = Literal["read_only", "additive", "destructive", "external"]
@@ -7,6 +7,22 @@ Unknown = Literal["strip", "reject"]
 Definition = Union[str, bytes, Dict[str, Any], List[Any]]
 Arguments = Union[str, bytes, bytearray, Dict[str, Any], Any]
 StrPath = Union[str, "PathLike[str]"]
+Dialect = Literal[
+    "json_schema",
+    "openai_chat",
+    "openai_chat_strict",
+    "openai_responses",
+    "openai_responses_strict",
+    "anthropic",
+    "gemini",
+    "mcp",
+]
+
+class Change(TypedDict):
+    path: str
+    keyword: str
+    instead: str
+    enforced: bool
 
 class LoadError(ValueError): ...
 
@@ -65,6 +81,8 @@ class Spec:
     def warnings(self) -> List[str]: ...
     def parse(self, arguments: Arguments) -> ParseResult: ...
     def validate(self, arguments: Arguments) -> Dict[str, Any]: ...
+    def tool_definition(self, dialect: Dialect) -> Dict[str, Any]: ...
+    def lowering(self, dialect: Dialect) -> List[Change]: ...
 
 class ToolSet:
     def __init__(self, definitions: Definition) -> None: ...
