@@ -688,4 +688,51 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn names_outside_a_providers_rules_are_refusals_never_renamed() {
+        let schema = json!({"type": "object", "properties": {}});
+        let refusals =
+            |dialect, name| lower(dialect, name, None, Effect::ReadOnly, &schema).refusals;
+        assert_eq!(refusals(Dialect::Anthropic, "get.weather").len(), 1);
+        assert_eq!(
+            refusals(Dialect::OpenAiChat { strict: false }, "get.weather").len(),
+            1
+        );
+        assert!(refusals(Dialect::Gemini, "get.weather").is_empty());
+        assert_eq!(refusals(Dialect::Gemini, "1st").len(), 1);
+        assert!(refusals(Dialect::Mcp, "get.weather").is_empty());
+        let long = "a".repeat(65);
+        assert_eq!(
+            refusals(Dialect::OpenAiResponses { strict: true }, &long).len(),
+            1
+        );
+        assert!(refusals(Dialect::Anthropic, &long).is_empty());
+        let definition = lower(
+            Dialect::Anthropic,
+            "get.weather",
+            None,
+            Effect::ReadOnly,
+            &schema,
+        )
+        .definition;
+        assert_eq!(definition["name"], json!("get.weather"));
+    }
+
+    #[test]
+    fn strict_mode_steps_down_past_its_documented_limits() {
+        let mut deep = json!({"type": "object", "properties": {"leaf": {"type": "string"}}, "required": ["leaf"]});
+        for _ in 0..10 {
+            deep = json!({"type": "object", "properties": {"inner": deep}, "required": ["inner"]});
+        }
+        let (def, changes) = lowered(Dialect::OpenAiChat { strict: true }, &deep);
+        assert_eq!(def["function"]["strict"], json!(false));
+        assert!(changes[0].contains("11 levels of nesting"), "{changes:?}");
+        let values: Vec<String> = (0..1001).map(|i| format!("v{i}")).collect();
+        let wide =
+            json!({"type": "object", "properties": {"v": {"enum": values}}, "required": ["v"]});
+        let (def, changes) = lowered(Dialect::OpenAiChat { strict: true }, &wide);
+        assert_eq!(def["function"]["strict"], json!(false));
+        assert!(changes[0].contains("1001 enum values"), "{changes:?}");
+    }
 }

@@ -162,6 +162,18 @@ impl Dialect {
         Dialect::ALL.map(Dialect::name).join(", ")
     }
 
+    /// Why the dialect's provider refuses a tool named `name`, if it does.
+    pub fn name_refusal(self, name: &str) -> Option<String> {
+        match self {
+            Dialect::OpenAiChat { .. } | Dialect::OpenAiResponses { .. } => {
+                openai::name_refusal(name)
+            }
+            Dialect::Anthropic => Anthropic::name_refusal(name),
+            Dialect::Gemini => Gemini::name_refusal(name),
+            Dialect::JsonSchema | Dialect::Mcp => None,
+        }
+    }
+
     /// True when the dialect refuses `keyword` at the root of a schema, where it takes it
     /// below.
     pub(crate) fn refuses_at_root(self, keyword: &str) -> bool {
@@ -307,6 +319,9 @@ pub struct Lowering {
     pub definition: Value,
     /// What the definition does not show as written, keyword by keyword, in the order met.
     pub changes: Vec<Change>,
+    /// Why the provider refuses the definition as it stands, which no lowering changes
+    /// (a tool name outside its rules: toolargs never renames).
+    pub refusals: Vec<String>,
 }
 
 /// The definition of a tool in `dialect`: its name, description and the arguments' schema
@@ -370,8 +385,9 @@ pub fn lower(
         // object of open keys) cannot have; such a tool is sent without strict mode rather
         // than with a schema that would forbid every entry.
         Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true }
-            if !openai::strict_can_show(schema, &parameters) =>
+            if openai::strict_refusal(schema, &parameters).is_some() =>
         {
+            let why = openai::strict_refusal(schema, &parameters).unwrap_or_default();
             let loose = match dialect {
                 Dialect::OpenAiChat { .. } => Dialect::OpenAiChat { strict: false },
                 _ => Dialect::OpenAiResponses { strict: false },
@@ -384,7 +400,7 @@ pub fn lower(
                 Change {
                     path: String::new(),
                     keyword: "strict".to_owned(),
-                    instead: "strict: false: open keys, an untyped value or a root that is not an object have no strict form".to_owned(),
+                    instead: format!("strict: false: strict mode cannot take {why}"),
                     enforced: true,
                 },
             );
@@ -410,9 +426,11 @@ pub fn lower(
         Dialect::Gemini => Gemini::definition(head, parameters, false),
         Dialect::Mcp => Mcp::definition(head, parameters, effect),
     };
+    let refusals = dialect.name_refusal(name).into_iter().collect();
     Lowering {
         definition,
         changes,
+        refusals,
     }
 }
 

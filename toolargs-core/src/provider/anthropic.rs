@@ -25,6 +25,16 @@ const STREAM_EVENTS: &[&str] = &[
 ];
 
 impl Anthropic {
+    /// Why the Messages API refuses a tool named `name`, if it does: names match
+    /// `^[a-zA-Z0-9_-]{1,128}$`.
+    pub(crate) fn name_refusal(name: &str) -> Option<String> {
+        let fits = (1..=128).contains(&name.len())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        (!fits).then(|| "Anthropic takes names matching ^[a-zA-Z0-9_-]{1,128}$".to_owned())
+    }
+
     /// True for a keyword the Messages API refuses at the root of `input_schema`: a union
     /// or intersection of schemas there.
     pub(crate) fn refuses_at_root(keyword: &str) -> bool {

@@ -86,26 +86,96 @@ pub(crate) fn require_all(schema: &mut Map<String, Value>) -> Vec<String> {
     optional
 }
 
-/// True when strict mode can show `schema` as `lowered`: no part of either is open (a map,
-/// an untyped value, keys matched by pattern) and the root is an object.
-pub(crate) fn strict_can_show(schema: &Value, lowered: &Value) -> bool {
-    lowered.get("type") == Some(&Value::from("object"))
-        && !has_open_keys(schema)
-        && !has_open_parts(lowered)
-        && local_references_only(lowered)
+/// Why strict mode cannot show `schema` as `lowered`, if it cannot: a part of either is
+/// open (a map, an untyped value, keys matched by pattern), the root is not an object, a
+/// reference is by `$id` or `$anchor`, or the schema passes one of strict mode's documented
+/// limits (<https://platform.openai.com/docs/guides/structured-outputs>: at most 5000
+/// properties in all, 10 levels of nesting, 1000 enum values in all).
+pub(crate) fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> {
+    if lowered.get("type") != Some(&Value::from("object")) {
+        return Some("the root is not an object".to_owned());
+    }
+    if has_open_keys(schema) || has_open_parts(lowered) {
+        return Some("open keys or an untyped value".to_owned());
+    }
+    if !local_references_only(lowered) {
+        return Some("a reference by `$id` or `$anchor`".to_owned());
+    }
+    let mut size = Size::default();
+    size.measure(lowered, 0);
+    if size.properties > MAX_PROPERTIES {
+        return Some(format!(
+            "{} properties, over {MAX_PROPERTIES}",
+            size.properties
+        ));
+    }
+    if size.depth > MAX_DEPTH {
+        return Some(format!(
+            "{} levels of nesting, over {MAX_DEPTH}",
+            size.depth
+        ));
+    }
+    if size.enum_values > MAX_ENUM_VALUES {
+        return Some(format!(
+            "{} enum values, over {MAX_ENUM_VALUES}",
+            size.enum_values
+        ));
+    }
+    None
 }
 
-/// True when every `$ref` points into the same document by JSON pointer (`#`, `#/$defs/x`):
-/// strict mode resolves no `$id` or `$anchor`.
-fn local_references_only(schema: &Value) -> bool {
-    match schema {
-        Value::Object(map) => map.iter().all(|(key, value)| match (key.as_str(), value) {
-            ("$ref", Value::String(r)) => r == "#" || r.starts_with("#/"),
-            _ => local_references_only(value),
-        }),
-        Value::Array(items) => items.iter().all(local_references_only),
-        _ => true,
+/// Strict mode's documented limits.
+const MAX_PROPERTIES: usize = 5000;
+const MAX_DEPTH: usize = 10;
+const MAX_ENUM_VALUES: usize = 1000;
+
+/// What strict mode's limits count in a schema.
+#[derive(Default)]
+struct Size {
+    properties: usize,
+    /// Objects nested in objects, the root's properties at level 1.
+    depth: usize,
+    enum_values: usize,
+}
+
+impl Size {
+    fn measure(&mut self, schema: &Value, depth: usize) {
+        let Some(map) = schema.as_object() else {
+            return;
+        };
+        if let Some(Value::Object(properties)) = map.get("properties") {
+            self.properties += properties.len();
+            self.depth = self.depth.max(depth + 1);
+            for property in properties.values() {
+                self.measure(property, depth + 1);
+            }
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            self.enum_values += values.len();
+        }
+        for key in ["items", "$defs", "definitions", "anyOf"] {
+            match map.get(key) {
+                Some(Value::Array(branches)) => {
+                    branches.iter().for_each(|b| self.measure(b, depth));
+                }
+                Some(Value::Object(defs)) if key != "items" => {
+                    defs.values().for_each(|d| self.measure(d, depth));
+                }
+                Some(item) => self.measure(item, depth),
+                None => {}
+            }
+        }
     }
+}
+
+/// Why OpenAI refuses a function named `name`, if it does: names are 1 to 64 ASCII letters,
+/// digits, `_` and `-`.
+pub(crate) fn name_refusal(name: &str) -> Option<String> {
+    let fits = (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    (!fits).then(|| "OpenAI takes names of 1 to 64 letters, digits, `_` and `-`".to_owned())
 }
 
 /// True when some object anywhere in `schema` takes keys it does not name: keys matched by
@@ -123,5 +193,18 @@ fn has_open_keys(schema: &Value) -> bool {
         }),
         Value::Array(items) => items.iter().any(has_open_keys),
         _ => false,
+    }
+}
+
+/// True when every `$ref` points into the same document by JSON pointer (`#`, `#/$defs/x`):
+/// strict mode resolves no `$id` or `$anchor`.
+fn local_references_only(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().all(|(key, value)| match (key.as_str(), value) {
+            ("$ref", Value::String(r)) => r == "#" || r.starts_with("#/"),
+            _ => local_references_only(value),
+        }),
+        Value::Array(items) => items.iter().all(local_references_only),
+        _ => true,
     }
 }
