@@ -1,12 +1,13 @@
-//! `toolargs`: replay tool-call logs against tool definitions, check single calls, and gate
-//! MCP servers.
+//! `toolargs`: replay tool-call logs against tool definitions, check single calls, gate MCP
+//! servers, and lint tool definitions for each provider.
 //!
 //! A thin shell over `toolargs_replay`, `toolargs_dynamic::Spec` and `toolargs_gate`; see
 //! `toolargs --help`. This file holds the commands as `--help` describes them and hands each to
-//! its module: `replay`, `check`, `gate`.
+//! its module: `replay`, `check`, `gate`, `lint`.
 
 mod check;
 mod gate;
+mod lint;
 mod output;
 mod replay;
 mod tools;
@@ -24,7 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "toolargs",
     version,
-    about = "Replay LLM tool-call logs, check calls against tool definitions, and gate MCP servers"
+    about = "Replay LLM tool-call logs, check calls against tool definitions, gate MCP servers, and lint tool definitions for each provider"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -91,6 +92,17 @@ enum Command {
     /// revision, which has no way over HTTP to ask. The address listened on is printed on
     /// stderr once the gate is ready (port 0 picks a free port).
     Gate(gate::GateArgs),
+    /// Show what each provider would refuse or not be shown of a list of tools.
+    ///
+    /// Each tool is lowered to the strongest schema each provider accepts (the definition
+    /// `Spec::tool_definition` and the Python and npm packages' `tool_definition` give). The
+    /// table lists, per tool, dialect and keyword, what the provider is shown instead; the gate
+    /// enforces every such keyword all the same ("enforces"), except annotations, which
+    /// constrain nothing. A tool name outside a provider's rules is a refusal: the provider
+    /// rejects the request, and toolargs never renames. Exit code 1 when a provider would
+    /// refuse a tool or a definition does not load (with `--deny-lowered`, also when anything
+    /// is shown lowered), 0 otherwise, 2 on a usage error.
+    Lint(lint::LintArgs),
 }
 
 fn main() -> ExitCode {
@@ -98,6 +110,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
         Command::Gate(args) => gate::run(args),
+        Command::Lint(args) => lint::run(args),
     };
     match result {
         Ok(code) => code,

@@ -23,12 +23,17 @@ const GUIDES: &[Guide] = &[
     Guide {
         path: "toolargs-cli/README.md",
         documents: &[],
-        speaks_of: &["", "replay", "check", "gate"],
+        speaks_of: &["", "replay", "check", "gate", "lint"],
     },
     Guide {
         path: "src/docs/replay.md",
         documents: &["replay", "check"],
         speaks_of: &["replay", "check", "gate"],
+    },
+    Guide {
+        path: "src/docs/dialects.md",
+        documents: &["lint"],
+        speaks_of: &["lint", "gate"],
     },
     Guide {
         path: "toolargs-gate/README.md",

@@ -117,7 +117,8 @@ impl Spec {
 
     /// What `tool_definition(dialect)` does not show as the schema says, keyword by keyword:
     /// dicts with `path` (JSON pointer in the schema), `keyword`, `instead` (what the
-    /// provider is shown instead) and `enforced` (true when the gate still enforces it).
+    /// provider is shown instead), `enforced` (true when the gate still enforces it) and
+    /// `exact` (true when what is shown means the same).
     fn lowering<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let lowering = self.spec.lowering(dialect_named(dialect)?);
         lowering
@@ -129,6 +130,7 @@ impl Spec {
                 row.set_item("keyword", &change.keyword)?;
                 row.set_item("instead", &change.instead)?;
                 row.set_item("enforced", change.enforced)?;
+                row.set_item("exact", change.exact)?;
                 Ok(row)
             })
             .collect()

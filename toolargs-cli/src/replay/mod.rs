@@ -9,7 +9,7 @@ mod baseline;
 mod chain;
 mod recorded;
 mod render;
-mod text;
+pub(crate) mod text;
 
 use std::cell::RefCell;
 use std::io::{self, IsTerminal, Write};

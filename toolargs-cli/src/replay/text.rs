@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 /// Writes `rows` (the first one a head, when there is one) as columns two spaces apart,
 /// indented by two, the first `left` columns aligned left and the rest right (numbers).
-pub(super) fn aligned(out: &mut String, rows: &[&[String]], left: usize) {
+pub(crate) fn aligned(out: &mut String, rows: &[&[String]], left: usize) {
     let columns = rows.iter().map(|row| row.len()).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {

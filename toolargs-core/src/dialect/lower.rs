@@ -30,6 +30,10 @@ pub struct Change {
     /// annotation (`title`, `examples`, a `format` the gate does not assert), which no one
     /// enforces.
     pub enforced: bool,
+    /// True when the provider is told the same thing another way, so nothing is lost (an
+    /// `allOf` merged, a `const` as a one-value `enum`, a reference written out, strict
+    /// mode's `null` for an absent property); false when it is told less.
+    pub exact: bool,
 }
 
 /// Annotations: keywords that constrain nothing, so dropping them loses no check.
@@ -97,12 +101,25 @@ impl<'s> Lowerer<'s> {
         }
     }
 
+    /// The provider is told less of `keyword` (or nothing).
     fn change(&mut self, path: &str, keyword: &str, instead: impl Into<String>, enforced: bool) {
         self.changes.push(Change {
             path: path.to_owned(),
             keyword: keyword.to_owned(),
             instead: instead.into(),
             enforced,
+            exact: false,
+        });
+    }
+
+    /// The provider is told `keyword` another way that means the same.
+    fn same(&mut self, path: &str, keyword: &str, instead: impl Into<String>) {
+        self.changes.push(Change {
+            path: path.to_owned(),
+            keyword: keyword.to_owned(),
+            instead: instead.into(),
+            enforced: true,
+            exact: true,
         });
     }
 
@@ -135,7 +152,7 @@ impl<'s> Lowerer<'s> {
         }
         if !self.keeps("allOf", &Value::Null, path) && map.contains_key("allOf") {
             if let Some(merged) = merged_all_of(map) {
-                self.change(path, "allOf", "its branches merged into the schema", true);
+                self.same(path, "allOf", "its branches merged into the schema");
                 return self.object(&merged, path);
             }
         }
@@ -168,17 +185,20 @@ impl<'s> Lowerer<'s> {
         if self.dialect.is_strict() {
             for name in openai::require_all(&mut out) {
                 let at = format!("{path}/properties/{}", escape(&name));
-                self.change(
+                self.same(
                     &at,
                     "required",
                     "required and nullable: `null` stands for absent",
-                    true,
                 );
             }
         }
         if self.dialect == Dialect::Gemini {
-            for (keyword, instead) in Gemini::reshape(&mut out) {
-                self.change(path, keyword, instead, true);
+            for (keyword, instead, exact) in Gemini::reshape(&mut out) {
+                if exact {
+                    self.same(path, keyword, instead);
+                } else {
+                    self.change(path, keyword, instead, true);
+                }
             }
         }
         Value::Object(out)
@@ -239,7 +259,7 @@ impl<'s> Lowerer<'s> {
             }
             "const" if takes(self, "enum", &Value::Array(vec![value.clone()])) => {
                 out.insert("enum".to_owned(), Value::Array(vec![value.clone()]));
-                self.change(path, key, "a one-value enum", true);
+                self.same(path, key, "a one-value enum");
             }
             "exclusiveMinimum" | "exclusiveMaximum" => {
                 let inclusive = if key == "exclusiveMinimum" {
@@ -264,12 +284,16 @@ impl<'s> Lowerer<'s> {
                 if let Some(Value::String(single)) = map.get("type") {
                     let types = Value::Array(vec![Value::from(single.as_str()), "null".into()]);
                     out.insert("type".to_owned(), types);
-                    self.change(path, key, "a type array with null", true);
+                    self.same(path, key, "a type array with null");
                 } else {
                     self.dropped(path, key, value);
                 }
             }
             "$schema" | "$comment" => {}
+            // Where references are written out, their definitions are too.
+            "$defs" | "definitions" if !self.keeps("$ref", &Value::Null, path) => {
+                self.same(path, key, "written out where each is referenced");
+            }
             _ => self.dropped(path, key, value),
         }
     }
@@ -594,7 +618,7 @@ mod tests {
             def["parameters"]["properties"]["to"],
             json!({"type": "object", "properties": {"city": {"type": "string"}}})
         );
-        assert_eq!(changes, [" $defs: nothing"]);
+        assert_eq!(changes, [" $defs: written out where each is referenced"]);
         let recursive = json!({
             "type": "object",
             "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}}

@@ -402,6 +402,7 @@ pub fn lower(
                     keyword: "strict".to_owned(),
                     instead: format!("strict: false: strict mode cannot take {why}"),
                     enforced: true,
+                    exact: false,
                 },
             );
             loose

@@ -68,19 +68,24 @@ impl Gemini {
     }
 
     /// OpenAPI's spellings: a type array with `null` is `nullable`, a type array of several
-    /// types is `anyOf` of each. Returns what changed, keyword and what is shown instead.
-    pub(crate) fn reshape(out: &mut Map<String, Value>) -> Vec<(&'static str, String)> {
+    /// types is `anyOf` of each. Returns what changed: keyword, what is shown instead, and
+    /// whether that means the same.
+    pub(crate) fn reshape(out: &mut Map<String, Value>) -> Vec<(&'static str, String, bool)> {
         null_as_nullable(out);
         let mut changes = Vec::new();
         if let Some(Value::Array(types)) = out.get("type") {
             let types = types.clone();
             out.shift_remove("type");
             if out.contains_key("anyOf") || types.is_empty() {
-                changes.push(("type", "nothing: a list of types beside anyOf".to_owned()));
+                changes.push((
+                    "type",
+                    "nothing: a list of types beside anyOf".to_owned(),
+                    false,
+                ));
             } else {
                 let branches = types.into_iter().map(|t| serde_json::json!({"type": t}));
                 out.insert("anyOf".to_owned(), Value::Array(branches.collect()));
-                changes.push(("type", "anyOf one type each".to_owned()));
+                changes.push(("type", "anyOf one type each".to_owned(), true));
             }
         }
         changes
@@ -100,6 +105,7 @@ impl Gemini {
             keyword: "parameters".to_owned(),
             instead: "parametersJsonSchema: open keys, an untyped value or a recursive type have no OpenAPI form".to_owned(),
             enforced: true,
+            exact: true,
         }
     }
 

@@ -23,6 +23,7 @@ class Change(TypedDict):
     keyword: str
     instead: str
     enforced: bool
+    exact: bool
 
 class LoadError(ValueError): ...
 
