@@ -100,47 +100,76 @@ fn out_of_budget(budget: &std::cell::Cell<usize>, path: &Path<'_>, cx: &mut Cx) 
     Some(())
 }
 
-/// The judging walk of a call to a plain root (see [`Plain`]) whose every key is declared and
-/// every required key present: the walk of its properties set in `dirty` (bit `i` for
-/// property `i`), in declaration order, each as the root's walk judges it. Every other
-/// property is absent and optional, or accepted as sent, and the object itself has nothing
-/// else to report; so the verdict is the whole walk's. `None` with errors in `cx`.
+/// What [`walk_properties`] makes of a call.
+pub(crate) enum Properties {
+    /// The root's verdict: its value (`null` when not built), or `None` with errors in `cx`.
+    Judged(Option<Value>),
+    /// The evaluations ran out: only the root's walk says what that gives (each evaluation
+    /// past the budget has an error of its own), so it must judge the call.
+    Walk,
+}
+
+/// The walk of a call to a plain root (see [`Plain`]) whose every key is declared and every
+/// required key present, as [`Plain::read`] reads it: the walk of its properties set in
+/// `dirty` (bit `i` for property `i`), in declaration order, each as the root's walk judges
+/// it. Every other property is absent and optional, or accepted as sent, and the object
+/// itself has nothing else to report; so the verdict is the root walk's. Built (`build`), the
+/// value is the root walk's too: the declared properties in declaration order, a value
+/// accepted as sent copied as the walk copies it, an absent one given its default. `spent`
+/// is what the root's walk spends of its budget on the root and the properties not in
+/// `dirty`.
 pub(crate) fn walk_properties(
     graph: &Graph,
     members: &[(std::borrow::Cow<'_, str>, Node<'_>)],
-    dirty: u64,
+    (dirty, spent): (u64, usize),
     cx: &mut Cx,
-) -> Option<()> {
+    build: bool,
+) -> Properties {
     let Schema::Rules(root) = graph.get(graph.root) else {
-        return None;
+        return Properties::Walk;
     };
-    let budget = std::cell::Cell::new(MAX_EVALUATIONS);
+    let budget = std::cell::Cell::new(MAX_EVALUATIONS.saturating_sub(spent));
     let walker = Walker {
         graph,
         budget: &budget,
-        build: false,
+        build,
         forbid_repairs: false,
     };
     let mut ok = true;
     let properties = root.properties.as_deref().unwrap_or_default();
-    for (index, property) in properties.iter().enumerate().take(64) {
-        if dirty & (1 << index) == 0 {
+    let mut out = build.then(|| serde_json::Map::with_capacity(members.len()));
+    for (index, property) in properties.iter().enumerate() {
+        let judged = index < 64 && dirty & (1 << index) != 0;
+        if !judged && !build {
             continue;
         }
         let member = members
             .iter()
             .find(|(key, _)| toolargs_core::internal::text::same_text(key, &property.name))
             .map(|(_, value)| value);
-        let at = Path::ROOT.key(&property.name);
-        let schemas = std::slice::from_ref(&property.schema);
-        match walker.property(property, member, schemas, &at, cx) {
-            Some(Some(value)) => discard(value),
-            Some(None) => {}
-            None => ok = false,
+        let value = match member {
+            // Accepted as sent, and so a scalar or a list of scalars that passes through
+            // exactly: what the walk's `leaf` copies of it.
+            Some(node) if !judged => Some(Some(node.to_value())),
+            _ => {
+                let at = Path::ROOT.key(&property.name);
+                let schemas = std::slice::from_ref(&property.schema);
+                walker.property(property, member, schemas, &at, cx)
+            }
+        };
+        match (value, &mut out) {
+            (Some(Some(value)), Some(out)) => {
+                out.insert(property.name.clone(), value);
+            }
+            (Some(Some(value)), None) => discard(value),
+            (Some(None), _) => {}
+            (None, _) => ok = false,
         }
     }
-    out_of_budget(&budget, &Path::ROOT, cx)?;
-    ok.then_some(())
+    if budget.get() == 0 {
+        return Properties::Walk;
+    }
+    Properties::Judged(ok.then(|| out.map_or(Value::Null, Value::Object)))
 }
 
 /// Whether `value` satisfies schema `id` as it is, without repairs.

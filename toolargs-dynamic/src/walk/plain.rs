@@ -13,6 +13,12 @@
 //! reports, and so does an unknown key or a missing required one. Of a call with every key
 //! declared and every required key present, it answers which properties the walk must judge
 //! ([`Reading`]). So it holds no policy of its own, and a call gets the same verdict either way.
+//!
+//! The arguments of such a call are built in the walk's order: the declared properties in
+//! declaration order, each value accepted as sent copied as the walk copies it, each absent
+//! one given its default as the walk gives it ([`walk_properties`](super::walk_properties)).
+//! A call that would spend the walk's whole budget of evaluations is left to the walk, which
+//! alone says what running out gives.
 
 use toolargs_core::cx::Cx;
 use toolargs_core::internal::text::same_text;
@@ -26,14 +32,16 @@ use crate::shape::{Graph, Id, Rules, Schema, Types};
 
 /// What [`Plain::read`] makes of a call.
 pub(crate) enum Reading {
-    /// Accepted as sent: the walk has nothing to repair or report.
-    Accepted,
-    /// Every key declared and every required key present, but the properties set in `dirty`
-    /// (bit `i` for property `i`) hold values the walk must judge. The root's walk is then
-    /// the walk of those properties alone, in order: nothing else about the object has
-    /// anything to report ([`walk_properties`](super::walk_properties)).
-    Declared { dirty: u64 },
-    /// Left to the walk: a key is not declared, or a required one is missing.
+    /// Every key declared and every required key present; the properties set in `dirty`
+    /// (bit `i` for property `i`) hold values the walk must judge, and none when the call is
+    /// accepted as sent. The root's walk is then the walk of those properties alone, in
+    /// order: nothing else about the object has anything to report
+    /// ([`walk_properties`](super::walk_properties)). `spent` is what the root's walk spends
+    /// of its evaluations on the root and on the other properties, which is less than its
+    /// budget.
+    Declared { dirty: u64, spent: usize },
+    /// Left to the walk: a key is not declared, a required one is missing, or the values
+    /// accepted as sent would take the walk's whole budget.
     Walk,
 }
 
@@ -119,6 +127,9 @@ impl Plain {
         let mut clean = 0u64;
         let mut present = 0u64;
         let mut declared = true;
+        // The root's own evaluation, then one for each value accepted as sent and each item
+        // of a list.
+        let mut spent = 1usize;
         // The keywords record what fails into a collector of their own, which is dropped: a
         // value that fails any of them is judged again, and reported, by the walk. It is
         // quiet: no message is written here only to be dropped.
@@ -141,12 +152,17 @@ impl Plain {
                 && scratch.error_count() + scratch.repairs().len() == noted;
             if passes {
                 clean |= 1 << index;
+                spent += match value {
+                    Node::Array(items) => 1 + items.len(),
+                    _ => 1,
+                };
             }
         }
-        match declared && present & self.required == self.required {
-            true if clean == present => Reading::Accepted,
+        let complete = declared && present & self.required == self.required;
+        match complete && spent < super::MAX_EVALUATIONS {
             true => Reading::Declared {
                 dirty: present & !clean,
+                spent,
             },
             false => Reading::Walk,
         }
@@ -155,7 +171,7 @@ impl Plain {
     /// Whether the walk would accept `node` as sent.
     #[cfg(test)]
     fn accepts(&self, node: &Node<'_>, cx: &Cx) -> bool {
-        matches!(self.read(node, cx), Reading::Accepted)
+        matches!(self.read(node, cx), Reading::Declared { dirty: 0, .. })
     }
 
     /// Whether `pass` holds for the value of field `index` under its schema, or for each item
@@ -232,9 +248,15 @@ mod tests {
     use toolargs_core::path::Path;
     use toolargs_core::spec::UnknownPolicy;
 
+    use serde_json::Value;
+    use toolargs_core::decode::RawArgs;
+    use toolargs_core::options::ParseOptions;
+    use toolargs_core::report::{Parsed, Rejection};
+
     use super::{Plain, Reading};
     use crate::load::load_root;
     use crate::shape::Graph;
+    use crate::Spec;
 
     /// A refund tool with every keyword the plain reading checks.
     const REFUND: &str = r#"{
@@ -397,7 +419,11 @@ mod tests {
             panic!("an object: {text}");
         };
         let mut cx = Cx::new(UnknownPolicy::Strip);
-        let judged = super::super::walk_properties(graph, members, dirty, &mut cx);
+        let super::super::Properties::Judged(judged) =
+            super::super::walk_properties(graph, members, (dirty, 1), &mut cx, false)
+        else {
+            panic!("out of evaluations: {text}");
+        };
         let repairs = format!("{:?}", cx.repairs());
         match cx.finish(judged) {
             Ok(_) => format!("accepted {repairs}"),
@@ -414,8 +440,8 @@ mod tests {
             let text = payload(seed);
             let node = parse_document(&text, 128).expect("payload JSON");
             match plain.read(&node, &Cx::new(UnknownPolicy::Strip)) {
-                Reading::Accepted => {}
-                Reading::Declared { dirty } => {
+                Reading::Declared { dirty: 0, .. } => {}
+                Reading::Declared { dirty, .. } => {
                     declared += 1;
                     let whole = verdict(&graph, &text);
                     assert_eq!(properties_verdict(&graph, &text, dirty), whole, "{text}");
@@ -459,6 +485,96 @@ mod tests {
             recognised * 10 >= walked * 9,
             "recognised {recognised} of {walked} clean payloads"
         );
+    }
+
+    /// A parse's result as text: the arguments in their key order, with their numbers as
+    /// written, and the repairs; or the rejection.
+    fn parsed_text(parsed: &Result<Parsed<Value>, Rejection>) -> String {
+        match parsed {
+            Ok(p) => format!(
+                "{} {:?}",
+                serde_json::to_string(&p.args).unwrap(),
+                p.repairs
+            ),
+            Err(rejection) => format!("rejected {:?}", rejection.errors()),
+        }
+    }
+
+    /// Whether the parse, through the plain reading, gives what the walk of the whole call
+    /// gives, to the key order and the digits; and the judging alike.
+    fn parses_as_walked(spec: &Spec, text: &str) {
+        let raw = RawArgs::from(text);
+        let options = ParseOptions::DEFAULT;
+        let parsed = spec.parse_with(&raw, &options);
+        let walked = spec.parse_walking(&raw, &options);
+        assert_eq!(parsed_text(&parsed), parsed_text(&walked), "{text}");
+        let judged = parsed.map(|p| p.repairs);
+        assert_eq!(spec.check_with(&raw, &options), judged, "{text}");
+    }
+
+    #[test]
+    fn the_arguments_are_the_walks_to_the_key_order_and_the_digits() {
+        let spec = Spec::from_json(REFUND).expect("schema loads");
+        let graph = graph(REFUND);
+        let plain = Plain::of(&graph).expect("a plain schema");
+        let mut read = [0usize; 2];
+        for seed in 0..20_000 {
+            let text = payload(seed);
+            parses_as_walked(&spec, &text);
+            let node = parse_document(&text, 128).expect("payload JSON");
+            if let Reading::Declared { dirty, .. } =
+                plain.read(&node, &Cx::new(UnknownPolicy::Strip))
+            {
+                read[usize::from(dirty != 0)] += 1;
+            }
+        }
+        assert!(read[0] > 1_000 && read[1] > 3_000, "{read:?}");
+        // Sent in another order, with a default left out: the walk's order, the default in.
+        let text =
+            r#"{"reason": "late", "rate": 2.50, "amount_cents": 2509, "order_id": "ord_A4E1g0Fg"}"#;
+        let parsed = spec.parse(text).expect("accepted");
+        assert_eq!(
+            serde_json::to_string(&parsed.args).unwrap(),
+            r#"{"order_id":"ord_A4E1g0Fg","amount_cents":2509,"rate":2.5,"notify_customer":false,"reason":"late"}"#
+        );
+        for text in [
+            r#"{"reason": "late", "amount_cents": 1e3, "order_id": "ord_A4E1g0Fg", "rate": 1E0}"#,
+            r#"{"reason": "late", "amount_cents": -0, "order_id": "ord_A4E1g0Fg", "rate": 0.250}"#,
+            r#"{"reason": "late", "amount_cents": 7, "order_id": "ord_A4E1g0Fg", "rate": 1e400}"#,
+            r#"{"reason": "late", "amount_cents": 7, "order_id": "ord_A4E1g0Fg", "note": null}"#,
+            r#"{"reason": "LATE", "amount_cents": 7, "order_id": "ord_A4E1g0Fg", "tags": "gift"}"#,
+        ] {
+            parses_as_walked(&spec, text);
+        }
+    }
+
+    #[test]
+    fn a_call_that_takes_the_whole_budget_is_left_to_the_walk() {
+        let spec = Spec::from_json(
+            r#"{"type": "object", "properties": {
+                "a": {"type": "array", "items": {"type": "string"}},
+                "b": {"type": "array", "items": {"type": "string"}},
+                "c": {"type": "array", "items": {"type": "integer"}}}}"#,
+        )
+        .expect("schema loads");
+        let list = |n: usize, item: &str| format!("[{}]", vec![item; n].join(","));
+        // As sent, 210 003 evaluations: past the budget, as the walk says.
+        let clean = format!(
+            r#"{{"a": {}, "b": {}, "c": {}}}"#,
+            list(70_000, r#""x""#),
+            list(70_000, r#""y""#),
+            list(70_000, "1")
+        );
+        // One item to repair: the walk of `c` runs out.
+        let repaired = clean.replacen("1,", "\"1\",", 1);
+        // Under the budget, repaired or not.
+        let under = format!(r#"{{"a": {}, "c": [1, "2"]}}"#, list(99_990, r#""x""#),);
+        for text in [clean, repaired, under] {
+            parses_as_walked(&spec, &text);
+        }
+        assert!(spec
+            .parse(format!(r#"{{"a": {}}}"#, list(60_000, "\"x\"")).as_str())
+            .is_ok());
     }
 
     #[test]
