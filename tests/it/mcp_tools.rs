@@ -255,6 +255,46 @@ fn a_call_accepted_clean_is_valid_as_sent_and_undeclared_keys_never_pass() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Calls of every tool parse as the walk of the whole call parses them, through the plain
+/// reading or not: the minimal and the full call, the full one with its keys in reverse
+/// order, with each optional property `null`, with each value sent as its JSON text, and with
+/// an undeclared key.
+#[test]
+fn calls_of_every_tool_parse_as_walked() {
+    let (mut calls, mut plain) = (0, 0);
+    let mut failures = Vec::new();
+    each_tool(|server, name, schema, spec| {
+        let mut sent: Vec<Value> = [false, true]
+            .into_iter()
+            .filter_map(|every| build(schema, schema, 0, every))
+            .collect();
+        if let Some(Value::Object(full)) = sent.last().cloned() {
+            sent.push(Value::Object(full.clone().into_iter().rev().collect()));
+            for key in full.keys() {
+                let mut null = full.clone();
+                null.insert(key.clone(), Value::Null);
+                sent.push(Value::Object(null));
+                let mut text = full.clone();
+                text.insert(key.clone(), Value::String(full[key].to_string()));
+                sent.push(Value::Object(text));
+            }
+            let mut extra = full;
+            extra.insert("zz_undeclared".into(), Value::from(1));
+            sent.push(Value::Object(extra));
+        }
+        for call in &sent {
+            calls += 1;
+            plain += usize::from(spec.is_plain());
+            if let Err(e) = crate::schema_gen::parses_as_walked(spec, call) {
+                failures.push(format!("{server}/{name}: {e}"));
+            }
+        }
+    });
+    println!("{calls} calls parsed as walked, {plain} of them under a plain root");
+    assert!(calls > 1_000 && plain > 500, "{calls} calls, {plain} plain");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// An instance of `schema`: the required properties (`every`: all that can be built), each
 /// value from `const`, `enum`, `default`, `examples` or the type. `None` where that takes more than guessing (a
 /// pattern, a multiple, a bound the type cannot meet).

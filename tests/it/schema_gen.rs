@@ -420,6 +420,7 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<Vec<Outcome>, String
     let mut outcomes = Vec::with_capacity(instances.len());
     for data in instances {
         stream_agrees(&spec, data).map_err(|e| format!("{e}\nschema: {schema}"))?;
+        parses_as_walked(&spec, data).map_err(|e| format!("{e}\nschema: {schema}"))?;
         let outcome = match spec.parse(instance(data)) {
             Err(_) => Outcome::Rejected,
             Ok(parsed) if !parsed.repairs.is_empty() => Outcome::Repaired,
@@ -449,6 +450,33 @@ pub fn check(schema: &Value, instances: &[Value]) -> Result<Vec<Outcome>, String
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+/// Whether `spec` parses `data`, given as a value and as its JSON text, as the walk of the
+/// whole call does ([`Spec::parse_walking`], without the plain reading of
+/// [`Spec::check_with`]): the same repairs or the same rejection, and the same arguments to
+/// their key order and the digits of their numbers. The error shows both.
+pub fn parses_as_walked(spec: &Spec, data: &Value) -> Result<(), String> {
+    fn shown(parsed: &Result<toolargs::Parsed<Value>, toolargs::Rejection>) -> String {
+        match parsed {
+            Ok(p) => format!(
+                "{} {:?}",
+                serde_json::to_string(&p.args).unwrap(),
+                p.repairs
+            ),
+            Err(rejection) => format!("rejected {:?}", rejection.errors()),
+        }
+    }
+    let text = data.to_string();
+    for raw in [instance(data), toolargs::RawArgs::from(text.as_str())] {
+        let options = toolargs::ParseOptions::DEFAULT;
+        let parsed = shown(&spec.parse_with(&raw, &options));
+        let walked = shown(&spec.parse_walking(&raw, &options));
+        if parsed != walked {
+            return Err(format!("{text}: parsed {parsed}, walked {walked}"));
+        }
+    }
+    Ok(())
 }
 
 /// The text of `data` streamed in pieces of one and of five bytes gets the parse's verdict on

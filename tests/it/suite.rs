@@ -96,6 +96,8 @@ struct Tests {
     agree: usize,
     /// Tests also judged from their text as logged inside a JSON string.
     logged: usize,
+    /// Tests of a group whose root the plain reading reads (`Spec::is_plain`).
+    plain: usize,
     /// Invalid instances repaired into valid ones, by rule.
     repaired: Vec<String>,
     disagreements: Vec<String>,
@@ -229,6 +231,13 @@ fn run_tests(
             continue;
         };
         result.run += 1;
+        // The plain reading builds the arguments the walk builds.
+        if let Err(e) = crate::schema_gen::parses_as_walked(&spec, data) {
+            out.broken.push(format!(
+                "{file} / {description} / {name}: not parsed as walked: {e}"
+            ));
+        }
+        result.plain += usize::from(spec.is_plain());
         // Replay judges without building the value; that must not change a verdict.
         let judged = spec.check_with(&instance(data), &toolargs::ParseOptions::DEFAULT);
         if judged
@@ -370,6 +379,7 @@ fn summary(title: &str, run: &Run) -> usize {
         disagree: usize,
         repaired: usize,
         logged: usize,
+        plain: usize,
     }
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
     let mut rules: BTreeMap<&str, usize> = BTreeMap::new();
@@ -383,6 +393,7 @@ fn summary(title: &str, run: &Run) -> usize {
             row.disagree += t.disagreements.len();
             row.repaired += t.repaired.len();
             row.logged += t.logged;
+            row.plain += t.plain;
             for r in &t.repaired {
                 *rules.entry(r).or_default() += 1;
             }
@@ -406,6 +417,7 @@ fn summary(title: &str, run: &Run) -> usize {
         total.disagree += r.disagree;
         total.repaired += r.repaired;
         total.logged += r.logged;
+        total.plain += r.plain;
     }
     let _ = writeln!(
         text,
@@ -424,8 +436,9 @@ fn summary(title: &str, run: &Run) -> usize {
     );
     let _ = writeln!(
         text,
-        "judged again from their text as logged inside a JSON string: {} tests",
-        total.logged
+        "judged again from their text as logged inside a JSON string: {} tests; under a plain \
+         root, parsed through its properties: {} tests",
+        total.logged, total.plain
     );
     eprintln!("{text}");
     total.logged
