@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
+use toolargs_core::Dialect;
 use toolargs_gate::{
     Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy, Unchecked, Unlisted,
     VerdictLog,
@@ -37,6 +38,12 @@ pub struct GateArgs {
     /// it refuses): refused (`unknown_tool`), or passed on unchecked.
     #[arg(long, value_enum, default_value = "refuse")]
     unlisted: UnlistedCalls,
+    /// Show the client each tool's schema lowered for this provider's dialect (json_schema,
+    /// openai_chat, openai_chat_strict, openai_responses, openai_responses_strict,
+    /// anthropic, gemini, mcp) in `tools/list` results, while every call is judged by the
+    /// full schema the server listed. Off by default: clients see what the server sent.
+    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    present: Option<Dialect>,
     /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict` and
     /// `confirm`.
     #[arg(long)]
@@ -102,8 +109,14 @@ enum UnlistedCalls {
     Pass,
 }
 
+fn parse_dialect(name: &str) -> Result<Dialect, String> {
+    Dialect::from_name(name)
+        .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
+}
+
 /// What the gate serves with, set up before the server starts.
 struct Setup {
+    present: Option<Dialect>,
     policy: Policy,
     log: Option<VerdictLog>,
     unchecked: Unchecked,
@@ -146,6 +159,7 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
         None => (None, None),
     };
     let setup = Setup {
+        present: args.present,
         policy,
         log,
         unchecked,
@@ -195,6 +209,7 @@ fn serve_http(
     setup: Setup,
 ) -> Result<ExitCode, String> {
     let Setup {
+        present,
         policy,
         log,
         unchecked,
@@ -202,10 +217,13 @@ fn serve_http(
         metrics,
     } = setup;
     let new_gate = move || {
-        Gate::new()
-            .with_unchecked(unchecked)
-            .with_unlisted(unlisted)
-            .with_policy(policy.clone())
+        presenting(
+            Gate::new()
+                .with_unchecked(unchecked)
+                .with_unlisted(unlisted)
+                .with_policy(policy.clone()),
+            present,
+        )
     };
     let mut gate = HttpGate::bind(listen, upstream, new_gate, log)
         .map_err(|e| format!("{listen}: {e}"))?
@@ -226,12 +244,23 @@ fn serve_http(
 
 /// The server `command` started as a child, the gate on this process's stdin and stdout.
 fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode, String> {
-    let gate = Gate::new()
-        .with_unchecked(setup.unchecked)
-        .with_unlisted(setup.unlisted)
-        .with_policy(setup.policy);
+    let gate = presenting(
+        Gate::new()
+            .with_unchecked(setup.unchecked)
+            .with_unlisted(setup.unlisted)
+            .with_policy(setup.policy),
+        setup.present,
+    );
     let (program, args) = command.split_first().ok_or("no server command given")?;
     let code = toolargs_gate::run_stdio_with_metrics(gate, program, args, setup.log, setup.metrics)
         .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;
     Ok(ExitCode::from(u8::try_from(code).unwrap_or(1)))
+}
+
+/// `gate`, showing `tools/list` results in `present`'s dialect when one is asked for.
+fn presenting(gate: Gate, present: Option<Dialect>) -> Gate {
+    match present {
+        Some(dialect) => gate.presenting(dialect),
+        None => gate,
+    }
 }

@@ -255,6 +255,34 @@ strict = ["query"]
 }
 
 #[test]
+fn present_shows_the_lowered_schema_and_judges_by_the_full_one() {
+    let (gate, mut client) = start_gate(&["--present".as_ref(), "openai_chat_strict".as_ref()]);
+    let mut ask = |message: Value| client.ask(&message.to_string());
+    ask(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}));
+    let list = ask(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let refund = &list["result"]["tools"][1];
+    assert_eq!(refund["name"], json!("refund"));
+    // Strict mode's form: every property required, the optional one nullable, no other key.
+    assert_eq!(
+        refund["inputSchema"],
+        json!({"type": "object",
+            "properties": {"amount_cents": {"type": "integer", "minimum": 1, "maximum": 50000},
+                           "note": {"type": ["string", "null"]}},
+            "required": ["amount_cents", "note"], "additionalProperties": false})
+    );
+    // The `null` strict mode sends for the absent note is read as absent, and recorded.
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "refund", "arguments": {"amount_cents": 5, "note": null}}});
+    let reply = ask(call);
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        json!(r#"{"amount_cents": 5}"#)
+    );
+    drop(client);
+    let _ = gate.wait_with_output();
+}
+
+#[test]
 fn a_bad_policy_file_stops_the_gate_before_the_server_starts() {
     let dir = std::env::temp_dir().join(format!("toolargs-gate-bad-policy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

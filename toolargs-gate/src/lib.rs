@@ -83,6 +83,7 @@ mod message;
 pub mod metrics;
 mod params;
 mod policy;
+mod present;
 mod reply;
 mod rounds;
 mod signals;
@@ -99,6 +100,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 use toolargs_core::options::ParseOptions;
+use toolargs_core::Dialect;
 
 use confirm::HeldCall;
 pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
@@ -270,6 +272,8 @@ pub struct Gate {
     listing: HashMap<String, bool>,
     /// Requests from the client not answered yet by the server, by id (as JSON text).
     pending: HashSet<String>,
+    /// The dialect `tools/list` results are shown to the client in ([`Gate::presenting`]).
+    present: Option<Dialect>,
     /// The transport matches each answer to its request itself ([`Gate::server_answers`]):
     /// no id is kept (the clients that share the gate may all use the same ids), and no call
     /// is held for a confirmation (its answer would come on another request).
@@ -291,6 +295,14 @@ impl Gate {
     /// What to do with calls to a tool whose definition did not load.
     pub fn with_unchecked(mut self, unchecked: Unchecked) -> Gate {
         self.unchecked = unchecked;
+        self
+    }
+
+    /// Shows the client each tool's schema lowered for `dialect` in `tools/list` results
+    /// (the schema that provider accepts), while every call is judged by the full schema the
+    /// server listed. Off by default: the client sees what the server sent.
+    pub fn presenting(mut self, dialect: Dialect) -> Gate {
+        self.present = Some(dialect);
         self
     }
 
@@ -416,12 +428,24 @@ impl Gate {
                 if let (Some(first), Some(result)) = (self.listing.remove(id.get()), message.result)
                 {
                     self.learn(result.get(), first);
+                    return Handled {
+                        routes: vec![Route::ToClient(self.shown(line))],
+                        ..Handled::default()
+                    };
                 }
             }
         }
         Handled {
             routes: vec![Route::ToClient(line.to_owned())],
             ..Handled::default()
+        }
+    }
+
+    /// A `tools/list` answer as the client is shown it ([`Gate::presenting`]).
+    fn shown(&self, line: &str) -> String {
+        match self.present {
+            Some(dialect) => present::presented(line, dialect, &self.tools),
+            None => line.to_owned(),
         }
     }
 
@@ -469,6 +493,7 @@ impl Gate {
                 if let Some(result) = message.result {
                     let first = request.params().is_none_or(|p| p.cursor.is_none());
                     self.learn(result.get(), first);
+                    return vec![Route::ToClient(self.shown(line))];
                 }
             }
         }

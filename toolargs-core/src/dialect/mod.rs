@@ -65,7 +65,7 @@ use lower::Lowerer;
 
 use crate::effect::Effect;
 use crate::options::ParseOptions;
-use crate::provider::{openai, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses};
+use crate::provider::{openai, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, Provider};
 
 /// A provider's tool-definition format.
 #[non_exhaustive]
@@ -432,6 +432,20 @@ pub fn lower(
         definition,
         changes,
         refusals,
+    }
+}
+
+impl Lowering {
+    /// The schema of the arguments in the definition, wherever the provider's shape keeps it
+    /// (`function.parameters`, `input_schema`, `inputSchema`, `parameters`,
+    /// `parametersJsonSchema`); `None` for a Gemini tool without arguments.
+    pub fn schema(&self) -> Option<&Value> {
+        let inner = Provider::definition_wrappers()
+            .find_map(|wrapper| self.definition.get(wrapper).filter(|w| w.is_object()));
+        let part = inner.unwrap_or(&self.definition);
+        Provider::schema_members()
+            .into_iter()
+            .find_map(|member| part.get(member))
     }
 }
 
