@@ -99,4 +99,26 @@ mod tests {
             json!({"type": "integer", "exclusiveMinimum": 0})
         );
     }
+
+    #[test]
+    fn over_http_the_answer_on_the_listing_exchange_is_shown_lowered_too() {
+        let mut gate = Gate::new().presenting(Dialect::Anthropic).per_exchange();
+        let request = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        gate.from_client(request);
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "pick", "inputSchema": {"type": "object",
+                "properties": {"n": {"type": "integer"}},
+                "oneOf": [{"required": ["n"]}, {"required": ["m"]}]}}
+        ]}});
+        let routes = gate.server_answers(Some(request), &answer.to_string(), &mut None);
+        let [Route::ToClient(line)] = routes.as_slice() else {
+            panic!("{routes:?}");
+        };
+        let shown: Value = serde_json::from_str(line).unwrap();
+        // Anthropic takes no union at the root of `input_schema`.
+        assert_eq!(
+            shown["result"]["tools"][0]["inputSchema"],
+            json!({"type": "object", "properties": {"n": {"type": "integer"}}})
+        );
+    }
 }
