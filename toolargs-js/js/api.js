@@ -192,6 +192,25 @@ export class Spec {
   stream() {
     return new ArgumentStream(WRAP, this.#native.stream());
   }
+
+  /** The tool's definition in `dialect`'s request shape (`"json_schema"`, `"openai_chat"`,
+   * `"openai_chat_strict"`, `"openai_responses"`, `"openai_responses_strict"`,
+   * `"anthropic"`, `"gemini"`, `"mcp"`), its schema lowered to what that provider accepts;
+   * `lowering(dialect)` lists what it does not show. The spec enforces the full schema. */
+  toolDefinition(dialect) {
+    checkDialect(dialect);
+    const native = this.#native;
+    return JSON.parse(loading(() => native.toolDefinition(dialect)));
+  }
+
+  /** What `toolDefinition(dialect)` does not show as the schema says, keyword by keyword:
+   * `{ path, keyword, instead, enforced }`, `path` a JSON pointer in the schema and `enforced`
+   * true when the gate still enforces it. */
+  lowering(dialect) {
+    checkDialect(dialect);
+    const native = this.#native;
+    return JSON.parse(loading(() => native.lowering(dialect)));
+  }
 }
 
 /** The tools of a list of definitions, or of an MCP `tools/list` result, each loaded on its
@@ -398,6 +417,12 @@ function loading(load) {
     const { kind, message } = e;
     e.free();
     throw kind === "load" ? new LoadError(message) : new RangeError(message);
+  }
+}
+
+function checkDialect(dialect) {
+  if (typeof dialect !== "string") {
+    throw new TypeError(`dialect must be a string, not ${dialect === null ? "null" : typeof dialect}`);
   }
 }
 

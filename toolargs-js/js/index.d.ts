@@ -59,6 +59,30 @@ export type Effect = "read_only" | "additive" | "destructive" | "external";
 /** What happens to keys the schema does not declare. */
 export type UnknownPolicy = "strip" | "reject";
 
+/** A provider's dialect, for `Spec.toolDefinition` and `Spec.lowering`: JSON Schema as loaded,
+ * OpenAI chat and Responses (strict mode or not), Anthropic, Gemini and MCP. */
+export type Dialect =
+  | "json_schema"
+  | "openai_chat"
+  | "openai_chat_strict"
+  | "openai_responses"
+  | "openai_responses_strict"
+  | "anthropic"
+  | "gemini"
+  | "mcp";
+
+/** One thing a lowered definition does not show as the schema says. */
+export interface Change {
+  /** Where, as a JSON pointer into the schema (`""` for its root). */
+  path: string;
+  /** The keyword (`"maxLength"`, `"oneOf"`, ...; `"strict"` when strict mode was left off). */
+  keyword: string;
+  /** What the provider is shown instead. */
+  instead: string;
+  /** True when the gate still enforces it. */
+  enforced: boolean;
+}
+
 /** Options of a loaded spec. Absent (or `null`), the definition's MCP annotations decide, and a
  * definition without them rejects unknown keys. */
 export interface SpecOptions {
@@ -187,6 +211,26 @@ export class Spec {
 
   /** A stream of one call, judged while it arrives. */
   stream(): ArgumentStream;
+
+  /**
+   * The tool's definition as `dialect`'s API takes it (OpenAI chat:
+   * `{ type: "function", function: {...} }`), its schema lowered to what that provider
+   * accepts; `lowering(dialect)` lists what it does not show. The spec enforces the full
+   * schema. A tool strict mode cannot express comes with `strict: false`.
+   *
+   * @throws {TypeError} `dialect` is not a string.
+   * @throws {RangeError} `dialect` is not one of the names (the message lists them).
+   */
+  toolDefinition(dialect: Dialect): JsonObject;
+
+  /**
+   * What `toolDefinition(dialect)` does not show as the schema says, keyword by keyword, in
+   * the order met; empty for `"json_schema"`.
+   *
+   * @throws {TypeError} `dialect` is not a string.
+   * @throws {RangeError} `dialect` is not one of the names (the message lists them).
+   */
+  lowering(dialect: Dialect): Change[];
 }
 
 /**

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::stream::ArgStream;
-use toolargs_core::{Effect, ParseOptions, UnknownPolicy};
+use toolargs_core::{Dialect, Effect, ParseOptions, UnknownPolicy};
 use wasm_bindgen::prelude::*;
 
 use crate::convert;
@@ -51,6 +51,16 @@ impl Failure {
             message,
         }
     }
+}
+
+/// The dialect named `name`, or an option failure that lists the names.
+fn dialect_named(name: &str) -> Result<Dialect, Failure> {
+    Dialect::from_name(name).ok_or_else(|| {
+        Failure::option(format!(
+            "dialect must be one of {}, not {name:?}",
+            Dialect::names()
+        ))
+    })
 }
 
 /// One tool's argument contract, loaded from a JSON Schema or a tool definition.
@@ -145,6 +155,34 @@ impl Spec {
             &self.spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))),
             bytes.len(),
         )
+    }
+
+    /// The tool's definition in `dialect`'s request shape, its schema lowered to what that
+    /// provider accepts, as JSON text; a name outside [`Dialect::names`] is an option failure.
+    #[wasm_bindgen(js_name = toolDefinition)]
+    pub fn tool_definition(&self, dialect: &str) -> Result<String, Failure> {
+        Ok(self
+            .spec
+            .tool_definition(dialect_named(dialect)?)
+            .to_string())
+    }
+
+    /// What [`Spec::tool_definition`] does not show as the schema says, keyword by keyword:
+    /// a JSON array of `{"path", "keyword", "instead", "enforced"}`.
+    pub fn lowering(&self, dialect: &str) -> Result<String, Failure> {
+        let changes = self.spec.lowering(dialect_named(dialect)?).changes;
+        let rows: Vec<Value> = changes
+            .iter()
+            .map(|change| {
+                serde_json::json!({
+                    "path": change.path,
+                    "keyword": change.keyword,
+                    "instead": change.instead,
+                    "enforced": change.enforced,
+                })
+            })
+            .collect();
+        Ok(Value::Array(rows).to_string())
     }
 
     /// A stream of one call, judged while it arrives.

@@ -64,6 +64,10 @@ async function runBlock(name, prelude) {
   return count;
 }
 
+test("the README's lowering example gives the values its comments show", async () => {
+  assert.equal(await runBlock("lowering", ""), 3);
+});
+
 test("the README's toolargs/ai example gives the values its comments show", async () => {
   const usage = {
     inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },

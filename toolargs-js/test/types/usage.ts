@@ -4,6 +4,8 @@ import { z } from "zod";
 import {
   type ArgumentError,
   type ArgumentStream,
+  type Change,
+  type Dialect,
   type Effect,
   type Fed,
   type JsonObject,
@@ -82,5 +84,11 @@ const partial: JsonObject = stream.partial();
 const received: number = stream.received;
 const done: ParseResult = stream.finish();
 
+const dialect: Dialect = "openai_chat_strict";
+const definition: JsonObject = spec.toolDefinition(dialect);
+const changes: Change[] = spec.lowering("gemini");
+const change: [string, string, string, boolean] = [changes[0].path, changes[0].keyword, changes[0].instead, changes[0].enforced];
+
 void [fromText, fromZod, name, description, effectOf, unknown, warnings, ok, forModel];
 void [names, unchecked, one, has, judged, rejected, partial, received, done];
+void [definition, change];
