@@ -156,3 +156,63 @@ fn usage_errors_are_exit_2() {
     let (_, err, code) = lint(&["-"], "not json");
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn replay_links_a_fields_rejections_to_the_keywords_the_model_was_not_shown() {
+    let dir = std::env::temp_dir().join(format!("toolargs-shown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tools = dir.join("tools.json");
+    std::fs::write(
+        &tools,
+        json!([{"name": "order", "inputSchema": {"type": "object",
+            "properties": {"sku": {"type": "string", "maxLength": 4}},
+            "required": ["sku"], "additionalProperties": false}}])
+        .to_string(),
+    )
+    .unwrap();
+    let log = dir.join("calls.jsonl");
+    std::fs::write(
+        &log,
+        "{\"tool\":\"order\",\"arguments\":\"{\\\"sku\\\":\\\"abcdef\\\"}\"}\n{\"tool\":\"order\",\"arguments\":\"{\\\"sku\\\":\\\"ab\\\"}\"}\n",
+    )
+    .unwrap();
+    let run = |format: &str| {
+        let out = Command::cargo_bin("toolargs")
+            .unwrap()
+            .args([
+                "replay",
+                "--shown",
+                "openai_chat_strict",
+                "--format",
+                format,
+                "--tools",
+            ])
+            .arg(&tools)
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let report: Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(report["rejections"], json!({"length": 1}));
+    assert_eq!(
+        report["not_shown"],
+        json!({"dialect": "openai_chat_strict", "tools": {"order": {"$.sku": [
+            {"keyword": "maxLength", "instead": "said in the description"}]}}})
+    );
+    let html = run("html");
+    assert!(
+        html.contains("not shown to the model (openai_chat_strict)"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<code>maxLength</code> (said in the description)"),
+        "{html}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -103,6 +103,13 @@ pub trait Judge: Send + Sync {
     fn load_warnings(&self) -> &[LoadWarning] {
         &[]
     }
+
+    /// The JSON Schema of the arguments the contract enforces, for showing it to a provider
+    /// ([`dialect::lower`](crate::dialect::lower)); `None` by default, when the contract has
+    /// none to give.
+    fn schema(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// A reference judges as what it points at: `spec.stream()` borrows its spec. Each method
@@ -159,6 +166,10 @@ impl<J: Judge> Judge for &J {
     #[inline]
     fn load_warnings(&self) -> &[LoadWarning] {
         (**self).load_warnings()
+    }
+
+    fn schema(&self) -> Option<Value> {
+        (**self).schema()
     }
 }
 

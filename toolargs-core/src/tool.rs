@@ -135,6 +135,10 @@ impl<T> std::fmt::Debug for Typed<T> {
 impl<T: ToolArgs> Judge for Typed<T> {
     type Output = T;
 
+    fn schema(&self) -> Option<Value> {
+        Some(T::json_schema())
+    }
+
     fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<T>, Rejection> {
         parse_with::<T>(raw, options)
     }

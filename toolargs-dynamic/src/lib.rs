@@ -523,6 +523,10 @@ impl Judge for Spec {
     fn load_warnings(&self) -> &[LoadWarning] {
         self.warnings()
     }
+
+    fn schema(&self) -> Option<Value> {
+        Some(Spec::schema(self).clone())
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ pub mod inputs;
 mod log;
 mod outcome;
 mod recorded;
+mod shown;
 mod tally;
 
 pub use definitions::LogTools;
@@ -43,6 +44,7 @@ pub use recorded::{
     BucketSpan, ChainCheck, ChangedDecision, OutcomeCounts, Recorded, TimeBucket, Timeline,
     BUCKETS_FILLED, CHANGES_KEPT, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
 };
+pub use shown::{field_of_pointer, NotShown, Shown};
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};
 pub use toolargs_core::judge::Judge;
 pub use toolargs_core::tool::Typed;

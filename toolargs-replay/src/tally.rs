@@ -9,6 +9,7 @@ use toolargs_dynamic::{LoadWarning, RefusedDefinition};
 use crate::drill::Drill;
 use crate::outcome::{merge_locations, BadRecord, Location, Outcome};
 use crate::recorded::{ChainCheck, Recorded};
+use crate::shown::Shown;
 
 /// How many line numbers are kept per bad-record reason.
 pub const BAD_LINES_KEPT: usize = 5;
@@ -220,6 +221,9 @@ pub struct Report {
     /// The hash chains of the verdict logs whose lines carry `prev`, as checked by the caller
     /// (a replay reads each line once and does not check them).
     pub chains: Vec<ChainCheck>,
+    /// What the model was not shown of each tool, when the caller says which dialect it was
+    /// shown the tools in ([`Shown::of`]).
+    pub shown: Option<Shown>,
 }
 
 impl Report {
@@ -349,6 +353,9 @@ impl Report {
         if !self.chains.is_empty() {
             let chains: Vec<Value> = self.chains.iter().map(ChainCheck::to_json).collect();
             out.insert("chains".into(), Value::Array(chains));
+        }
+        if let Some(shown) = &self.shown {
+            out.insert("not_shown".into(), shown.to_json());
         }
         Value::Object(out)
     }

@@ -19,8 +19,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use toolargs_core::Dialect;
 use toolargs_replay::inputs::{self, Input, Spool};
-use toolargs_replay::{InputFormat, LogSource, LogTools, Replayer, Report, ToolSet};
+use toolargs_replay::{InputFormat, LogSource, LogTools, Replayer, Report, Shown, ToolSet};
 
 use crate::output::write_out;
 use crate::tools;
@@ -47,6 +48,11 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// The dialect the model was shown the tools in (openai_chat_strict, gemini, ...): the
+    /// report lists, per tool and field, the keywords that dialect does not show, which the
+    /// gate enforced alone, beside the field's rejections (JSON and HTML).
+    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    shown: Option<Dialect>,
     /// An earlier `--format json` report: print rate changes and fail on a regression.
     #[arg(long)]
     against: Option<PathBuf>,
@@ -75,6 +81,11 @@ enum Format {
     Jsonl,
 }
 
+fn parse_dialect(name: &str) -> Result<Dialect, String> {
+    Dialect::from_name(name)
+        .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
+}
+
 /// Replays the logs and prints the report; exit 1 when `--against` finds a regression.
 pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
     let mut inputs = inputs::expand(&args.logs).map_err(|e| e.to_string())?;
@@ -95,6 +106,7 @@ pub fn run(args: ReplayArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     };
     report.chains = chain::check(&inputs, args.input_format)?;
+    report.shown = args.shown.map(|dialect| Shown::of(&tools, dialect));
     if args.format == Format::Jsonl {
         // The verdicts hold one line per record; where a chain breaks is said here.
         for check in &report.chains {

@@ -550,17 +550,36 @@ fn html_fields(body: &mut String, report: &Report) {
     if !failing.is_empty() {
         let _ = write!(
             body,
-            "<table class=\"notes\"><caption>{}</caption><tr><th>tool</th><th>field</th><th>calls</th><th>rate</th><th>codes</th></tr>",
-            html_escape(FAILING_TITLE)
+            "<table class=\"notes\"><caption>{}</caption><tr><th>tool</th><th>field</th><th>calls</th><th>rate</th><th>codes</th>{}</tr>",
+            html_escape(FAILING_TITLE),
+            report.shown.as_ref().map_or(String::new(), |s| format!(
+                "<th>not shown to the model ({})</th>",
+                s.dialect.name()
+            ))
         );
         for [tool, field, n, rate, codes] in &failing {
             let _ = write!(
                 body,
-                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{n}</td><td>{rate}</td><td>{}</td></tr>",
+                "<tr><td><code>{}</code></td><td><code>{}</code></td><td>{n}</td><td>{rate}</td><td>{}</td>",
                 html_escape(tool),
                 html_escape(field),
                 html_escape(codes)
             );
+            if let Some(shown) = &report.shown {
+                let cell: Vec<String> = shown
+                    .at(tool, field)
+                    .iter()
+                    .map(|n| {
+                        format!(
+                            "<code>{}</code> ({})",
+                            html_escape(&n.keyword),
+                            html_escape(&n.instead)
+                        )
+                    })
+                    .collect();
+                let _ = write!(body, "<td>{}</td>", cell.join("<br>"));
+            }
+            body.push_str("</tr>");
         }
         body.push_str("</table>");
     }
