@@ -79,8 +79,11 @@ export interface Change {
   keyword: string;
   /** What the provider is shown instead. */
   instead: string;
-  /** True when the gate still enforces it. */
+  /** True when the gate still enforces it (false for an annotation). */
   enforced: boolean;
+  /** True when what the provider is shown means the same (an `allOf` merged, a `const` as a
+   * one-value `enum`, strict mode's `null` for an absent property). */
+  exact: boolean;
 }
 
 /** Options of a loaded spec. Absent (or `null`), the definition's MCP annotations decide, and a

@@ -168,7 +168,7 @@ impl Spec {
     }
 
     /// What [`Spec::tool_definition`] does not show as the schema says, keyword by keyword:
-    /// a JSON array of `{"path", "keyword", "instead", "enforced"}`.
+    /// a JSON array of `{"path", "keyword", "instead", "enforced", "exact"}`.
     pub fn lowering(&self, dialect: &str) -> Result<String, Failure> {
         let changes = self.spec.lowering(dialect_named(dialect)?).changes;
         let rows: Vec<Value> = changes
@@ -179,6 +179,7 @@ impl Spec {
                     "keyword": change.keyword,
                     "instead": change.instead,
                     "enforced": change.enforced,
+                    "exact": change.exact,
                 })
             })
             .collect();

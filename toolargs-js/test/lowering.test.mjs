@@ -77,7 +77,7 @@ test("strict mode requires every property and lists what it changed", () => {
   assert.equal("maxLength" in parameters.properties.sku, false);
   const changes = spec.lowering("openai_chat_strict");
   for (const change of changes) {
-    assert.deepEqual(Object.keys(change).sort(), ["enforced", "instead", "keyword", "path"]);
+    assert.deepEqual(Object.keys(change).sort(), ["enforced", "exact", "instead", "keyword", "path"]);
     assert.equal(typeof change.instead, "string");
     assert.equal(change.enforced, true);
   }
@@ -151,6 +151,7 @@ test("every MCP tool of the project's samples lowers for every dialect, as JSON 
         for (const change of tool.lowering(dialect)) {
           assert.equal(typeof change.path, "string");
           assert.equal(typeof change.enforced, "boolean");
+          assert.equal(typeof change.exact, "boolean");
         }
         lowered += 1;
       }
