@@ -389,3 +389,74 @@ fn lowering_bfcl_forbids_nothing_allowed_and_the_gate_enforces_the_rest() {
     }
     assert_tally("BFCL", &tally, 55_000);
 }
+
+/// What the providers' SDKs refused before (`toolargs-python/tests/test_provider_sdks.py`
+/// checks every definition with them): each lowered as they take it.
+#[test]
+fn what_the_provider_sdks_refused_is_lowered_as_they_take_it() {
+    let lowered = |dialect: Dialect, schema: Value| {
+        let spec = Spec::from_tool_definition(&json!({"name": "t", "inputSchema": schema}))
+            .expect("loads");
+        let lowering = spec.lowering(dialect);
+        let changes: Vec<(String, String)> = lowering
+            .changes
+            .iter()
+            .map(|c| (c.path.clone(), c.keyword.clone()))
+            .collect();
+        (spec.tool_definition(dialect), changes)
+    };
+    let strict = Dialect::OpenAiChat { strict: true };
+
+    // An object of no declared properties takes any key: strict mode cannot say it.
+    let (tool, changes) = lowered(
+        strict,
+        json!({"type": "object", "properties": {"data": {"type": "object"}}}),
+    );
+    assert_eq!(tool["function"]["strict"], json!(false));
+    assert_eq!(changes[0], (String::new(), "strict".to_owned()));
+
+    // Strict mode takes a reference with nothing beside it: one with a description is
+    // written out, one alone is kept.
+    let (tool, changes) = lowered(
+        strict,
+        json!({
+            "type": "object",
+            "properties": {
+                "from": {"$ref": "#/$defs/place", "description": "Where from."},
+                "to": {"$ref": "#/$defs/place"}
+            },
+            "required": ["from", "to"],
+            "$defs": {"place": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+        }),
+    );
+    let properties = &tool["function"]["parameters"]["properties"];
+    assert_eq!(tool["function"]["strict"], json!(true));
+    assert_eq!(properties["from"]["description"], json!("Where from."));
+    assert_eq!(properties["from"]["additionalProperties"], json!(false));
+    assert!(properties["from"].get("$ref").is_none());
+    assert_eq!(properties["to"], json!({"$ref": "#/$defs/place"}));
+    assert!(changes.contains(&("/properties/from".to_owned(), "$ref".to_owned())));
+
+    // Gemini's enum holds strings, and its schema is an object: `const: null` is
+    // `nullable`, `true` the empty schema.
+    let (tool, changes) = lowered(
+        Dialect::Gemini,
+        json!({"type": "object", "properties": {"none": {"const": null}, "any": true}}),
+    );
+    let properties = &tool["parameters"]["properties"];
+    assert_eq!(properties["none"], json!({"nullable": true}));
+    assert_eq!(properties["any"], json!({}));
+    assert!(changes.contains(&("/properties/none".to_owned(), "enum".to_owned())));
+    assert!(changes.contains(&("/properties/any".to_owned(), "true".to_owned())));
+
+    // A root that says no type is shown as an object, unless a reference points at it.
+    let (tool, changes) = lowered(Dialect::Anthropic, json!({"properties": {"a": {}}}));
+    assert_eq!(tool["input_schema"]["type"], json!("object"));
+    assert_eq!(changes, [(String::new(), "type".to_owned())]);
+    let (tool, changes) = lowered(
+        Dialect::Mcp,
+        json!({"properties": {"a": {"$ref": "#"}}, "additionalProperties": false}),
+    );
+    assert!(tool["inputSchema"].get("type").is_none());
+    assert_eq!(changes, [(String::new(), "type".to_owned())]);
+}

@@ -123,9 +123,42 @@ impl<'s> Lowerer<'s> {
         });
     }
 
-    /// The root schema lowered: `$schema` and `title` are left to the tool's own name.
+    /// The root schema lowered: `$schema` and `title` are left to the tool's own name, and a
+    /// root that says no type is shown as an object (Anthropic, MCP and OpenAI want one, and
+    /// the gate takes only an object as a call's arguments).
     pub(crate) fn root(&mut self) -> Value {
-        let mut out = self.schema(self.root, "");
+        let typed;
+        let root = match self.root {
+            // Strict mode keeps refusing such a root (it would make every property required
+            // of a schema that may not describe one object): its loose dialect shows it typed.
+            // A reference to the root would take the type along where it is used.
+            Value::Object(map)
+                if !map.contains_key("type")
+                    && !self.dialect.is_strict()
+                    && !refers_to_root(self.root) =>
+            {
+                let mut map = map.clone();
+                map.insert("type".to_owned(), Value::from("object"));
+                self.same(
+                    "",
+                    "type",
+                    "type: object: a call's arguments are an object, as the gate requires",
+                );
+                typed = Value::Object(map);
+                &typed
+            }
+            Value::Object(map) if !map.contains_key("type") && !self.dialect.is_strict() => {
+                self.change(
+                    "",
+                    "type",
+                    "nothing: a reference points at the root, which would take the type along",
+                    true,
+                );
+                self.root
+            }
+            other => other,
+        };
+        let mut out = self.schema(root, "");
         if let Some(map) = out.as_object_mut() {
             map.shift_remove("$schema");
             map.shift_remove("title");
@@ -143,11 +176,39 @@ impl<'s> Lowerer<'s> {
     /// One schema at JSON pointer `path` of the full schema.
     pub(crate) fn schema(&mut self, schema: &Value, path: &str) -> Value {
         let Value::Object(map) = schema else {
+            // Gemini's `Schema` is an object: `true` is the empty schema, and `false` (no
+            // value at all) is shown as one too, which the gate narrows.
+            if let (Dialect::Gemini, Value::Bool(accepts)) = (self.dialect, schema) {
+                if *accepts {
+                    self.same(path, "true", "the empty schema");
+                } else {
+                    self.change(path, "false", "the empty schema: nothing is refused", true);
+                }
+                return Value::Object(Map::new());
+            }
             return schema.clone();
         };
-        if !self.dialect.keeps("$ref", &Value::Null) {
-            if let Some(Value::String(reference)) = map.get("$ref") {
+        if let Some(Value::String(reference)) = map.get("$ref") {
+            if !self.dialect.keeps("$ref", &Value::Null) {
                 return self.written_out(map, reference, path);
+            }
+            // Strict mode takes a reference alone, with no keyword beside it (OpenAI's SDK
+            // writes such a one out too): written out, or alone where it recurses.
+            if self.dialect.is_strict() && map.len() > 1 {
+                if !self.open.iter().any(|open| open == reference) {
+                    self.same(
+                        path,
+                        "$ref",
+                        "written out: strict mode takes no keyword beside a reference",
+                    );
+                    return self.written_out(map, reference, path);
+                }
+                for (key, value) in map.iter().filter(|(key, _)| *key != "$ref") {
+                    self.dropped(path, key, value);
+                }
+                let mut alone = Map::new();
+                alone.insert("$ref".to_owned(), Value::from(reference.as_str()));
+                return Value::Object(alone);
             }
         }
         if !self.keeps("allOf", &Value::Null, path) && map.contains_key("allOf") {
@@ -440,6 +501,20 @@ impl<'s> Lowerer<'s> {
             }
         }
         out
+    }
+}
+
+/// True when some reference in `schema` may point at its root: `#`, or any reference that is
+/// not a JSON pointer below the root (one by `$id` or `$anchor` may name the root too).
+fn refers_to_root(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => map.iter().any(|(key, value)| {
+            let below = value.as_str().is_some_and(|r| r.starts_with("#/"));
+            (matches!(key.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef") && !below)
+                || refers_to_root(value)
+        }),
+        Value::Array(items) => items.iter().any(refers_to_root),
+        _ => false,
     }
 }
 

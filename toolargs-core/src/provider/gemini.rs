@@ -73,6 +73,20 @@ impl Gemini {
     pub(crate) fn reshape(out: &mut Map<String, Value>) -> Vec<(&'static str, String, bool)> {
         null_as_nullable(out);
         let mut changes = Vec::new();
+        // Its `enum` holds strings: `null` among them is `nullable` (a `const: null`, too).
+        if let Some(Value::Array(values)) = out.get_mut("enum") {
+            if values.iter().any(Value::is_null) {
+                values.retain(|v| !v.is_null());
+                let only_null = values.is_empty();
+                if only_null {
+                    out.shift_remove("enum");
+                    changes.push(("enum", "nullable: any value or null".to_owned(), false));
+                } else {
+                    changes.push(("enum", "nullable for its null".to_owned(), true));
+                }
+                out.insert("nullable".to_owned(), Value::Bool(true));
+            }
+        }
         if let Some(Value::Array(types)) = out.get("type") {
             let types = types.clone();
             out.shift_remove("type");

@@ -90,12 +90,13 @@ pub(crate) fn require_all(schema: &mut Map<String, Value>) -> Vec<String> {
 /// open (a map, an untyped value, keys matched by pattern), the root is not an object, a
 /// reference is by `$id` or `$anchor`, or the schema passes one of strict mode's documented
 /// limits (<https://platform.openai.com/docs/guides/structured-outputs>: at most 5000
-/// properties in all, 10 levels of nesting, 1000 enum values in all).
+/// properties in all, 10 levels of nesting, 1000 enum values in all, 120000 characters of
+/// property names, definition names, enum values and const values in all).
 pub(crate) fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> {
     if lowered.get("type") != Some(&Value::from("object")) {
         return Some("the root is not an object".to_owned());
     }
-    if has_open_keys(schema) || has_open_parts(lowered) {
+    if has_open_keys(schema) || has_open_parts(lowered) || has_bare_objects(lowered) {
         return Some("open keys or an untyped value".to_owned());
     }
     if !local_references_only(lowered) {
@@ -121,6 +122,12 @@ pub(crate) fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> 
             size.enum_values
         ));
     }
+    if size.characters > MAX_CHARACTERS {
+        return Some(format!(
+            "{} characters of names and values, over {MAX_CHARACTERS}",
+            size.characters
+        ));
+    }
     None
 }
 
@@ -128,6 +135,7 @@ pub(crate) fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> 
 const MAX_PROPERTIES: usize = 5000;
 const MAX_DEPTH: usize = 10;
 const MAX_ENUM_VALUES: usize = 1000;
+const MAX_CHARACTERS: usize = 120_000;
 
 /// What strict mode's limits count in a schema.
 #[derive(Default)]
@@ -136,6 +144,8 @@ struct Size {
     /// Objects nested in objects, the root's properties at level 1.
     depth: usize,
     enum_values: usize,
+    /// Property names, definition names, and string enum and const values, in characters.
+    characters: usize,
 }
 
 impl Size {
@@ -145,6 +155,7 @@ impl Size {
         };
         if let Some(Value::Object(properties)) = map.get("properties") {
             self.properties += properties.len();
+            self.characters += properties.keys().map(|k| k.chars().count()).sum::<usize>();
             self.depth = self.depth.max(depth + 1);
             for property in properties.values() {
                 self.measure(property, depth + 1);
@@ -152,6 +163,15 @@ impl Size {
         }
         if let Some(Value::Array(values)) = map.get("enum") {
             self.enum_values += values.len();
+            self.characters += values.iter().map(characters).sum::<usize>();
+        }
+        if let Some(value) = map.get("const") {
+            self.characters += characters(value);
+        }
+        for key in ["$defs", "definitions"] {
+            if let Some(Value::Object(defs)) = map.get(key) {
+                self.characters += defs.keys().map(|k| k.chars().count()).sum::<usize>();
+            }
         }
         for key in ["items", "$defs", "definitions", "anyOf"] {
             match map.get(key) {
@@ -165,6 +185,31 @@ impl Size {
                 None => {}
             }
         }
+    }
+}
+
+/// The characters of a string value, for strict mode's limit on names and values.
+fn characters(value: &Value) -> usize {
+    value.as_str().map_or(0, |s| s.chars().count())
+}
+
+/// True when some object schema of the lowered `schema` does not close its keys with
+/// `additionalProperties: false`: strict mode wants it on every object, and an object of no
+/// declared properties (`{"type": "object"}`) takes any key, which strict mode cannot say.
+/// Every object of the JSON is looked at, erring towards "open" as [`has_open_keys`] does.
+fn has_bare_objects(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => {
+            let object = match map.get("type") {
+                Some(Value::String(t)) => t == "object",
+                Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+                _ => false,
+            };
+            (object && map.get("additionalProperties") != Some(&Value::Bool(false)))
+                || map.values().any(has_bare_objects)
+        }
+        Value::Array(items) => items.iter().any(has_bare_objects),
+        _ => false,
     }
 }
 
