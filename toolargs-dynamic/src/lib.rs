@@ -459,16 +459,25 @@ impl Spec {
                 if dirty == 0 && !build {
                     return Some(Value::Null);
                 }
-                // Recorded apart: should the evaluations run out, the root's walk judges the
-                // call, and it alone records.
-                let mut scratch = cx.scratch();
+                // Should the evaluations run out, the root's walk judges the call, and it alone
+                // records: what was recorded here is dropped. Most calls come with nothing
+                // recorded yet, and are recorded in place, then emptied again if need be.
                 let properties = (dirty, spent);
-                match walk::walk_properties(&self.graph, members, properties, &mut scratch, build) {
-                    walk::Properties::Judged(value) => {
-                        cx.absorb(scratch);
-                        return value;
+                if cx.is_empty() {
+                    match walk::walk_properties(&self.graph, members, properties, cx, build) {
+                        walk::Properties::Judged(value) => return value,
+                        walk::Properties::Walk => *cx = cx.scratch(),
                     }
-                    walk::Properties::Walk => {}
+                } else {
+                    let mut scratch = cx.scratch();
+                    let graph = &self.graph;
+                    match walk::walk_properties(graph, members, properties, &mut scratch, build) {
+                        walk::Properties::Judged(value) => {
+                            cx.absorb(scratch);
+                            return value;
+                        }
+                        walk::Properties::Walk => {}
+                    }
                 }
             }
         }
