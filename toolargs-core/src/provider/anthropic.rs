@@ -8,7 +8,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::provider::{
-    name_of, request_tools, response_array, text_of, Home, LoggedArguments, LoggedCall,
+    name_fits, name_of, request_tools, response_array, text_of, word_or_dash, Home,
+    LoggedArguments, LoggedCall,
 };
 use crate::stream::provider::{Key, ToolCallStreams, Update};
 
@@ -28,11 +29,8 @@ impl Anthropic {
     /// Why the Messages API refuses a tool named `name`, if it does: names match
     /// `^[a-zA-Z0-9_-]{1,128}$`.
     pub(crate) fn name_refusal(name: &str) -> Option<String> {
-        let fits = (1..=128).contains(&name.len())
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        (!fits).then(|| "Anthropic takes names matching ^[a-zA-Z0-9_-]{1,128}$".to_owned())
+        (!name_fits(name, 128, word_or_dash))
+            .then(|| "Anthropic takes names matching ^[a-zA-Z0-9_-]{1,128}$".to_owned())
     }
 
     /// True for a keyword the Messages API refuses at the root of `input_schema`: a union

@@ -261,6 +261,17 @@ impl<'a> LoggedArguments<'a> {
     }
 }
 
+/// True when `name` is `1..=max` bytes, each one `allowed` takes: the shape of the tool-name
+/// rules of the providers.
+pub(crate) fn name_fits(name: &str, max: usize, allowed: impl Fn(u8) -> bool) -> bool {
+    (1..=max).contains(&name.len()) && name.bytes().all(allowed)
+}
+
+/// A letter, a digit, `_` or `-`: what OpenAI and Anthropic take in a tool's name.
+pub(crate) fn word_or_dash(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
 /// A string member of a JSON value.
 pub(crate) fn text_of<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)

@@ -15,16 +15,13 @@ pub(crate) struct OpenAiChat;
 impl OpenAiChat {
     /// The tool definition: `head` (name and description) with `parameters` and `strict`,
     /// wrapped as a function tool.
-    pub(crate) fn definition(
-        mut head: Map<String, Value>,
-        parameters: Value,
-        strict: bool,
-    ) -> Value {
-        head.insert("parameters".to_owned(), parameters);
-        head.insert("strict".to_owned(), Value::Bool(strict));
+    pub(crate) fn definition(head: Map<String, Value>, parameters: Value, strict: bool) -> Value {
         let mut tool = Map::new();
         tool.insert("type".to_owned(), Value::from("function"));
-        tool.insert("function".to_owned(), Value::Object(head));
+        tool.insert(
+            "function".to_owned(),
+            Value::Object(super::function(head, parameters, strict)),
+        );
         Value::Object(tool)
     }
 

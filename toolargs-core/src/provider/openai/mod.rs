@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::coerce::optional::nullable;
 use crate::dialect::has_open_parts;
+use crate::provider::{name_fits, word_or_dash};
 
 pub(crate) use chat::OpenAiChat;
 pub(crate) use responses::OpenAiResponses;
@@ -216,11 +217,20 @@ fn has_bare_objects(schema: &Value) -> bool {
 /// Why OpenAI refuses a function named `name`, if it does: names are 1 to 64 ASCII letters,
 /// digits, `_` and `-`.
 pub(crate) fn name_refusal(name: &str) -> Option<String> {
-    let fits = (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    (!fits).then(|| "OpenAI takes names of 1 to 64 letters, digits, `_` and `-`".to_owned())
+    (!name_fits(name, 64, word_or_dash))
+        .then(|| "OpenAI takes names of 1 to 64 letters, digits, `_` and `-`".to_owned())
+}
+
+/// A function's definition: `head` (name and description) with `parameters` and `strict`,
+/// which both APIs write alike.
+pub(crate) fn function(
+    mut head: Map<String, Value>,
+    parameters: Value,
+    strict: bool,
+) -> Map<String, Value> {
+    head.insert("parameters".to_owned(), parameters);
+    head.insert("strict".to_owned(), Value::Bool(strict));
+    head
 }
 
 /// True when some object anywhere in `schema` takes keys it does not name: keys matched by

@@ -16,15 +16,10 @@ pub(crate) struct OpenAiResponses;
 impl OpenAiResponses {
     /// The tool definition: `head` (name and description) with `parameters`, `strict` and its
     /// type.
-    pub(crate) fn definition(
-        mut head: Map<String, Value>,
-        parameters: Value,
-        strict: bool,
-    ) -> Value {
-        head.insert("parameters".to_owned(), parameters);
-        head.insert("strict".to_owned(), Value::Bool(strict));
-        head.insert("type".to_owned(), Value::from("function"));
-        Value::Object(head)
+    pub(crate) fn definition(head: Map<String, Value>, parameters: Value, strict: bool) -> Value {
+        let mut function = super::function(head, parameters, strict);
+        function.insert("type".to_owned(), Value::from("function"));
+        Value::Object(function)
     }
 
     /// True when a stream event is one of the Responses API's.
