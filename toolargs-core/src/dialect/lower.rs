@@ -85,10 +85,17 @@ pub(crate) struct Lowerer<'s> {
     root: &'s Value,
     /// The references being written out, innermost last: one met again is a recursion.
     open: Vec<String>,
-    /// True once a recursive reference was met where references are written out.
+    /// True once a recursive reference was met where references are written out, or the
+    /// walk ran out of [`MAX_SCHEMAS`]: the schema needs references to be shown whole.
     pub recursive: bool,
     pub changes: Vec<Change>,
+    /// The schemas lowered so far, written-out references counted each time.
+    visited: usize,
 }
+
+/// The most schemas one lowering writes: references that fan out (a definition used twice
+/// by one used twice, and so on) would otherwise be written out without end in size.
+const MAX_SCHEMAS: usize = 100_000;
 
 impl<'s> Lowerer<'s> {
     pub(crate) fn new(dialect: Dialect, root: &'s Value) -> Lowerer<'s> {
@@ -98,6 +105,7 @@ impl<'s> Lowerer<'s> {
             open: Vec::new(),
             recursive: false,
             changes: Vec::new(),
+            visited: 0,
         }
     }
 
@@ -175,6 +183,14 @@ impl<'s> Lowerer<'s> {
 
     /// One schema at JSON pointer `path` of the full schema.
     pub(crate) fn schema(&mut self, schema: &Value, path: &str) -> Value {
+        self.visited += 1;
+        if self.visited > MAX_SCHEMAS {
+            if self.visited == MAX_SCHEMAS + 1 {
+                self.change(path, "$ref", "nothing: too many schemas to write out", true);
+            }
+            self.recursive = true;
+            return Value::Object(Map::new());
+        }
         let Value::Object(map) = schema else {
             // Gemini's `Schema` is an object: `true` is the empty schema, and `false` (no
             // value at all) is shown as one too, which the gate narrows.
@@ -833,5 +849,29 @@ mod tests {
         let (def, changes) = lowered(Dialect::OpenAiChat { strict: true }, &wide);
         assert_eq!(def["function"]["strict"], json!(false));
         assert!(changes[0].contains("1001 enum values"), "{changes:?}");
+    }
+
+    #[test]
+    fn references_that_fan_out_are_written_out_within_bounds() {
+        // Each definition uses the next twice: 2^40 schemas written out in full.
+        let mut defs = serde_json::Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "object", "properties": {"a": next.clone(), "b": next}}),
+            );
+        }
+        defs.insert("d40".into(), json!({"type": "string"}));
+        let schema =
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+        let (def, changes) = lowered(Dialect::Gemini, &schema);
+        assert_eq!(def["parametersJsonSchema"], schema);
+        assert!(
+            changes[0].starts_with(" parameters: parametersJsonSchema"),
+            "{changes:?}"
+        );
+        let (def, _) = lowered(Dialect::OpenAiChat { strict: true }, &schema);
+        assert_eq!(def["function"]["strict"], json!(true));
     }
 }
