@@ -1,7 +1,8 @@
 //! The Python package's suite, from `cargo test`: the package is installed with pip into a
 //! virtual environment under the target directory, with the test dependencies pinned in
 //! `requirements-test.txt` (and a Java runtime for Spark, `tests/java.sh`), and `tests/*.py`
-//! run under pytest.
+//! run under pytest. The environment passes through: `TOOLARGS_BFCL` (a folder, relative to
+//! the workspace or absolute) has `tests/test_provider_sdks.py` check BFCL's definitions too.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
