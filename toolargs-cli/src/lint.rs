@@ -5,6 +5,8 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -245,9 +247,22 @@ fn listed_tools(command: &[String]) -> Result<String, String> {
 /// At most this many pages of `tools/list`, as the gate asks.
 const MAX_PAGES: usize = 1000;
 
+/// How long the server may take to answer one request.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
+
 fn ask_for_tools(child: &mut Child) -> Result<Vec<Value>, String> {
     let mut input = child.stdin.take().ok_or("the server's stdin")?;
-    let mut output = BufReader::new(child.stdout.take().ok_or("the server's stdout")?);
+    let output = BufReader::new(child.stdout.take().ok_or("the server's stdout")?);
+    // Lines are read on a thread of their own, so that a server that never answers is a
+    // timeout, not a hang.
+    let (lines, received) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in output.lines() {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
     let mut send = |message: Value| -> Result<(), String> {
         writeln!(input, "{message}")
             .and_then(|()| input.flush())
@@ -260,14 +275,14 @@ fn ask_for_tools(child: &mut Child) -> Result<Vec<Value>, String> {
             "clientInfo": {"name": "toolargs-lint", "version": env!("CARGO_PKG_VERSION")},
         }}),
     )?;
-    answer(&mut output, 0)?;
+    answer(&received, 0)?;
     send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
     let mut tools = Vec::new();
     let mut cursor: Option<Value> = None;
     for page in 1..=MAX_PAGES {
         let params = cursor.take().map_or(json!({}), |c| json!({ "cursor": c }));
         send(json!({"jsonrpc": "2.0", "id": page, "method": "tools/list", "params": params}))?;
-        let result = answer(&mut output, page)?;
+        let result = answer(&received, page)?;
         tools.extend(result["tools"].as_array().cloned().unwrap_or_default());
         match result.get("nextCursor") {
             Some(next) if !next.is_null() => cursor = Some(next.clone()),
@@ -280,16 +295,20 @@ fn ask_for_tools(child: &mut Child) -> Result<Vec<Value>, String> {
 }
 
 /// The `result` of the response numbered `id`, reading past notifications and requests.
-fn answer(output: &mut impl BufRead, id: usize) -> Result<Value, String> {
-    let mut line = String::new();
+fn answer(lines: &Receiver<io::Result<String>>, id: usize) -> Result<Value, String> {
     loop {
-        line.clear();
-        let read = output
-            .read_line(&mut line)
-            .map_err(|e| format!("reading from the server: {e}"))?;
-        if read == 0 {
-            return Err("the server closed its output before answering".into());
-        }
+        let line = match lines.recv_timeout(ANSWER_TIMEOUT) {
+            Ok(line) => line.map_err(|e| format!("reading from the server: {e}"))?,
+            Err(RecvTimeoutError::Timeout) => {
+                return Err(format!(
+                    "the server did not answer within {} s",
+                    ANSWER_TIMEOUT.as_secs()
+                ))
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err("the server closed its output before answering".into())
+            }
+        };
         let Ok(message) = serde_json::from_str::<Value>(&line) else {
             continue;
         };

@@ -155,6 +155,10 @@ fn usage_errors_are_exit_2() {
     assert!(err.contains("-- COMMAND"), "{err}");
     let (_, err, code) = lint(&["-"], "not json");
     assert_eq!(code, 2, "{err}");
+    // A server that ends without answering.
+    let (_, err, code) = lint(&["--", "python3", "-c", "pass"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("closed its output before answering"), "{err}");
 }
 
 #[test]
