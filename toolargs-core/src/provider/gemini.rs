@@ -42,17 +42,18 @@ const KEYWORDS: &[&str] = &[
 
 impl Gemini {
     /// Why Gemini refuses a function named `name`, if it does: a letter or `_` first, then
-    /// letters, digits, `_`, `.`, `:` and `-`, 64 at most.
+    /// letters, digits, `_`, `.`, `:` and `-`, 128 at most (google-genai's
+    /// `FunctionDeclaration.name`).
     pub(crate) fn name_refusal(name: &str) -> Option<String> {
         let mut bytes = name.bytes();
         let first = bytes
             .next()
             .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
         let fits = first
-            && name.len() <= 64
+            && name.len() <= 128
             && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'));
         (!fits).then(|| {
-            "Gemini takes names that start with a letter or `_`, then letters, digits, `_`, `.`, `:` and `-`, 64 at most".to_owned()
+            "Gemini takes names that start with a letter or `_`, then letters, digits, `_`, `.`, `:` and `-`, 128 at most".to_owned()
         })
     }
 

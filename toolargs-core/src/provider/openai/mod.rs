@@ -14,17 +14,14 @@ pub(crate) use chat::OpenAiChat;
 pub(crate) use responses::OpenAiResponses;
 
 /// What strict mode takes, by keyword; a keyword not listed is dropped from what the model is
-/// shown (the gate still enforces it). Lengths, `uniqueItems` and `default` are refused by
-/// strict mode.
+/// shown (the gate still enforces it). Lengths, `uniqueItems`, `default` and a map's key
+/// pattern and entry count are refused by strict mode.
 const STRICT_KEYWORDS: &[&str] = &[
     "type",
     "description",
     "properties",
     "required",
     "additionalProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
     "items",
     "enum",
     "anyOf",
