@@ -38,6 +38,10 @@ pub struct LintArgs {
     /// way that means the same does not count.
     #[arg(long)]
     deny_lowered: bool,
+    /// In the table, also the keywords shown another way that means the same (an `allOf`
+    /// merged, strict mode's `null` for an absent property); JSON always lists them.
+    #[arg(long)]
+    all: bool,
     /// The MCP server to start and ask for its tools (after `--`), as `gate` starts one.
     #[arg(last = true, conflicts_with = "tools")]
     command: Vec<String>,
@@ -112,7 +116,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, String> {
         .iter()
         .any(|f| f.changes.iter().any(|c| c.enforced && !c.exact));
     match args.format {
-        LintFormat::Table => write_out(&table(&findings, &unloaded))?,
+        LintFormat::Table => write_out(&table(&findings, &unloaded, args.all))?,
         LintFormat::Json => write_out(&format!("{:#}\n", report(&findings, &unloaded)))?,
     }
     Ok(if refused || args.deny_lowered && lowered {
@@ -140,7 +144,7 @@ fn unwrapped_response(text: &str) -> String {
     }
 }
 
-fn table(findings: &[Finding<'_>], unloaded: &[String]) -> String {
+fn table(findings: &[Finding<'_>], unloaded: &[String], all: bool) -> String {
     let mut out = String::new();
     let head = [
         "tool",
@@ -163,7 +167,7 @@ fn table(findings: &[Finding<'_>], unloaded: &[String]) -> String {
                 "-".to_owned(),
             ]);
         }
-        for c in &f.changes {
+        for c in f.changes.iter().filter(|c| all || !c.exact) {
             rows.push(vec![
                 f.tool.to_owned(),
                 f.dialect.name().to_owned(),
@@ -186,9 +190,15 @@ fn table(findings: &[Finding<'_>], unloaded: &[String]) -> String {
     let tools: std::collections::BTreeSet<&str> = findings.iter().map(|f| f.tool).collect();
     let refusals: usize = findings.iter().map(|f| f.refusals.len()).sum();
     let changes: usize = findings.iter().map(|f| f.changes.len()).sum();
+    let exact: usize = findings
+        .iter()
+        .map(|f| f.changes.iter().filter(|c| c.exact).count())
+        .sum();
     out.push_str(&format!(
-        "{} tools: {refusals} refusals, {changes} keywords not shown as written, {} definitions that do not load\n\n",
+        "{} tools: {refusals} refusals, {} keywords not shown as written, {exact} shown another way that means the same{}, {} definitions that do not load\n\n",
         tools.len(),
+        changes - exact,
+        if all || exact == 0 { "" } else { " (rows with --all)" },
         unloaded.len()
     ));
     if rows.len() > 1 {

@@ -97,11 +97,25 @@ fn json_lists_every_finding_and_the_totals() {
 #[test]
 fn tools_every_provider_takes_whole_pass_and_deny_lowered_fails_on_any_lowering() {
     let clean = json!([{"name": "lookup", "inputSchema": {"type": "object",
-        "properties": {"q": {"type": "string"}}, "required": ["q"]}}])
+        "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}, "required": ["q"]}}])
     .to_string();
     let (out, _, code) = lint(&["-", "--dialect", "anthropic,mcp"], &clean);
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("1 tools: 0 refusals, 0 keywords"), "{out}");
+    assert!(
+        out.starts_with(
+            "1 tools: 0 refusals, 0 keywords not shown as written, 0 shown another way"
+        ),
+        "{out}"
+    );
+    // Strict mode's `null` for the absent property is a row only with --all.
+    let (out, _, _) = lint(&["-", "--dialect", "openai_chat_strict"], &clean);
+    assert!(
+        out.contains("1 shown another way that means the same (rows with --all)"),
+        "{out}"
+    );
+    assert!(!out.contains("required and nullable"), "{out}");
+    let (out, _, _) = lint(&["-", "--dialect", "openai_chat_strict", "--all"], &clean);
+    assert!(out.contains("required and nullable"), "{out}");
     let (_, _, code) = lint(&["-", "--dialect", "anthropic", "--deny-lowered"], &clean);
     assert_eq!(code, 0);
     // Strict mode's `null` for an absent property means the same: not a lowering.
