@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::text::md_escape;
+use super::text::{html_escape, md_escape};
 
 use toolargs_replay::{
     BucketSpan, OutcomeCounts, Recorded, Report, Timeline, NO_ARGUMENTS, NO_DEFINITION,
@@ -428,13 +428,6 @@ pub fn markdown(tables: &[Table]) -> String {
         }
     }
     out
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The tables as HTML.

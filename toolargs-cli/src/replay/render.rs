@@ -6,7 +6,7 @@ use serde_json::Value;
 use toolargs_replay::{Report, Tally, LOAD_WARNINGS_SHOWN, TOP_FIELDS_SHOWN};
 
 use super::recorded;
-use super::text::md_escape;
+use super::text::{html_escape, md_escape};
 
 fn pct(n: u64, of: u64) -> String {
     if of == 0 {
@@ -408,13 +408,6 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     out
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// One horizontal bar chart as inline SVG: a row per (label, rate in 0..=1).

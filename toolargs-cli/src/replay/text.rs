@@ -1,5 +1,5 @@
-//! What the text and Markdown reports share: aligned columns, and cells escaped for a
-//! Markdown table.
+//! What the human reports share: aligned columns, cells escaped for a Markdown table, and
+//! text escaped for HTML.
 
 use std::fmt::Write;
 
@@ -35,4 +35,12 @@ pub(crate) fn aligned(out: &mut String, rows: &[&[String]], left: usize) {
 /// `s` as a Markdown table cell: its pipes escaped.
 pub(super) fn md_escape(s: &str) -> String {
     s.replace('|', "\\|")
+}
+
+/// `s` as HTML text or an attribute's value: `&`, `<`, `>` and `"` escaped.
+pub(super) fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
