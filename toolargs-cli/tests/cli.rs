@@ -3,16 +3,11 @@
 //!
 //! Set `UPDATE_GOLDEN=1` to rewrite the golden files after an intended change.
 
-use std::path::PathBuf;
-
 use assert_cmd::Command;
 use serde_json::{json, Value};
 
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+mod common;
+use common::data;
 
 fn toolargs() -> Command {
     Command::cargo_bin("toolargs").unwrap()

@@ -3,16 +3,12 @@
 //! log, and the server's exit status.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+mod common;
+use common::{spawn_gate, watchdog};
 
 /// The client's side of the gate's stdio.
 struct Client {
@@ -37,24 +33,9 @@ impl Client {
 
 /// `toolargs gate OPTIONS -- python3 echo_server.py`, and the client's side of its stdio.
 fn start_gate(options: &[&std::ffi::OsStr]) -> (std::process::Child, Client) {
-    // Every read of the client blocks until the gate answers: a gate that never does fails
-    // the test instead of hanging it.
-    std::thread::spawn(|| {
-        std::thread::sleep(std::time::Duration::from_secs(120));
-        eprintln!("the gate did not answer within 120 s");
-        std::process::exit(1);
-    });
-    let mut gate = Command::new(env!("CARGO_BIN_EXE_toolargs"))
-        .arg("gate")
-        .args(options)
-        .arg("--")
-        .arg("python3")
-        .arg(data("echo_server.py"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the gate starts");
+    // Every read of the client blocks until the gate answers.
+    watchdog(120);
+    let mut gate = spawn_gate(options, Stdio::piped());
     let client = Client {
         to: gate.stdin.take(),
         from: BufReader::new(gate.stdout.take().expect("the gate's stdout")),

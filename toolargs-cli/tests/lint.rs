@@ -1,16 +1,11 @@
 //! `toolargs lint`: what each provider would refuse or not be shown of a list of tools, from a
 //! file, standard input, an MCP `tools/list` response or a server it starts; and its exit code.
 
-use std::path::PathBuf;
-
 use assert_cmd::Command;
 use serde_json::{json, Value};
 
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+mod common;
+use common::data;
 
 /// Runs `toolargs lint ARGS` with `stdin`; stdout, stderr and exit code.
 fn lint(args: &[&str], stdin: &str) -> (String, String, i32) {

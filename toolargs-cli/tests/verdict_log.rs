@@ -9,11 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
+mod common;
+use common::{spawn_gate, watchdog};
 
 /// A log file of the test's own, none there yet.
 fn log_path(name: &str) -> PathBuf {
@@ -36,27 +33,8 @@ struct Gate {
 impl Gate {
     /// The gate, once the client initialized and listed the tools.
     fn start(options: &[&std::ffi::OsStr]) -> Gate {
-        // A gate that never answers fails the test instead of hanging it.
-        static WATCHDOG: std::sync::Once = std::sync::Once::new();
-        WATCHDOG.call_once(|| {
-            std::thread::spawn(|| {
-                std::thread::sleep(Duration::from_secs(300));
-                eprintln!("the gates did not answer within 300 s");
-                std::process::exit(1);
-            });
-        });
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolargs"))
-            .arg("gate")
-            .args(options)
-            .arg("--")
-            .arg("python3")
-            .arg(data("echo_server.py"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            // The server names every call there.
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the gate starts");
+        watchdog(300);
+        let mut child = spawn_gate(options, Stdio::null());
         let mut gate = Gate {
             to: child.stdin.take(),
             from: BufReader::new(child.stdout.take().expect("the gate's stdout")),
