@@ -15,12 +15,7 @@ impl Loader<'_, '_> {
         rules: &mut Rules,
         draft: &mut Draft<'n, 'a>,
     ) -> Result<bool, LoadError> {
-        let (key, value, here, base) = (
-            keyword.name,
-            keyword.value,
-            keyword.here.as_str(),
-            keyword.base,
-        );
+        let (key, value, here, base) = keyword.parts();
         match key {
             "items" => match value {
                 // Draft-07's tuple form: the items by position.

@@ -13,12 +13,7 @@ impl Loader<'_, '_> {
         rules: &mut Rules,
         draft: &mut Draft<'_, '_>,
     ) -> Result<bool, LoadError> {
-        let (key, value, here, base) = (
-            keyword.name,
-            keyword.value,
-            keyword.here.as_str(),
-            keyword.base,
-        );
+        let (key, value, here, base) = keyword.parts();
         match key {
             "allOf" => rules.all_of = self.schema_list(value, here, base, key)?,
             "anyOf" => rules.any_of = self.schema_list(value, here, base, key)?,

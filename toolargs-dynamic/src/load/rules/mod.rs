@@ -29,6 +29,14 @@ struct Keyword<'k, 'n, 'a> {
     owner: Id,
 }
 
+impl<'k, 'n, 'a> Keyword<'k, 'n, 'a> {
+    /// What the families that compile subschemas read: the keyword's name, its value, its
+    /// pointer and the base URI in effect.
+    fn parts(&self) -> (&'k str, &'n Node<'a>, &str, &'k str) {
+        (self.name, self.value, self.here.as_str(), self.base)
+    }
+}
+
 /// What keywords say of each other while a schema's keywords are read, settled into its rules
 /// once every keyword is read.
 #[derive(Default)]

@@ -15,12 +15,7 @@ impl Loader<'_, '_> {
         keyword: &Keyword<'_, '_, '_>,
         rules: &mut Rules,
     ) -> Result<bool, LoadError> {
-        let (key, value, here, base) = (
-            keyword.name,
-            keyword.value,
-            keyword.here.as_str(),
-            keyword.base,
-        );
+        let (key, value, here, base) = keyword.parts();
         match key {
             "properties" => {
                 rules.properties = Some(self.properties(value, here, base, keyword.owner)?);
