@@ -11,7 +11,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::Value;
 
-use crate::schema_gen::{check, instance_for, schema, Choices, Outcome, MAX_DEPTH};
+use crate::schema_gen::{
+    check, instance_for, parses_as_walked, plain_schema, schema, Choices, Outcome, MAX_DEPTH,
+};
 
 /// Enough to meet each keyword many times while the suite stays quick in debug builds, where
 /// building a `jsonschema` validator takes most of the time (several milliseconds each).
@@ -41,6 +43,51 @@ fn name(outcome: Outcome) -> &'static str {
         Outcome::Clean => "clean",
         Outcome::KnownGap(gap) => gap,
     }
+}
+
+/// Plain roots, which [`schema`] seldom makes: every instance, and each with its keys in
+/// reverse order and with one value sent as its JSON text, parses as the walk of the whole
+/// call parses it, through the plain reading or not.
+#[test]
+fn plain_roots_parse_as_walked() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let (mut plain, mut calls) = (0, 0);
+    for _ in 0..512 {
+        let bytes: Vec<u8> = (0..384)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 56) as u8
+            })
+            .collect();
+        let mut c = Choices::new(&bytes);
+        let schema = plain_schema(&mut c);
+        let Ok(spec) = toolargs::Spec::from_schema(&schema) else {
+            continue;
+        };
+        plain += usize::from(spec.is_plain());
+        for _ in 0..INSTANCES {
+            let data = instance_for(&mut c, &schema);
+            let mut sent = vec![data.clone()];
+            if let Value::Object(members) = &data {
+                sent.push(Value::Object(members.clone().into_iter().rev().collect()));
+                for (key, value) in members {
+                    let mut text = members.clone();
+                    text.insert(key.clone(), Value::String(value.to_string()));
+                    sent.push(Value::Object(text));
+                }
+            }
+            for data in &sent {
+                calls += 1;
+                if let Err(e) = parses_as_walked(&spec, data) {
+                    panic!("{e}\nschema: {schema}");
+                }
+            }
+        }
+    }
+    println!("{plain} plain roots of 512, {calls} calls parsed as walked");
+    assert!(plain > 400, "{plain} plain roots of 512");
 }
 
 #[test]

@@ -241,6 +241,56 @@ pub fn schema(c: &mut Choices<'_>, depth: usize) -> Value {
     Value::Object(s)
 }
 
+/// A plain root, as most tools' are and [`schema`] seldom makes: an object whose properties
+/// are of scalar types, or lists of them, under their own keywords (some required, some with a
+/// default), the plain reading's ground ([`Spec::is_plain`]).
+pub fn plain_schema(c: &mut Choices<'_>) -> Value {
+    let mut props = Map::new();
+    let mut required = Vec::new();
+    for _ in 0..1 + c.below(5) {
+        let mut property = scalar_schema(c);
+        if c.one_in(4) {
+            let mut list = json!({"type": "array", "items": property});
+            if c.one_in(3) {
+                list["maxItems"] = json!(c.below(4));
+            }
+            property = list;
+        }
+        if c.one_in(4) {
+            let default = fitting(c, &property, MAX_DEPTH);
+            property["default"] = default;
+        }
+        let name = c.pick(NAMES).to_owned();
+        if c.one_in(2) {
+            required.push(json!(name));
+        }
+        props.insert(name, property);
+    }
+    let mut root = json!({"type": "object", "properties": props, "required": required});
+    if c.one_in(2) {
+        root["additionalProperties"] = json!(false);
+    }
+    root
+}
+
+/// A schema of [`schema`]'s that allows scalars alone, or `{"type": "string"}` when a few tries
+/// do not give one.
+fn scalar_schema(c: &mut Choices<'_>) -> Value {
+    let scalar = |t: &Value| t.as_str().is_some_and(|t| t != "object" && t != "array");
+    for _ in 0..8 {
+        let s = schema(c, 0);
+        let fits = match s.get("type") {
+            Some(Value::Array(types)) => types.iter().all(scalar),
+            Some(t) => scalar(t),
+            None => false,
+        };
+        if fits {
+            return s;
+        }
+    }
+    json!({"type": "string"})
+}
+
 /// An instance for `schema`: half the time one built to fit it, which the check needs to
 /// reach acceptance at all, otherwise any small value.
 pub fn instance_for(c: &mut Choices<'_>, schema: &Value) -> Value {
