@@ -126,6 +126,9 @@ impl InputFormat {
         if is_stream_event(record) {
             return Some(InputFormat::Stream);
         }
+        if object.contains_key("jsonrpc") {
+            return Some(InputFormat::Mcp);
+        }
         if object.contains_key("resourceSpans") || otel::is_span(record) {
             return Some(InputFormat::Otel);
         }
