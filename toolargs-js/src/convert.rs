@@ -23,6 +23,7 @@
 //! from `VALUE` down.
 
 use serde_json::Value;
+use toolargs_core::internal::text::push_json_str;
 use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection};
 
 /// The largest integer a JavaScript number holds exactly, along with every integer below it
@@ -72,9 +73,9 @@ fn accepted<'a>(w: &mut Writer<'a>, parsed: &'a Parsed<Value>) {
         }
         w.enter(Step::Index(i));
         w.out.push_str("{\"path\":");
-        string(&mut w.out, &repair.path);
+        push_json_str(&mut w.out, &repair.path);
         w.out.push_str(",\"rule\":");
-        string(&mut w.out, repair.rule.as_str());
+        push_json_str(&mut w.out, repair.rule.as_str());
         w.out.push_str(",\"before\":");
         w.enter(Step::Key("before"));
         w.value(&repair.before);
@@ -113,11 +114,11 @@ pub fn errors(rejection: &Rejection) -> String {
             out.push(',');
         }
         out.push_str("{\"path\":");
-        string(&mut out, &error.path);
+        push_json_str(&mut out, &error.path);
         out.push_str(",\"code\":");
-        string(&mut out, error.code.as_str());
+        push_json_str(&mut out, error.code.as_str());
         out.push_str(",\"message\":");
-        string(&mut out, &error.message);
+        push_json_str(&mut out, &error.message);
         out.push('}');
     }
     out.push(']');
@@ -219,7 +220,7 @@ impl<'a> Writer<'a> {
                     self.out.push_str(&n.to_string());
                 }
             }
-            Value::String(s) => string(&mut self.out, s),
+            Value::String(s) => push_json_str(&mut self.out, s),
             Value::Array(items) => {
                 self.out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -238,7 +239,7 @@ impl<'a> Writer<'a> {
                     if i > 0 {
                         self.out.push(',');
                     }
-                    string(&mut self.out, key);
+                    push_json_str(&mut self.out, key);
                     self.out.push(':');
                     self.enter(Step::Key(key));
                     self.value(item);
@@ -264,7 +265,7 @@ impl<'a> Writer<'a> {
                 self.big.push(',');
             }
             match step {
-                Step::Key(key) => string(&mut self.big, key),
+                Step::Key(key) => push_json_str(&mut self.big, key),
                 Step::Index(index) => integer(&mut self.big, false, *index as u64),
             }
         }
@@ -291,64 +292,4 @@ fn integer(out: &mut String, negative: bool, magnitude: u64) {
     for &d in &digits[at..] {
         out.push(char::from(d));
     }
-}
-
-/// `text` as a JSON string: `"` and `\\` escaped, control characters as `\n`, `\r`, `\t`,
-/// `\b`, `\f` or `\u00XX`, everything else as it is (the string `JSON.parse` reads back is
-/// `text`).
-fn string(out: &mut String, text: &str) {
-    out.push('"');
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        // Eight bytes at a time while none needs escaping.
-        if let Some(word) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            if !needs_escape(word) {
-                i += 8;
-                continue;
-            }
-        }
-        let b = bytes[i];
-        if b >= 0x20 && b != b'"' && b != b'\\' {
-            i += 1;
-            continue;
-        }
-        // `i` is at an ASCII byte: a character boundary.
-        out.push_str(&text[start..i]);
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xf)]));
-            }
-        }
-        i += 1;
-        start = i;
-    }
-    out.push_str(&text[start..]);
-    out.push('"');
-}
-
-/// Whether one of the eight bytes of `word` is `"`, `\\` or a control character (below
-/// 0x20): a byte with its high bit set (UTF-8 past ASCII) is none of them.
-fn needs_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // A byte below `n` (with its high bit clear) leaves its high bit set in `x - n` and clear
-    // in `x`; a zero byte of `x ^ c` is a byte equal to `c`.
-    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
-    (below(word, 0x20)
-        | below(word ^ (ONES * u64::from(b'"')), 1)
-        | below(word ^ (ONES * u64::from(b'\\')), 1))
-        != 0
 }
