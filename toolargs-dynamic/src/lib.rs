@@ -293,13 +293,7 @@ impl Spec {
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
-        parse_payload(
-            raw,
-            options,
-            self.expect_object,
-            self.unknown_policy(),
-            |node, cx| self.read(node, cx, true),
-        )
+        self.parse_reading(raw, options, |node, cx| self.read(node, cx, true))
     }
 
     /// [`Spec::parse_with`] through the walk of the whole call alone, without the plain
@@ -310,12 +304,24 @@ impl Spec {
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
+        self.parse_reading(raw, options, |node, cx| {
+            walk::walk(&self.graph, node, &Path::ROOT, cx, true)
+        })
+    }
+
+    /// The payload's envelope judged, then its arguments by `read`.
+    fn parse_reading(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+        read: impl FnOnce(&Node<'_>, &mut Cx) -> Option<Value>,
+    ) -> Result<Parsed<Value>, Rejection> {
         parse_payload(
             raw,
             options,
             self.expect_object,
             self.unknown_policy(),
-            |node, cx| walk::walk(&self.graph, node, &Path::ROOT, cx, true),
+            read,
         )
     }
 
