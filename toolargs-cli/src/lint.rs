@@ -89,7 +89,11 @@ pub fn run(args: LintArgs) -> Result<ExitCode, String> {
     let text = unwrapped_response(&text);
     let list = load_tool_list_lenient(&text).map_err(|e| e.to_string())?;
     let dialects = if args.dialect.is_empty() {
-        Dialect::ALL[1..].to_vec()
+        // `json_schema` shows the schema as it is: nothing to lint.
+        Dialect::ALL
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+            .collect()
     } else {
         args.dialect.clone()
     };

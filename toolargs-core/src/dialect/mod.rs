@@ -380,14 +380,15 @@ pub fn lower(
     }
     let (mut parameters, walk) = dialect.lowered(schema, description);
     let mut changes = walk.changes;
-    let dialect = match dialect {
-        // Strict mode needs `additionalProperties: false` on every object, which a map (an
-        // object of open keys) cannot have; such a tool is sent without strict mode rather
-        // than with a schema that would forbid every entry.
-        Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true }
-            if openai::strict_refusal(schema, &parameters).is_some() =>
-        {
-            let why = openai::strict_refusal(schema, &parameters).unwrap_or_default();
+    // Strict mode needs `additionalProperties: false` on every object, which a map (an
+    // object of open keys) cannot have; such a tool is sent without strict mode rather than
+    // with a schema that would forbid every entry.
+    let strict_refusal = dialect
+        .is_strict()
+        .then(|| openai::strict_refusal(schema, &parameters))
+        .flatten();
+    let dialect = match (dialect, strict_refusal) {
+        (Dialect::OpenAiChat { .. } | Dialect::OpenAiResponses { .. }, Some(why)) => {
             let loose = match dialect {
                 Dialect::OpenAiChat { .. } => Dialect::OpenAiChat { strict: false },
                 _ => Dialect::OpenAiResponses { strict: false },
@@ -407,7 +408,7 @@ pub fn lower(
             );
             loose
         }
-        other => other,
+        (other, _) => other,
     };
     let definition = match dialect {
         Dialect::JsonSchema => {
