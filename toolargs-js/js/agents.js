@@ -11,6 +11,8 @@
 
 import { Spec } from "toolargs";
 
+import { writeJson } from "./json.js";
+
 /**
  * `tool(toolOptions)` (the SDK's `tool`, passed in), gated: see the module's comment.
  */
@@ -30,19 +32,8 @@ export function gatedTool(tool, toolOptions, options) {
     async invoke(runContext, input, details) {
       const result = spec.parse(input);
       if (!result.ok) return result.forModel();
-      const text = result.repairs.length === 0 ? input : writeJson(result.arguments);
+      const text = result.repairs.length === 0 ? input : writeJson(result.arguments, Infinity, Infinity);
       return invoke.call(made, runContext, text, details);
     },
   };
-}
-
-/** JSON text of arguments, a `BigInt` in all its digits. */
-function writeJson(value) {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return `[${value.map(writeJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${writeJson(v)}`);
-    return `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }

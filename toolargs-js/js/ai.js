@@ -11,6 +11,8 @@
 import { asSchema, jsonSchema } from "ai";
 import { Rejected, Spec } from "toolargs";
 
+import { writeJson } from "./json.js";
+
 /** The spec of a tool's input schema: a zod 4 schema through zod, any other through the JSON
  * Schema the SDK sends the model. */
 function specOf(inputSchema, options) {
@@ -107,17 +109,6 @@ export function repairToolCall(options) {
     if (spec === null) return null;
     const result = spec.parse(toolCall.input);
     if (!result.ok || result.repairs.length === 0) return null;
-    return { ...toolCall, input: writeJson(result.arguments) };
+    return { ...toolCall, input: writeJson(result.arguments, Infinity, Infinity) };
   };
-}
-
-/** JSON text of arguments, a `BigInt` in all its digits. */
-function writeJson(value) {
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return `[${value.map(writeJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const members = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${writeJson(v)}`);
-    return `{${members.join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
