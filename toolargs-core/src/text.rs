@@ -67,15 +67,25 @@ pub fn push_preview(out: &mut String, s: &str) {
 pub fn push_json_str(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    push_escaped(out, s);
+    // Most strings (keys, names, codes) have nothing to escape: one scan and one copy.
+    let plain = scan_to_special(s.as_bytes(), 0);
+    match plain == s.len() {
+        true => out.push_str(s),
+        false => push_escaped_from(out, s, plain),
+    }
     out.push('"');
 }
 
 /// The body of a JSON string literal: `"` `\` and control characters escaped, the rest as is.
 fn push_escaped(out: &mut String, s: &str) {
+    push_escaped_from(out, s, 0);
+}
+
+/// [`push_escaped`] of `s`, whose first `start` bytes are known to need no escape.
+fn push_escaped_from(out: &mut String, s: &str, mut start: usize) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
-    let mut start = 0;
+    out.push_str(&s[..start]);
     loop {
         let at = scan_plain(bytes, start, usize::MAX);
         out.push_str(&s[start..at]);
@@ -119,6 +129,23 @@ pub fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
         }
         pos += 8;
     }
+    let rest = bytes.len().saturating_sub(pos);
+    if rest == 0 {
+        return pos;
+    }
+    // Fewer than eight bytes left: the last eight of the text, those before `pos` (perhaps
+    // special ones, before a scan that started past them) made plain, so that no flag is set
+    // at or above them but by the bytes left.
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let seen = 8 - rest;
+        let keep = u64::MAX << (8 * seen);
+        let word = (u64::from_le_bytes(*last) & keep) | (PLAIN & !keep);
+        let flagged = special_bytes(word);
+        return match flagged {
+            0 => bytes.len(),
+            _ => pos + (flagged.trailing_zeros() / 8) as usize - seen,
+        };
+    }
     while let Some(&b) = bytes.get(pos) {
         if b == b'"' || b == b'\\' || b < 0x20 {
             break;
@@ -127,6 +154,9 @@ pub fn scan_to_special(bytes: &[u8], mut pos: usize) -> usize {
     }
     pos
 }
+
+/// Eight plain bytes (`A`), read as a word.
+const PLAIN: u64 = 0x4141_4141_4141_4141;
 
 /// The high bit of each byte of `word` (read little-endian) that is a quote, a backslash or a
 /// control character: the bytes that end a run of plain string content. Above the lowest one,
@@ -226,6 +256,9 @@ mod tests {
                     let mut bytes: Vec<u8> = (0..len).map(|i| b"az \xc3\xa9~"[i % 6]).collect();
                     if let (Some(b), true) = (special, at < len) {
                         bytes[at] = b;
+                        // A second one, before or after: one the scan starts past must not
+                        // be taken for one after.
+                        bytes[(at * 7 + 3) % len] = b;
                     }
                     for pos in 0..=len {
                         for max in [0, 1, 5, 8, 13, usize::MAX] {

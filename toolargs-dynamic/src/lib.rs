@@ -8,6 +8,7 @@
 //! with an error that names the keyword. Annotations load, and those that look like promises
 //! the gate does not keep come back as [`Spec::warnings`].
 
+mod arguments;
 mod definition;
 mod exact;
 mod list;
@@ -21,6 +22,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use arguments::{Arguments, Member};
 pub use list::{load_tool_list, load_tool_list_lenient, NamedTools, RefusedDefinition, ToolList};
 pub use load::{LoadError, LoadErrorKind};
 use shape::{Graph, Schema, Types};
@@ -293,7 +295,45 @@ impl Spec {
         raw: &RawArgs<'_>,
         options: &ParseOptions,
     ) -> Result<Parsed<Value>, Rejection> {
-        self.parse_reading(raw, options, |node, cx| self.read(node, cx, true))
+        self.parse_borrowed(raw, options, |args| args.into_value())
+    }
+
+    /// [`Spec::parse_with`], with the arguments handed to `take` as they stand after the
+    /// walk: built, or with the members accepted as sent left as read from the call
+    /// ([`Arguments`]), for a caller that writes them out again without copying them first.
+    /// `take` runs once for a call the walk accepts, and never for a rejected one; what it
+    /// returns is the verdict's `args`. With [`Arguments::into_value`], this is
+    /// [`Spec::parse_with`].
+    ///
+    /// ```
+    /// use toolargs_core::{ParseOptions, RawArgs};
+    /// use toolargs_dynamic::{Arguments, Member, Spec};
+    ///
+    /// let spec = Spec::from_json(r#"{"type": "object", "properties": {
+    ///     "n": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}}}"#)?;
+    /// let raw = RawArgs::from(r#"{"tags": ["a"], "n": "5"}"#);
+    /// let sent = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
+    ///     // Declaration order: `n` repaired and built, `tags` as read.
+    ///     Arguments::Members(members) => members
+    ///         .iter()
+    ///         .map(|(name, member)| format!("{name}:{}", matches!(member, Member::Sent(_))))
+    ///         .collect::<Vec<_>>(),
+    ///     Arguments::Value(_) => vec![],
+    /// })?;
+    /// assert_eq!(sent.args, ["n:false", "tags:true"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_borrowed<T>(
+        &self,
+        raw: &RawArgs<'_>,
+        options: &ParseOptions,
+        take: impl FnOnce(Arguments<'_>) -> T,
+    ) -> Result<Parsed<T>, Rejection> {
+        self.parse_reading(raw, options, |node, cx| {
+            let args = self.read(node, cx, true)?;
+            // A call with an error is rejected whatever it holds: nothing to hand over.
+            (!cx.has_errors()).then(|| take(args))
+        })
     }
 
     /// [`Spec::parse_with`] through the walk of the whole call alone, without the plain
@@ -310,12 +350,12 @@ impl Spec {
     }
 
     /// The payload's envelope judged, then its arguments by `read`.
-    fn parse_reading(
+    fn parse_reading<T>(
         &self,
         raw: &RawArgs<'_>,
         options: &ParseOptions,
-        read: impl FnOnce(&Node<'_>, &mut Cx) -> Option<Value>,
-    ) -> Result<Parsed<Value>, Rejection> {
+        read: impl FnOnce(&Node<'_>, &mut Cx) -> Option<T>,
+    ) -> Result<Parsed<T>, Rejection> {
         parse_payload(
             raw,
             options,
@@ -446,24 +486,19 @@ impl Spec {
     }
 
     fn judge(&self, node: &Node<'_>, cx: &mut Cx) -> Option<()> {
-        // Without building, the value is `null`: nothing to drop but other values.
-        match self.read(node, cx, false)? {
-            Value::Null => Some(()),
-            built => {
-                drop(built);
-                Some(())
-            }
-        }
+        // Without building, the value is `null` or no members: nothing to drop.
+        self.read(node, cx, false).map(drop)
     }
 
-    /// The root walk's verdict on `node`, its value built or not (`null`). A call accepted as
-    /// sent needs nothing from the walk; of one with every key declared and every required
-    /// key present, only the properties not accepted as sent are walked (see [`walk::Plain`]).
-    fn read(&self, node: &Node<'_>, cx: &mut Cx, build: bool) -> Option<Value> {
+    /// The root walk's verdict on `node`, its arguments built or not (`null`, or no
+    /// members). A call accepted as sent needs nothing from the walk; of one with every key
+    /// declared and every required key present, only the properties not accepted as sent are
+    /// walked (see [`walk::Plain`]), and the others handed over as read.
+    fn read<'a>(&'a self, node: &'a Node<'a>, cx: &mut Cx, build: bool) -> Option<Arguments<'a>> {
         if let (Some(plain), Node::Object(members)) = (&self.plain, node) {
             if let walk::Reading::Declared { dirty, spent } = plain.read(node, cx) {
                 if dirty == 0 && !build {
-                    return Some(Value::Null);
+                    return Some(Arguments::Value(Value::Null));
                 }
                 // Should the evaluations run out, the root's walk judges the call, and it alone
                 // records: what was recorded here is dropped. Most calls come with nothing
@@ -471,7 +506,7 @@ impl Spec {
                 let properties = (dirty, spent);
                 if cx.is_empty() {
                     match walk::walk_properties(&self.graph, members, properties, cx, build) {
-                        walk::Properties::Judged(value) => return value,
+                        walk::Properties::Judged(value) => return value.map(Arguments::Members),
                         walk::Properties::Walk => *cx = cx.scratch(),
                     }
                 } else {
@@ -480,14 +515,14 @@ impl Spec {
                     match walk::walk_properties(graph, members, properties, &mut scratch, build) {
                         walk::Properties::Judged(value) => {
                             cx.absorb(scratch);
-                            return value;
+                            return value.map(Arguments::Members);
                         }
                         walk::Properties::Walk => {}
                     }
                 }
             }
         }
-        walk::walk(&self.graph, node, &Path::ROOT, cx, build)
+        walk::walk(&self.graph, node, &Path::ROOT, cx, build).map(Arguments::Value)
     }
 }
 

@@ -13,6 +13,7 @@ import {
   maxPayloadBytes,
   notJson,
 } from "../dist/toolargs_js.js";
+import { verdictText, writeInput } from "./io.js";
 import { NotJson, makeBig, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
 
 // The gate's limits, read from the module when first needed (it is loaded after this module
@@ -111,16 +112,17 @@ export class ParseResult {
 
 const OK_FOR_MODEL = '{"ok":true}';
 
-/** The verdict the module wrote (`src/convert.rs`): `A` and the arguments; `R`, the arguments,
- * the repairs and the places of the integers beyond a number, a line each; `X` and the
- * rejection's text for the model. */
-function verdictOf(text) {
-  const kind = text.charCodeAt(0);
-  if (kind === 65 /* A */) return new ParseResult(WRAP, true, JSON.parse(text.slice(1)), null);
-  if (kind === 88 /* X */) return new ParseResult(WRAP, false, null, null, undefined, text.slice(1));
+/** The verdict the module kept (`src/convert.rs`), given its code, `4 * length + kind`: kind 0,
+ * the arguments; 1, the arguments, the repairs and the places of the integers beyond a number,
+ * a line each; 2, the rejection's text for the model. */
+function verdictOf(code) {
+  const kind = code & 3;
+  const text = verdictText(code >>> 2);
+  if (kind === 0) return new ParseResult(WRAP, true, JSON.parse(text), null);
+  if (kind === 2) return new ParseResult(WRAP, false, null, null, undefined, text);
   const end = text.indexOf("\n");
   const last = text.lastIndexOf("\n");
-  const holder = { arguments: JSON.parse(text.slice(1, end)) };
+  const holder = { arguments: JSON.parse(text.slice(0, end)) };
   const later = [];
   for (const path of JSON.parse(text.slice(last + 1))) {
     if (path[0] === "arguments") makeBig(holder, path);
@@ -353,7 +355,9 @@ function judge(native, args) {
 function judgeText(native, text) {
   // Each UTF-16 unit is at least a byte of UTF-8: past the limit in units, past it in bytes.
   if (text.length > limitsOf().bytes) return judgeInPieces(native, text);
-  return verdictOf(wellFormed(text) ? native.parse(text) : native.parseBytes(wtf8(text)));
+  return verdictOf(
+    wellFormed(text) ? native.parseInput(writeInput(text)) : native.parseBytes(wtf8(text)),
+  );
 }
 
 function judgeBytes(native, bytes) {

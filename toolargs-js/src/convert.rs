@@ -1,15 +1,15 @@
 //! Verdicts and values as the text the JavaScript wrapper reads.
 //!
-//! A verdict is one string whose first character says what follows, so that the wrapper reads
-//! only what it needs, when it needs it:
+//! A verdict is a [`Kind`] and one text, so that the wrapper reads only what it needs, when
+//! it needs it:
 //!
-//! - `A` then the arguments as JSON: accepted, with no repair and no integer beyond a
+//! - [`Kind::Plain`]: the arguments as JSON, accepted with no repair and no integer beyond a
 //!   JavaScript number (the common case: one `JSON.parse`);
-//! - `R` then the arguments, a newline, the repairs (`[{"path", "rule", "before", "after"}]`),
-//!   a newline and the places of the integers beyond a JavaScript number (below): accepted
-//!   otherwise;
-//! - `X` then the rejection's text for the model ([`Rejection::for_model`]), as it is: the
-//!   errors are read from it (`error` there is an error's `code`) only when asked for.
+//! - [`Kind::Annotated`]: the arguments, a newline, the repairs (`[{"path", "rule", "before",
+//!   "after"}]`), a newline and the places of the integers beyond a JavaScript number (below):
+//!   accepted otherwise;
+//! - [`Kind::Rejected`]: the rejection's text for the model ([`Rejection::for_model`]), as it
+//!   is: the errors are read from it (`error` there is an error's `code`) only when asked for.
 //!
 //! JSON written here never holds a raw newline (strings escape control characters), so the
 //! newline separates the parts. An integer beyond ±(2^53 − 1), which a JavaScript number
@@ -22,52 +22,147 @@
 //! A value (a stream's partial arguments) is `{"v": VALUE, "big": [PATH, ...]}`, its paths
 //! from `VALUE` down.
 
+use std::borrow::Cow;
+use std::ops::Range;
+use std::ptr;
+
 use serde_json::Value;
 use toolargs_core::internal::text::push_json_str;
-use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection};
+use toolargs_core::node::{Node, Number};
+use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection, Repair};
+use toolargs_dynamic::{Arguments, Member};
 
 /// The largest integer a JavaScript number holds exactly, along with every integer below it
 /// (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// The text of a verdict (see the module); `size` is about how long the arguments' text was,
-/// to make room for it at once.
-pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>, size: usize) -> String {
+/// What a verdict's text holds (see the module); the wrapper reads it as a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The arguments alone.
+    Plain = 0,
+    /// The arguments, the repairs and the places of the integers beyond a number.
+    Annotated = 1,
+    /// The rejection's text for the model.
+    Rejected = 2,
+}
+
+/// A verdict: what it holds, and its text.
+#[derive(Debug)]
+pub struct Verdict {
+    /// What `text` holds.
+    pub kind: Kind,
+    /// The arguments, and what else `kind` says; or the rejection for the model.
+    pub text: String,
+}
+
+/// The verdict on built arguments (see the module); `size` is about how long the arguments'
+/// text was, to make room for it at once.
+pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>, size: usize) -> Verdict {
     match verdict {
-        Ok(parsed) => {
-            // Paths are followed only when an integer beyond a number was met: then the
-            // verdict is written again, keeping them.
-            let mut w = Writer::new(size, false);
-            accepted(&mut w, parsed);
-            if !w.met_big {
-                return w.out;
-            }
-            let mut w = Writer::new(size, true);
-            accepted(&mut w, parsed);
-            w.out
+        Ok(parsed) => accepted(Written::of_value(&parsed.args, size), &parsed.repairs),
+        Err(rejection) => rejected(rejection),
+    }
+}
+
+/// The verdict whose arguments were written as the parse handed them over ([`Written::of`],
+/// inside [`Spec::parse_borrowed`](toolargs_dynamic::Spec::parse_borrowed)): the same as
+/// [`verdict`] of the built arguments.
+pub fn written_verdict(verdict: Result<Parsed<Written>, Rejection>) -> Verdict {
+    match verdict {
+        Ok(parsed) => accepted(parsed.args, &parsed.repairs),
+        Err(rejection) => rejected(&rejection),
+    }
+}
+
+fn rejected(rejection: &Rejection) -> Verdict {
+    Verdict {
+        kind: Kind::Rejected,
+        text: rejection.for_model(),
+    }
+}
+
+/// The arguments of an accepted call as JSON, with the places of their integers beyond a
+/// number when there are any.
+pub struct Written {
+    out: String,
+    /// The places of the arguments' integers beyond a number, each a JSON array, separated by
+    /// `,`: empty unless `met_big`.
+    big: String,
+    met_big: bool,
+}
+
+impl Written {
+    /// The arguments as the parse handed them over from the call's text `source`.
+    pub fn of(args: &Arguments<'_>, source: &[u8]) -> Written {
+        match args {
+            Arguments::Value(value) => Written::of_value(value, source.len()),
+            Arguments::Members(members) => Written::with(source.len(), |w| {
+                w.source = source.as_ptr_range();
+                w.members(members);
+            }),
         }
-        Err(rejection) => {
-            let model = rejection.for_model();
-            let mut out = String::with_capacity(model.len() + 1);
-            out.push('X');
-            out.push_str(&model);
-            out
+    }
+
+    fn of_value(value: &Value, size: usize) -> Written {
+        Written::with(size, |w| w.value(value))
+    }
+
+    /// Written by `write` from the key `arguments` down: the places of the integers beyond a
+    /// number are followed only when one was met, and then the arguments are written again,
+    /// keeping them.
+    fn with<'a>(size: usize, write: impl Fn(&mut Writer<'a>)) -> Written {
+        let mut w = Writer::new(size, false);
+        write(&mut w);
+        if w.met_big {
+            w = Writer::new(size, true);
+            w.enter(Step::Key("arguments"));
+            write(&mut w);
+        }
+        Written {
+            out: w.out,
+            big: w.big,
+            met_big: w.met_big,
         }
     }
 }
 
-fn accepted<'a>(w: &mut Writer<'a>, parsed: &'a Parsed<Value>) {
-    w.out.push('A');
-    w.enter(Step::Key("arguments"));
-    w.value(&parsed.args);
-    w.leave();
-    if parsed.repairs.is_empty() && !w.met_big {
-        return;
+/// The verdict of an accepted call: the arguments alone when nothing else is to be said, or
+/// with the repairs and the places of the integers beyond a number.
+fn accepted(written: Written, repairs: &[Repair]) -> Verdict {
+    if repairs.is_empty() && !written.met_big {
+        return Verdict {
+            kind: Kind::Plain,
+            text: written.out,
+        };
     }
-    w.out.replace_range(..1, "R");
-    w.out.push_str("\n[");
+    let mut out = written.out;
+    out.push('\n');
+    let mut w = Writer::new(0, false);
+    write_repairs(&mut w, repairs);
+    if w.met_big {
+        w = Writer::new(0, true);
+        write_repairs(&mut w, repairs);
+    }
+    out.push_str(&w.out);
+    out.push_str("\n[");
+    out.push_str(&written.big);
+    if !written.big.is_empty() && !w.big.is_empty() {
+        out.push(',');
+    }
+    out.push_str(&w.big);
+    out.push(']');
+    Verdict {
+        kind: Kind::Annotated,
+        text: out,
+    }
+}
+
+/// The repairs as a JSON array, from the key `repairs` down.
+fn write_repairs<'a>(w: &mut Writer<'a>, repairs: &'a [Repair]) {
+    w.out.push('[');
     w.enter(Step::Key("repairs"));
-    for (i, repair) in parsed.repairs.iter().enumerate() {
+    for (i, repair) in repairs.iter().enumerate() {
         if i > 0 {
             w.out.push(',');
         }
@@ -88,8 +183,6 @@ fn accepted<'a>(w: &mut Writer<'a>, parsed: &'a Parsed<Value>) {
         w.leave();
     }
     w.leave();
-    w.out.push_str("]\n[");
-    w.out.push_str(&w.big);
     w.out.push(']');
 }
 
@@ -170,16 +263,20 @@ struct Writer<'a> {
     met_big: bool,
     /// The paths of the integers written as strings, each a JSON array, separated by `,`.
     big: String,
+    /// Where the call's text lies in memory, when the nodes written were read from it.
+    source: Range<*const u8>,
 }
 
 impl<'a> Writer<'a> {
     fn new(size: usize, track: bool) -> Writer<'a> {
         Writer {
-            out: String::with_capacity(size + 64),
+            // Room for what defaults and repairs add, at once.
+            out: String::with_capacity(size + size / 2 + 64),
             track,
             path: Vec::new(),
             met_big: false,
             big: String::new(),
+            source: ptr::null()..ptr::null(),
         }
     }
 
@@ -198,56 +295,112 @@ impl<'a> Writer<'a> {
     fn value(&mut self, value: &'a Value) {
         match value {
             Value::Null => self.out.push_str("null"),
-            Value::Bool(true) => self.out.push_str("true"),
-            Value::Bool(false) => self.out.push_str("false"),
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    if i.unsigned_abs() > MAX_SAFE_INTEGER {
-                        self.out.push('"');
-                        integer(&mut self.out, i < 0, i.unsigned_abs());
-                        self.out.push('"');
-                        self.mark_big();
-                    } else {
-                        integer(&mut self.out, i < 0, i.unsigned_abs());
-                    }
-                } else if let Some(u) = n.as_u64() {
-                    // Beyond i64, so beyond 2^53.
-                    self.out.push('"');
-                    integer(&mut self.out, false, u);
-                    self.out.push('"');
-                    self.mark_big();
-                } else {
-                    self.out.push_str(&n.to_string());
-                }
-            }
+            Value::Bool(b) => self.boolean(*b),
+            Value::Number(n) => self.number(n),
             Value::String(s) => push_json_str(&mut self.out, s),
-            Value::Array(items) => {
-                self.out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push(',');
-                    }
-                    self.enter(Step::Index(i));
-                    self.value(item);
-                    self.leave();
-                }
-                self.out.push(']');
-            }
+            Value::Array(items) => self.array(items, Writer::value),
             Value::Object(members) => {
-                self.out.push('{');
-                for (i, (key, item)) in members.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push(',');
-                    }
-                    push_json_str(&mut self.out, key);
-                    self.out.push(':');
-                    self.enter(Step::Key(key));
-                    self.value(item);
-                    self.leave();
-                }
-                self.out.push('}');
+                self.object(members.iter().map(|(k, v)| (k.as_str(), v)), Writer::value);
             }
         }
+    }
+
+    /// A node as [`Writer::value`] writes the value [`Node::to_value`] gives.
+    fn node(&mut self, node: &'a Node<'a>) {
+        match node {
+            Node::Null => self.out.push_str("null"),
+            Node::Bool(b) => self.boolean(*b),
+            // An integer a double holds exactly, written as sent: the digits `to_value` gives.
+            Node::Number(Number::Literal(text)) if is_small_integer(text) => {
+                self.out.push_str(text);
+            }
+            Node::Number(n) => match n.to_value() {
+                Value::Number(n) => self.number(&n),
+                // `null`, where no double holds the number, as `Value::from(f64)` gives.
+                _ => self.out.push_str("null"),
+            },
+            // Borrowed from the call's text, the reader's string has no escape (and no control
+            // character, which it refuses): nothing to escape when written.
+            Node::String(Cow::Borrowed(s)) if self.source.contains(&s.as_ptr()) => {
+                self.out.reserve(s.len() + 2);
+                self.out.push('"');
+                self.out.push_str(s);
+                self.out.push('"');
+            }
+            Node::String(s) => push_json_str(&mut self.out, s),
+            Node::Array(items) => self.array(items, Writer::node),
+            Node::Object(members) => {
+                self.object(members.iter().map(|(k, v)| (k.as_ref(), v)), Writer::node);
+            }
+        }
+    }
+
+    /// The members of [`Arguments::Members`], as the object [`Arguments::into_value`] gives.
+    fn members(&mut self, members: &'a [(&'a str, Member<'a>)]) {
+        self.object(
+            members.iter().map(|(k, v)| (*k, v)),
+            |w, member| match member {
+                Member::Sent(node) => w.node(node),
+                Member::Built(value) => w.value(value),
+            },
+        );
+    }
+
+    fn boolean(&mut self, b: bool) {
+        self.out.push_str(if b { "true" } else { "false" });
+    }
+
+    fn number(&mut self, n: &serde_json::Number) {
+        if let Some(i) = n.as_i64() {
+            if i.unsigned_abs() > MAX_SAFE_INTEGER {
+                self.out.push('"');
+                integer(&mut self.out, i < 0, i.unsigned_abs());
+                self.out.push('"');
+                self.mark_big();
+            } else {
+                integer(&mut self.out, i < 0, i.unsigned_abs());
+            }
+        } else if let Some(u) = n.as_u64() {
+            // Beyond i64, so beyond 2^53.
+            self.out.push('"');
+            integer(&mut self.out, false, u);
+            self.out.push('"');
+            self.mark_big();
+        } else {
+            self.out.push_str(&n.to_string());
+        }
+    }
+
+    fn array<T>(&mut self, items: &'a [T], item: impl Fn(&mut Self, &'a T)) {
+        self.out.push('[');
+        for (i, one) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.enter(Step::Index(i));
+            item(self, one);
+            self.leave();
+        }
+        self.out.push(']');
+    }
+
+    fn object<T: 'a>(
+        &mut self,
+        members: impl Iterator<Item = (&'a str, &'a T)>,
+        item: impl Fn(&mut Self, &'a T),
+    ) {
+        self.out.push('{');
+        for (i, (key, one)) in members.enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            push_json_str(&mut self.out, key);
+            self.out.push(':');
+            self.enter(Step::Key(key));
+            item(self, one);
+            self.leave();
+        }
+        self.out.push('}');
     }
 
     /// Records the current path as one of a big integer's.
@@ -271,6 +424,13 @@ impl<'a> Writer<'a> {
         }
         self.big.push(']');
     }
+}
+
+/// Whether a JSON number literal is an integer of at most 15 digits (below 2^53), written
+/// as [`Number::to_value`] writes it: not `-0`, which is the integer 0.
+fn is_small_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) && text != "-0"
 }
 
 /// An integer in its decimal digits, `-` first when `negative`.

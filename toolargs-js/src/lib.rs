@@ -6,14 +6,16 @@
 //! guide.
 //!
 //! Every policy decision is the Rust gate's: this crate only carries values across. Text
-//! crosses as text (or bytes), and each verdict comes back as one JSON document
+//! crosses as text (or bytes), and each verdict comes back as a kind and one text
 //! ([`convert`]) that names the integers a JavaScript number cannot hold exactly, which the
-//! wrapper turns into `BigInt`s.
+//! wrapper turns into `BigInt`s. Call texts and verdicts cross through a buffer of the
+//! module's own ([`io`]).
 
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[allow(unsafe_code)]
 mod alloc;
 pub mod convert;
+mod io;
 mod spec;
 
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
@@ -23,6 +25,7 @@ static ALLOCATOR: alloc::Lists = alloc::Lists::new();
 use toolargs_core::Limits;
 use wasm_bindgen::prelude::*;
 
+pub use io::{input_buffer, memory, output_at};
 pub use spec::{Failure, Spec, Stream, ToolSet};
 
 /// The depth past which the gate rejects a payload (`too_deep`): the wrapper writes one level
@@ -41,8 +44,9 @@ pub fn max_payload_bytes() -> usize {
 
 /// The verdict on a JavaScript value that is not JSON (a function, a `Map`, a `Date`, an
 /// `undefined` item): `invalid_json` at its path, where `steps` is the path as a JSON array of
-/// keys and indices, and `what` says what was found. The same document as a parse's.
+/// keys and indices, and `what` says what was found. Kept for the wrapper to read, as a
+/// parse's verdict is ([`io::emit`]).
 #[wasm_bindgen(js_name = notJson)]
-pub fn not_json(steps: &str, what: &str) -> String {
-    convert::verdict(&Err(convert::not_json(steps, what)), 0)
+pub fn not_json(steps: &str, what: &str) -> u32 {
+    io::emit(convert::verdict(&Err(convert::not_json(steps, what)), 0))
 }

@@ -11,7 +11,7 @@ use toolargs_core::stream::ArgStream;
 use toolargs_core::{Dialect, Effect, ParseOptions, UnknownPolicy};
 use wasm_bindgen::prelude::*;
 
-use crate::convert;
+use crate::{convert, io};
 
 /// Why a definition or an option was refused: `kind` is `"load"` for a definition that cannot
 /// be loaded (the wrapper throws `LoadError`) and `"option"` for an option outside its set (a
@@ -138,23 +138,18 @@ impl Spec {
             .collect()
     }
 
-    /// The verdict on one call's arguments, given as JSON text (a document of
-    /// [`convert::verdict`]).
-    pub fn parse(&self, text: &str) -> String {
-        convert::verdict(
-            &self.spec.parse(RawArgs::Text(Cow::Borrowed(text))),
-            text.len(),
-        )
+    /// The verdict on the `len` bytes of a call's arguments the wrapper wrote at
+    /// [`input_buffer`](crate::input_buffer) (UTF-8, or not: then rejected as the gate rejects
+    /// them), kept for the wrapper to read ([`io::emit`]).
+    #[wasm_bindgen(js_name = parseInput)]
+    pub fn parse_input(&self, len: usize) -> u32 {
+        io::with_input(len, |bytes| self.verdict(bytes))
     }
 
-    /// [`Spec::parse`] for arguments given as bytes (UTF-8, or not: then rejected as the gate
-    /// rejects them).
+    /// [`Spec::parse_input`] of bytes given as an argument.
     #[wasm_bindgen(js_name = parseBytes)]
-    pub fn parse_bytes(&self, bytes: &[u8]) -> String {
-        convert::verdict(
-            &self.spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))),
-            bytes.len(),
-        )
+    pub fn parse_bytes(&self, bytes: &[u8]) -> u32 {
+        io::emit(self.verdict(bytes))
     }
 
     /// The tool's definition in `dialect`'s request shape, its schema lowered to what that
@@ -195,6 +190,20 @@ impl Spec {
                 ParseOptions::DEFAULT,
             )),
         }
+    }
+}
+
+impl Spec {
+    /// The verdict on a call's bytes, its arguments written from what the parse hands over,
+    /// unbuilt where accepted as sent.
+    fn verdict(&self, bytes: &[u8]) -> convert::Verdict {
+        let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
+        let parsed = self
+            .spec
+            .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
+                convert::Written::of(&args, bytes)
+            });
+        convert::written_verdict(parsed)
     }
 }
 
@@ -310,12 +319,12 @@ impl Stream {
         self.stream.as_ref().map_or(0, ArgStream::received)
     }
 
-    /// The verdict on the whole text (a document of [`convert::verdict`]); `undefined` when
-    /// the stream was finished before.
-    pub fn finish(&mut self) -> Option<String> {
+    /// The verdict on the whole text, kept for the wrapper to read ([`io::emit`]);
+    /// `undefined` when the stream was finished before.
+    pub fn finish(&mut self) -> Option<u32> {
         self.stream.take().map(|stream| {
             let size = stream.received();
-            convert::verdict(&stream.finish(), size)
+            io::emit(convert::verdict(&stream.finish(), size))
         })
     }
 }

@@ -211,3 +211,57 @@ describe("objects and strings are carried exactly", () => {
     assert.deepEqual(Object.keys(any.parse('{"b": 1, "a": 2, "c": 3}').arguments), ["b", "a", "c"]);
   });
 });
+
+describe("the text into the module and the verdict out", () => {
+  // A plain root: members accepted as sent are written from the call's text as read.
+  const plain = new Spec({
+    type: "object",
+    properties: {
+      name: { type: "string" },
+      n: { type: "integer" },
+      tags: { type: "array", items: { type: "string" } },
+      flag: { type: "boolean", default: false },
+    },
+    required: ["name"],
+  });
+  const calls = [
+    ['{"tags": ["a", "b\\"c"], "name": "x"}', { name: "x", tags: ["a", 'b"c'], flag: false }],
+    ['{"name": "日本語 😀 \\u00e9", "n": -0}', { name: "日本語 😀 é", n: 0, flag: false }],
+    ['{"name": "\\ud83d\\ude00", "n": 9007199254740991}', { name: "😀", n: 9007199254740991, flag: false }],
+    ['{"name": "a", "n": 12345678901234567890}', { name: "a", n: 12345678901234567890n, flag: false }],
+    ['{"name": "a", "n": "7"}', { name: "a", n: 7, flag: false }],
+  ];
+  const judged = () =>
+    calls.map(([text, expected]) => {
+      const result = plain.parse(text);
+      assert.equal(result.ok, true, text);
+      assert.deepEqual(result.arguments, expected, text);
+      assert.ok(Object.is(result.arguments.n, expected.n), text);
+      return JSON.stringify(Object.keys(result.arguments));
+    });
+
+  test("members come back in declaration order, as sent or repaired, with defaults", () => {
+    assert.deepEqual(judged(), [
+      '["name","tags","flag"]',
+      '["name","n","flag"]',
+      '["name","n","flag"]',
+      '["name","n","flag"]',
+      '["name","n","flag"]',
+    ]);
+  });
+
+  test("after a call that grows the module's memory, and after one that needs no room, the same verdicts", () => {
+    const before = judged();
+    // Some megabytes of text, in characters of one to four bytes: the buffer the text is
+    // written to grows past what the module kept, and the memory with it.
+    const tag = "é日😀x".repeat(200);
+    const big = JSON.stringify({ name: "x", tags: Array(2000).fill(tag) });
+    const result = plain.parse(big);
+    assert.equal(result.ok, true);
+    assert.equal(result.arguments.tags.length, 2000);
+    assert.ok(result.arguments.tags.every((t) => t === tag));
+    assert.deepEqual(judged(), before);
+    assert.equal(plain.parse("{}").errors[0].code, "missing");
+    assert.deepEqual(judged(), before);
+  });
+});

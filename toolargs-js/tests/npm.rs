@@ -191,6 +191,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "js/edge.js",
             "js/index.d.ts",
             "js/index.js",
+            "js/io.js",
             "js/json.js",
             "js/mcp.d.ts",
             "js/mcp.js",

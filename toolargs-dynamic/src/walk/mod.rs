@@ -25,6 +25,7 @@ pub(crate) use plain::{Plain, Reading};
 
 use serde_json::Value;
 
+use crate::arguments::Member;
 use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 use toolargs_core::coerce::any::coerce_any;
@@ -101,9 +102,9 @@ fn out_of_budget(budget: &std::cell::Cell<usize>, path: &Path<'_>, cx: &mut Cx) 
 }
 
 /// What [`walk_properties`] makes of a call.
-pub(crate) enum Properties {
-    /// The root's verdict: its value (`null` when not built), or `None` with errors in `cx`.
-    Judged(Option<Value>),
+pub(crate) enum Properties<'a> {
+    /// The root's verdict: its members (none when not built), or `None` with errors in `cx`.
+    Judged(Option<Vec<(&'a str, Member<'a>)>>),
     /// The evaluations ran out: only the root's walk says what that gives (each evaluation
     /// past the budget has an error of its own), so it must judge the call.
     Walk,
@@ -118,13 +119,13 @@ pub(crate) enum Properties {
 /// accepted as sent copied as the walk copies it, an absent one given its default. `spent`
 /// is what the root's walk spends of its budget on the root and the properties not in
 /// `dirty`.
-pub(crate) fn walk_properties(
-    graph: &Graph,
-    members: &[(std::borrow::Cow<'_, str>, Node<'_>)],
+pub(crate) fn walk_properties<'a>(
+    graph: &'a Graph,
+    members: &'a [(std::borrow::Cow<'a, str>, Node<'a>)],
     (dirty, spent): (u64, usize),
     cx: &mut Cx,
     build: bool,
-) -> Properties {
+) -> Properties<'a> {
     let Schema::Rules(root) = graph.get(graph.root) else {
         return Properties::Walk;
     };
@@ -137,7 +138,7 @@ pub(crate) fn walk_properties(
     };
     let mut ok = true;
     let properties = root.properties.as_deref().unwrap_or_default();
-    let mut out = build.then(|| serde_json::Map::with_capacity(members.len()));
+    let mut out = Vec::with_capacity(if build { properties.len() } else { 0 });
     for (index, property) in properties.iter().enumerate() {
         let judged = index < 64 && dirty & (1 << index) != 0;
         if !judged && !build {
@@ -149,27 +150,26 @@ pub(crate) fn walk_properties(
             .map(|(_, value)| value);
         let value = match member {
             // Accepted as sent, and so a scalar or a list of scalars that passes through
-            // exactly: what the walk's `leaf` copies of it.
-            Some(node) if !judged => Some(Some(node.to_value())),
+            // exactly: what the walk's `leaf` copies of it, handed over uncopied.
+            Some(node) if !judged => Some(Some(Member::Sent(node))),
             _ => {
                 let at = Path::ROOT.key(&property.name);
                 let schemas = std::slice::from_ref(&property.schema);
-                walker.property(property, member, schemas, &at, cx)
+                let value = walker.property(property, member, schemas, &at, cx);
+                value.map(|built| built.map(Member::Built))
             }
         };
-        match (value, &mut out) {
-            (Some(Some(value)), Some(out)) => {
-                out.insert(property.name.clone(), value);
-            }
-            (Some(Some(value)), None) => discard(value),
-            (Some(None), _) => {}
-            (None, _) => ok = false,
+        match value {
+            Some(Some(member)) if build => out.push((property.name.as_str(), member)),
+            Some(Some(Member::Built(value))) => discard(value),
+            Some(_) => {}
+            None => ok = false,
         }
     }
     if budget.get() == 0 {
         return Properties::Walk;
     }
-    Properties::Judged(ok.then(|| out.map_or(Value::Null, Value::Object)))
+    Properties::Judged(ok.then_some(out))
 }
 
 /// Whether `value` satisfies schema `id` as it is, without repairs.

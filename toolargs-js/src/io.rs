@@ -1,0 +1,80 @@
+//! Text in and out of the module without wasm-bindgen's copies: the wrapper writes a call's
+//! text into the module's memory (`inputBuffer`), and reads each verdict from it
+//! (`outputAt`, with the length and kind the call gave), through views of `wasmMemory`.
+//!
+//! A string argument or result crosses through wasm-bindgen's glue, which writes the text in
+//! a loop over its characters and reads the result with a `TextDecoder`: together more time
+//! than a short call takes to judge. The wrapper instead writes the text with the fastest
+//! encoder its runtime has (Node.js's `Buffer`, or `TextEncoder.encodeInto`) into a buffer the
+//! module keeps, and decodes the verdict where the module left it.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+
+use toolargs_core::{ArgumentError, Code, Path, Rejection};
+
+use crate::convert::{self, Verdict};
+
+thread_local! {
+    /// The text of the next call, as the wrapper wrote it: every byte initialised, so that
+    /// reading what it wrote needs nothing unsafe.
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The last verdict written.
+    static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Where the wrapper writes the text of the next calls: `capacity` bytes (the wrapper decides
+/// how much room to keep). The address holds until the next call of this function.
+#[wasm_bindgen(js_name = inputBuffer)]
+pub fn input_buffer(capacity: usize) -> *mut u8 {
+    INPUT.with_borrow_mut(|input| {
+        if input.len() != capacity {
+            // Zeroed, not resized in place: the old text is not worth copying.
+            *input = vec![0; capacity];
+        }
+        input.as_mut_ptr()
+    })
+}
+
+/// Runs `f` on the first `len` bytes the wrapper wrote (fewer if it claims more than there
+/// is room for), and keeps the verdict it gives ([`emit`]).
+pub(crate) fn with_input(len: usize, f: impl FnOnce(&[u8]) -> Verdict) -> u32 {
+    emit(INPUT.with_borrow(|input| f(&input[..len.min(input.len())])))
+}
+
+/// The longest verdict [`emit`] hands over: its length and kind share a 32-bit number.
+const LONGEST: usize = (u32::MAX >> 2) as usize;
+
+/// Keeps a verdict's text for the wrapper to read at [`output_at`], and gives its length in
+/// bytes and its kind as one number, `4 * length + kind`. A verdict past [`LONGEST`] (a GiB:
+/// far more than a call within the gate's limits gives) is not handed over: the call is
+/// rejected `too_large` instead.
+pub(crate) fn emit(verdict: Verdict) -> u32 {
+    let verdict = match verdict.text.len() <= LONGEST {
+        true => verdict,
+        false => convert::verdict(
+            &Err(Rejection::single(ArgumentError::new(
+                Path::ROOT.render(),
+                Code::TooLarge,
+                "the verdict on these arguments is too large to hand over",
+            ))),
+            0,
+        ),
+    };
+    let code = (verdict.text.len() as u32) << 2 | verdict.kind as u32;
+    OUTPUT.set(verdict.text);
+    code
+}
+
+/// Where the last verdict's text starts in the module's memory.
+#[wasm_bindgen(js_name = outputAt)]
+pub fn output_at() -> *const u8 {
+    OUTPUT.with_borrow(|output| output.as_ptr())
+}
+
+/// The module's memory, for the wrapper's views of it.
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
