@@ -10,7 +10,8 @@
 // schema written in zod.
 // A text JSON.parse refuses is a rejection. The time per call is the median of ROUNDS rounds
 // over the whole corpus, the three interleaved in each round, after a round of warm-up, by
-// the wall clock or (CLOCK=cpu) the process's CPU time; ratios are medians of each round's. Then
+// the wall clock or (CLOCK=cpu) the process's CPU time, which counts V8's helper threads (the
+// collection of any contender's garbage among them); ratios are medians of each round's. Then
 // where toolargs' time goes: a call into the module that does nothing, copying the text in
 // and the verdict out, the gate in the module, and the result built in JavaScript.
 
@@ -18,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 
 import { Spec } from "../js/index.js";
 import { verdictText, writeInput } from "../js/io.js";
@@ -114,34 +116,55 @@ function bench(entries, items, rounds = ROUNDS) {
   }
   return Object.fromEntries(Object.entries(ns).map(([k, v]) => [k, median(v)]));
 }
-// The same, with the ratio of the first to each, per round: its median.
-function benchRatios(entries, items, rounds = ROUNDS) {
-  const ns = entries.map(() => []);
-  for (const [, f] of entries) time(f, items);
-  for (let round = 0; round < rounds; round++) {
-    const t = [];
-    for (let i = 0; i < entries.length; i++) {
-      const j = (round + i) % entries.length;
-      t[j] = time(entries[j][1], items);
+// Each contender runs in a worker thread of its own (its own heap and compiled code, so that
+// none runs on what another left: V8 shares the hidden classes of objects `JSON.parse` makes
+// within a thread), its passes interleaved with the others' in each round, starting with
+// another each round. The ratio of the first to each is taken per round; its median.
+const ask = (worker, message) =>
+  new Promise((answer) => {
+    worker.once("message", answer);
+    worker.postMessage(message);
+  });
+if (!isMainThread) {
+  const f = contenders[workerData];
+  parentPort.on("message", (message) => {
+    if (message === "count") {
+      const c = [0, 0, 0];
+      for (const text of texts) c[f(text)]++;
+      parentPort.postMessage(c);
+    } else {
+      parentPort.postMessage(time(f, texts));
     }
-    t.forEach((v, j) => ns[j].push(v));
+  });
+} else {
+  await main();
+}
+
+async function benchRatios(workers, rounds = ROUNDS) {
+  const ns = workers.map(() => []);
+  for (const worker of workers) await ask(worker, "time");
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < workers.length; i++) {
+      const j = (round + i) % workers.length;
+      ns[j].push(await ask(workers[j], "time"));
+    }
   }
-  return entries.map(([name], j) => ({
-    name,
-    ns: median(ns[j]),
-    ratio: median(ns[0].map((v, r) => v / ns[j][r])),
+  return ns.map((mine, j) => ({
+    ns: median(mine),
+    ratio: median(ns[0].map((v, r) => v / mine[r])),
   }));
 }
 
+async function main() {
 const names = Object.keys(contenders);
-const counts = Object.fromEntries(
-  names.map((name) => {
-    const c = [0, 0, 0];
-    for (const text of texts) c[contenders[name](text)]++;
-    return [name, c];
-  }),
+const workers = names.map(
+  (name) => new Worker(new URL(import.meta.url), { workerData: name, argv: process.argv.slice(2) }),
 );
-const results = benchRatios(Object.entries(contenders), texts);
+const counts = Object.fromEntries(
+  await Promise.all(names.map(async (name, j) => [name, await ask(workers[j], "count")])),
+);
+const results = (await benchRatios(workers)).map((r, j) => ({ name: names[j], ...r }));
+await Promise.all(workers.map((worker) => worker.terminate()));
 
 // Where toolargs' time goes, each over the corpus: the module's own calls, as `spec.parse`
 // makes them (`js/io.js`).
@@ -183,7 +206,8 @@ const parts = bench(
 );
 
 console.log(
-  `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, Node.js ${process.version}`,
+  `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, ` +
+    `each contender in a worker thread of its own, Node.js ${process.version}`,
 );
 for (const { name, ns, ratio } of results) {
   const [clean, repaired, rejected] = counts[name];
@@ -197,3 +221,4 @@ console.log(`where toolargs' ${base.toFixed(0)} ns go (ns per call):`);
 for (const [name, v] of Object.entries(parts))
   console.log(`  ${v.toFixed(0).padStart(6)}  ${name}`);
 if (sink === 0.5) console.log("");
+}

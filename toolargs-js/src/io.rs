@@ -44,13 +44,13 @@ pub(crate) fn with_input(len: usize, f: impl FnOnce(&[u8]) -> Verdict) -> u32 {
 }
 
 /// The longest verdict [`emit`] hands over: its length and kind share a 32-bit number.
-const LONGEST: usize = (u32::MAX >> 2) as usize;
+pub const LONGEST: usize = (u32::MAX >> 2) as usize;
 
 /// Keeps a verdict's text for the wrapper to read at [`output_at`], and gives its length in
 /// bytes and its kind as one number, `4 * length + kind`. A verdict past [`LONGEST`] (a GiB:
 /// far more than a call within the gate's limits gives) is not handed over: the call is
 /// rejected `too_large` instead.
-pub(crate) fn emit(verdict: Verdict) -> u32 {
+pub fn emit(verdict: Verdict) -> u32 {
     let verdict = match verdict.text.len() <= LONGEST {
         true => verdict,
         false => convert::verdict(

@@ -15,7 +15,7 @@
 #[allow(unsafe_code)]
 mod alloc;
 pub mod convert;
-mod io;
+pub mod io;
 mod spec;
 
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
