@@ -112,12 +112,12 @@ export class ParseResult {
 
 const OK_FOR_MODEL = '{"ok":true}';
 
-/** The verdict the module kept (`src/convert.rs`), given its code, `4 * length + kind`: kind 0,
- * the arguments; 1, the arguments, the repairs and the places of the integers beyond a number,
- * a line each; 2, the rejection's text for the model. */
+/** The verdict the module kept (`src/convert.rs`), given its code (`src/io.rs`), whose two low
+ * bits are its kind: 0, the arguments; 1, the arguments, the repairs and the places of the
+ * integers beyond a number, a line each; 2, the rejection's text for the model. */
 function verdictOf(code) {
   const kind = code & 3;
-  const text = verdictText(code >>> 2);
+  const text = verdictText(code);
   if (kind === 0) return new ParseResult(WRAP, true, JSON.parse(text), null);
   if (kind === 2) return new ParseResult(WRAP, false, null, null, undefined, text);
   const end = text.indexOf("\n");

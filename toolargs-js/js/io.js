@@ -31,6 +31,8 @@ let bytes, nodeBytes;
 /** Where the module's input buffer is, and its size in bytes. */
 let at = 0;
 let room = 0;
+/** Where the module's output buffer is. */
+let verdictAt = 0;
 
 function refresh() {
   if (bytes === undefined || bytes.byteLength === 0) {
@@ -54,11 +56,13 @@ export function writeInput(text) {
   return encoder.encodeInto(text, bytes.subarray(at, at + room)).written;
 }
 
-/** The text of the last verdict the module kept, `length` bytes long. */
-export function verdictText(length) {
-  const start = outputAt();
+/** The text of the verdict the module kept, from the code it gave (`src/io.rs`): its length,
+ * and whether it moved since the last. */
+export function verdictText(code) {
+  if (code & 4) verdictAt = outputAt();
   // The verdict may have grown the memory.
   refresh();
-  if (nodeBytes) return nodeBytes.utf8Slice(start, start + length);
-  return decoder.decode(bytes.subarray(start, start + length));
+  const end = verdictAt + (code >>> 3);
+  if (nodeBytes) return nodeBytes.utf8Slice(verdictAt, end);
+  return decoder.decode(bytes.subarray(verdictAt, end));
 }

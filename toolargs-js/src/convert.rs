@@ -93,11 +93,12 @@ pub struct Written {
 }
 
 impl Written {
-    /// The arguments as the parse handed them over from the call's text `source`.
-    pub fn of(args: &Arguments<'_>, source: &[u8]) -> Written {
+    /// The arguments as the parse handed them over from the call's text `source`, written
+    /// into `buffer` (emptied; it keeps its room).
+    pub fn of(args: &Arguments<'_>, source: &[u8], buffer: String) -> Written {
         match args {
-            Arguments::Value(value) => Written::of_value(value, source.len()),
-            Arguments::Members(members) => Written::with(source.len(), |w| {
+            Arguments::Value(value) => Written::with(buffer, source.len(), |w| w.value(value)),
+            Arguments::Members(members) => Written::with(buffer, source.len(), |w| {
                 w.source = source.as_ptr_range();
                 w.members(members);
             }),
@@ -105,17 +106,19 @@ impl Written {
     }
 
     fn of_value(value: &Value, size: usize) -> Written {
-        Written::with(size, |w| w.value(value))
+        Written::with(String::new(), size, |w| w.value(value))
     }
 
-    /// Written by `write` from the key `arguments` down: the places of the integers beyond a
-    /// number are followed only when one was met, and then the arguments are written again,
-    /// keeping them.
-    fn with<'a>(size: usize, write: impl Fn(&mut Writer<'a>)) -> Written {
-        let mut w = Writer::new(size, false);
+    /// Written by `write` from the key `arguments` down, into `buffer`: the places of the
+    /// integers beyond a number are followed only when one was met, and then the arguments
+    /// are written again, keeping them.
+    fn with<'a>(buffer: String, size: usize, write: impl Fn(&mut Writer<'a>)) -> Written {
+        let mut w = Writer::into(buffer, size, false);
         write(&mut w);
         if w.met_big {
-            w = Writer::new(size, true);
+            let mut buffer = w.out;
+            buffer.clear();
+            w = Writer::into(buffer, size, true);
             w.enter(Step::Key("arguments"));
             write(&mut w);
         }
@@ -269,9 +272,15 @@ struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     fn new(size: usize, track: bool) -> Writer<'a> {
+        Writer::into(String::new(), size, track)
+    }
+
+    /// A writer into `out`, which is empty.
+    fn into(mut out: String, size: usize, track: bool) -> Writer<'a> {
+        // Room for what defaults and repairs add, at once.
+        out.reserve(size + size / 2 + 64);
         Writer {
-            // Room for what defaults and repairs add, at once.
-            out: String::with_capacity(size + size / 2 + 64),
+            out,
             track,
             path: Vec::new(),
             met_big: false,

@@ -8,7 +8,8 @@
 //! encoder its runtime has (Node.js's `Buffer`, or `TextEncoder.encodeInto`) into a buffer the
 //! module keeps, and decodes the verdict where the module left it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::ptr;
 
 use wasm_bindgen::prelude::*;
 
@@ -20,8 +21,21 @@ thread_local! {
     /// The text of the next call, as the wrapper wrote it: every byte initialised, so that
     /// reading what it wrote needs nothing unsafe.
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The last verdict written.
+    /// The last verdict written, in a buffer kept from call to call: the next verdict is
+    /// written into it ([`output_buffer`]), so that it rarely moves.
     static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
+    /// Where the wrapper was last told the verdict is.
+    static SHOWN: Cell<*const u8> = const { Cell::new(ptr::null()) };
+}
+
+/// The room the output buffer keeps after a larger verdict.
+const KEPT: usize = 64 * 1024;
+
+/// The output buffer, emptied, to write the next verdict into and hand to [`emit`].
+pub fn output_buffer() -> String {
+    let mut buffer = OUTPUT.take();
+    buffer.clear();
+    buffer
 }
 
 /// Where the wrapper writes the text of the next calls: `capacity` bytes (the wrapper decides
@@ -43,13 +57,16 @@ pub(crate) fn with_input(len: usize, f: impl FnOnce(&[u8]) -> Verdict) -> u32 {
     emit(INPUT.with_borrow(|input| f(&input[..len.min(input.len())])))
 }
 
-/// The longest verdict [`emit`] hands over: its length and kind share a 32-bit number.
-pub const LONGEST: usize = (u32::MAX >> 2) as usize;
+/// The longest verdict [`emit`] hands over: its length, kind and whether it moved share a
+/// 32-bit number.
+pub const LONGEST: usize = (u32::MAX >> 3) as usize;
 
-/// Keeps a verdict's text for the wrapper to read at [`output_at`], and gives its length in
-/// bytes and its kind as one number, `4 * length + kind`. A verdict past [`LONGEST`] (a GiB:
-/// far more than a call within the gate's limits gives) is not handed over: the call is
-/// rejected `too_large` instead.
+/// Keeps a verdict's text in the output buffer for the wrapper to read, and gives its length in
+/// bytes, whether it is somewhere else than the wrapper was last told (then [`output_at`]
+/// says where), and its kind, as one number: `8 * length + 4 * moved + kind`. A verdict past
+/// [`LONGEST`] (half a GiB: far more than a call within the gate's limits gives) is not handed
+/// over: the call is rejected `too_large` instead. The wrapper reads every code it is given,
+/// or loses track of where the verdicts are.
 pub fn emit(verdict: Verdict) -> u32 {
     let verdict = match verdict.text.len() <= LONGEST {
         true => verdict,
@@ -62,12 +79,27 @@ pub fn emit(verdict: Verdict) -> u32 {
             0,
         ),
     };
-    let code = (verdict.text.len() as u32) << 2 | verdict.kind as u32;
-    OUTPUT.set(verdict.text);
-    code
+    let (len, kind) = (verdict.text.len(), verdict.kind);
+    let at = OUTPUT.with_borrow_mut(|output| {
+        // Written in the output buffer (taken from it, and so left empty), or copied there.
+        match output.capacity() {
+            0 => *output = verdict.text,
+            _ => {
+                output.clear();
+                output.push_str(&verdict.text);
+            }
+        }
+        if output.capacity() > KEPT && output.len() <= KEPT {
+            output.shrink_to(KEPT);
+        }
+        output.as_ptr()
+    });
+    let moved = SHOWN.replace(at) != at;
+    (len as u32) << 3 | u32::from(moved) << 2 | kind as u32
 }
 
-/// Where the last verdict's text starts in the module's memory.
+/// Where the last verdict's text starts in the module's memory; the same as the verdict before
+/// unless [`emit`] said it moved.
 #[wasm_bindgen(js_name = outputAt)]
 pub fn output_at() -> *const u8 {
     OUTPUT.with_borrow(|output| output.as_ptr())

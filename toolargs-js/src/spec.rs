@@ -201,7 +201,7 @@ impl Spec {
         let parsed = self
             .spec
             .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-                convert::Written::of(&args, bytes)
+                convert::Written::of(&args, bytes, io::output_buffer())
             });
         convert::written_verdict(parsed)
     }
