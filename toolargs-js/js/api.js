@@ -78,9 +78,12 @@ export class ParseResult {
       if (repairs === null) {
         repairs = [];
       } else {
-        const holder = { repairs: JSON.parse(repairs) };
-        for (const path of this.#big) makeBig(holder, path);
-        repairs = holder.repairs;
+        repairs = JSON.parse(repairs);
+        if (this.#big.length > 0) {
+          const holder = { repairs };
+          for (const path of this.#big) makeBig(holder, path);
+          repairs = holder.repairs;
+        }
       }
       this.#repairs = repairs;
       this.#big = undefined;
@@ -124,7 +127,9 @@ function verdictOf(code) {
   const last = text.lastIndexOf("\n");
   const holder = { arguments: JSON.parse(text.slice(0, end)) };
   const later = [];
-  for (const path of JSON.parse(text.slice(last + 1))) {
+  // Most repaired calls hold no integer beyond a number: their list is `[]`.
+  const big = last + 3 === text.length ? EMPTY : JSON.parse(text.slice(last + 1));
+  for (const path of big) {
     if (path[0] === "arguments") makeBig(holder, path);
     else later.push(path);
   }
