@@ -16,7 +16,17 @@ pub enum Arguments<'a> {
     /// plain root schema.
     Value(Value),
     /// An object: the declared properties in declaration order, each as sent or built.
-    Members(Vec<(&'a str, Member<'a>)>),
+    Members(Vec<(Key<'a>, Member<'a>)>),
+}
+
+/// The key of a property in [`Arguments::Members`].
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'a> {
+    /// The property's name.
+    pub name: &'a str,
+    /// The name as a JSON string, quoted and escaped as `serde_json` writes it (escaped when the
+    /// schema was loaded, not at each call).
+    pub quoted: &'a str,
 }
 
 /// One property of [`Arguments::Members`].
@@ -37,7 +47,7 @@ impl Arguments<'_> {
             Arguments::Members(members) => Value::Object(
                 members
                     .into_iter()
-                    .map(|(name, member)| (name.to_owned(), member.into_value()))
+                    .map(|(key, member)| (key.name.to_owned(), member.into_value()))
                     .collect::<Map<_, _>>(),
             ),
         }

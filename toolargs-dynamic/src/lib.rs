@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use arguments::{Arguments, Member};
+pub use arguments::{Arguments, Key, Member};
 pub use list::{load_tool_list, load_tool_list_lenient, NamedTools, RefusedDefinition, ToolList};
 pub use load::{LoadError, LoadErrorKind};
 use shape::{Graph, Schema, Types};
@@ -316,7 +316,7 @@ impl Spec {
     ///     // Declaration order: `n` repaired and built, `tags` as read.
     ///     Arguments::Members(members) => members
     ///         .iter()
-    ///         .map(|(name, member)| format!("{name}:{}", matches!(member, Member::Sent(_))))
+    ///         .map(|(key, member)| format!("{}:{}", key.name, matches!(member, Member::Sent(_))))
     ///         .collect::<Vec<_>>(),
     ///     Arguments::Value(_) => vec![],
     /// })?;
@@ -496,14 +496,19 @@ impl Spec {
     /// walked (see [`walk::Plain`]), and the others handed over as read.
     fn read<'a>(&'a self, node: &'a Node<'a>, cx: &mut Cx, build: bool) -> Option<Arguments<'a>> {
         if let (Some(plain), Node::Object(members)) = (&self.plain, node) {
-            if let walk::Reading::Declared { dirty, spent } = plain.read(node, cx) {
+            if let walk::Reading::Declared {
+                dirty,
+                spent,
+                slots,
+            } = plain.read(node, cx)
+            {
                 if dirty == 0 && !build {
                     return Some(Arguments::Value(Value::Null));
                 }
                 // Should the evaluations run out, the root's walk judges the call, and it alone
                 // records: what was recorded here is dropped. Most calls come with nothing
                 // recorded yet, and are recorded in place, then emptied again if need be.
-                let properties = (dirty, spent);
+                let properties = (dirty, spent, slots);
                 if cx.is_empty() {
                     match walk::walk_properties(&self.graph, members, properties, cx, build) {
                         walk::Properties::Judged(value) => return value.map(Arguments::Members),

@@ -30,7 +30,7 @@ use serde_json::Value;
 use toolargs_core::internal::text::push_json_str;
 use toolargs_core::node::{Node, Number};
 use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection, Repair};
-use toolargs_dynamic::{Arguments, Member};
+use toolargs_dynamic::{Arguments, Key, Member};
 
 /// The largest integer a JavaScript number holds exactly, along with every integer below it
 /// (`Number.MAX_SAFE_INTEGER`).
@@ -344,15 +344,24 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The members of [`Arguments::Members`], as the object [`Arguments::into_value`] gives.
-    fn members(&mut self, members: &'a [(&'a str, Member<'a>)]) {
-        self.object(
-            members.iter().map(|(k, v)| (*k, v)),
-            |w, member| match member {
-                Member::Sent(node) => w.node(node),
-                Member::Built(value) => w.value(value),
-            },
-        );
+    /// The members of [`Arguments::Members`], as the object [`Arguments::into_value`] gives,
+    /// each key as the schema's loading quoted it.
+    fn members(&mut self, members: &'a [(Key<'a>, Member<'a>)]) {
+        self.out.push('{');
+        for (i, (key, member)) in members.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            self.out.push_str(key.quoted);
+            self.out.push(':');
+            self.enter(Step::Key(key.name));
+            match member {
+                Member::Sent(node) => self.node(node),
+                Member::Built(value) => self.value(value),
+            }
+            self.leave();
+        }
+        self.out.push('}');
     }
 
     fn boolean(&mut self, b: bool) {

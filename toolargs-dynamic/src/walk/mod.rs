@@ -21,11 +21,11 @@ mod members;
 mod plain;
 
 pub(crate) use members::RootMembers;
-pub(crate) use plain::{Plain, Reading};
+pub(crate) use plain::{Plain, Reading, Slots};
 
 use serde_json::Value;
 
-use crate::arguments::Member;
+use crate::arguments::{Key, Member};
 use crate::exact::{json_equal, listed};
 use crate::shape::{Graph, Id, Rules, Schema, Types};
 use toolargs_core::coerce::any::coerce_any;
@@ -104,7 +104,7 @@ fn out_of_budget(budget: &std::cell::Cell<usize>, path: &Path<'_>, cx: &mut Cx) 
 /// What [`walk_properties`] makes of a call.
 pub(crate) enum Properties<'a> {
     /// The root's verdict: its members (none when not built), or `None` with errors in `cx`.
-    Judged(Option<Vec<(&'a str, Member<'a>)>>),
+    Judged(Option<Vec<(Key<'a>, Member<'a>)>>),
     /// The evaluations ran out: only the root's walk says what that gives (each evaluation
     /// past the budget has an error of its own), so it must judge the call.
     Walk,
@@ -118,11 +118,11 @@ pub(crate) enum Properties<'a> {
 /// value is the root walk's too: the declared properties in declaration order, a value
 /// accepted as sent copied as the walk copies it, an absent one given its default. `spent`
 /// is what the root's walk spends of its budget on the root and the properties not in
-/// `dirty`.
+/// `dirty`; `slots` where the reading found each property's member.
 pub(crate) fn walk_properties<'a>(
     graph: &'a Graph,
     members: &'a [(std::borrow::Cow<'a, str>, Node<'a>)],
-    (dirty, spent): (u64, usize),
+    (dirty, spent, slots): (u64, usize, Slots),
     cx: &mut Cx,
     build: bool,
 ) -> Properties<'a> {
@@ -144,9 +144,9 @@ pub(crate) fn walk_properties<'a>(
         if !judged && !build {
             continue;
         }
-        let member = members
-            .iter()
-            .find(|(key, _)| toolargs_core::internal::text::same_text(key, &property.name))
+        let member = slots
+            .member(index)
+            .and_then(|at| members.get(at))
             .map(|(_, value)| value);
         let value = match member {
             // Accepted as sent, and so a scalar or a list of scalars that passes through
@@ -160,7 +160,13 @@ pub(crate) fn walk_properties<'a>(
             }
         };
         match value {
-            Some(Some(member)) if build => out.push((property.name.as_str(), member)),
+            Some(Some(member)) if build => {
+                let key = Key {
+                    name: &property.name,
+                    quoted: &property.quoted,
+                };
+                out.push((key, member));
+            }
             Some(Some(Member::Built(value))) => discard(value),
             Some(_) => {}
             None => ok = false,

@@ -39,10 +39,30 @@ pub(crate) enum Reading {
     /// ([`walk_properties`](super::walk_properties)). `spent` is what the root's walk spends
     /// of its evaluations on the root and on the other properties, which is less than its
     /// budget.
-    Declared { dirty: u64, spent: usize },
+    Declared {
+        dirty: u64,
+        spent: usize,
+        slots: Slots,
+    },
     /// Left to the walk: a key is not declared, a required one is missing, or the values
     /// accepted as sent would take the walk's whole budget.
     Walk,
+}
+
+/// Where each property's member is among a call's members, as [`Plain::read`] found them, so
+/// that the walk of the properties finds each without looking for it again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slots {
+    /// `at[i]`: the position of property `i`'s member, when bit `i` of `present` is set.
+    at: [u8; 64],
+    present: u64,
+}
+
+impl Slots {
+    /// The position of property `index`'s member among the call's members, when sent.
+    pub(crate) fn member(&self, index: usize) -> Option<usize> {
+        (index < 64 && self.present & (1 << index) != 0).then(|| usize::from(self.at[index]))
+    }
 }
 
 /// A root schema whose calls accepted as sent can be recognised here (see the module).
@@ -134,13 +154,21 @@ impl Plain {
         // value that fails any of them is judged again, and reported, by the walk. It is
         // quiet: no message is written here only to be dropped.
         let mut scratch = cx.quiet_scratch();
-        for (key, value) in members {
-            let Some(index) = self.fields.iter().position(|f| same_text(&f.name, key)) else {
+        let mut at = [0u8; 64];
+        // Members most often come in declaration order, some left out: each is looked for from
+        // the property after the last one found.
+        let mut next = 0;
+        for (position, (key, value)) in members.iter().enumerate() {
+            let Some(index) = self.field_named(key, next) else {
                 declared = false;
                 continue;
             };
-            // Keys are unique: each bit is set once.
+            next = index + 1;
+            // Keys are unique: each bit is set once. With every key declared there are at most
+            // 64 members; a position past a byte is only kept where a key is not declared,
+            // and then the slots are not used.
             present |= 1 << index;
+            at[index] = u8::try_from(position).unwrap_or(u8::MAX);
             // First what needs no keyword (of its type, listed in its `enum`, equal to its
             // `const`): most values the walk must repair or reject stop here, before any
             // check that writes an error.
@@ -163,9 +191,19 @@ impl Plain {
             true => Reading::Declared {
                 dirty: present & !clean,
                 spent,
+                slots: Slots { at, present },
             },
             false => Reading::Walk,
         }
+    }
+
+    /// The index of the property named `key`, looked for from `from` on, then before it.
+    fn field_named(&self, key: &str, from: usize) -> Option<usize> {
+        let (before, after) = self.fields.split_at(from.min(self.fields.len()));
+        let found = |fields: &[Field]| fields.iter().position(|f| same_text(&f.name, key));
+        found(after)
+            .map(|i| i + before.len())
+            .or_else(|| found(before))
     }
 
     /// Whether the walk would accept `node` as sent.
@@ -419,8 +457,13 @@ mod tests {
             panic!("an object: {text}");
         };
         let mut cx = Cx::new(UnknownPolicy::Strip);
+        let plain = Plain::of(graph).expect("a plain schema");
+        let Reading::Declared { slots, .. } = plain.read(&node, &cx) else {
+            panic!("every key declared: {text}");
+        };
+        let reading = (dirty, 1, slots);
         let super::super::Properties::Judged(judged) =
-            super::super::walk_properties(graph, members, (dirty, 1), &mut cx, false)
+            super::super::walk_properties(graph, members, reading, &mut cx, false)
         else {
             panic!("out of evaluations: {text}");
         };
