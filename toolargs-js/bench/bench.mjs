@@ -156,69 +156,69 @@ async function benchRatios(workers, rounds = ROUNDS) {
 }
 
 async function main() {
-const names = Object.keys(contenders);
-const workers = names.map(
-  (name) => new Worker(new URL(import.meta.url), { workerData: name, argv: process.argv.slice(2) }),
-);
-const counts = Object.fromEntries(
-  await Promise.all(names.map(async (name, j) => [name, await ask(workers[j], "count")])),
-);
-const results = (await benchRatios(workers)).map((r, j) => ({ name: names[j], ...r }));
-await Promise.all(workers.map((worker) => worker.terminate()));
-
-// Where toolargs' time goes, each over the corpus: the module's own calls, as `spec.parse`
-// makes them (`js/io.js`).
-const native = NativeSpec.load(JSON.stringify(definition), undefined, undefined);
-const tiny = new Spec({ type: "object" });
-const tinyNative = NativeSpec.load('{"type": "object"}', undefined, undefined);
-const moduleParse = (nativeSpec, text) => {
-  const code = nativeSpec.parseInput(writeInput(text));
-  return verdictText(code);
-};
-const items = texts.map((text) => {
-  const code = native.parseInput(writeInput(text));
-  const document = verdictText(code);
-  return { text, kind: code & 3, document, bytes: Buffer.from(document) };
-});
-const parts = bench(
-  [
-    ["spec.parse(text), as above", ({ text }) => (spec.parse(text).ok ? 1 : 0)],
-    ["a call into the module that does nothing (maxDepth())", () => maxDepth()],
-    ['spec.parse("{}") for {type: "object"}', () => (tiny.parse("{}").ok ? 1 : 0)],
-    ["  the module's parse of it", () => moduleParse(tinyNative, "{}").length],
-    ["the module's parse: text in, gate, verdict out", ({ text }) => moduleParse(native, text).length],
-    ["  copying in: the text written into the module", ({ text }) => writeInput(text)],
-    [
-      "  copying out: the verdict read (utf8Slice)",
-      ({ bytes }) => bytes.utf8Slice(0, bytes.length).length,
-    ],
-    [
-      "the result built in JavaScript (wellFormed, the arguments' JSON.parse)",
-      ({ text, kind, document }) =>
-        wellFormed(text) && kind !== 2
-          ? JSON.parse(document.slice(0, (document.indexOf("\n") + 1 || document.length + 1) - 1)) === null
-            ? 0
-            : 1
-          : 0,
-    ],
-  ],
-  items,
-);
-
-console.log(
-  `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, ` +
-    `each contender in a worker thread of its own, Node.js ${process.version}`,
-);
-for (const { name, ns, ratio } of results) {
-  const [clean, repaired, rejected] = counts[name];
-  console.log(
-    `  ${name.padEnd(18)} ${ns.toFixed(0).padStart(6)} ns/call  toolargs / this ${ratio.toFixed(2)}x  ` +
-      `accepted as sent ${clean}, repaired ${repaired}, rejected ${rejected}`,
+  const names = Object.keys(contenders);
+  const workers = names.map(
+    (name) => new Worker(new URL(import.meta.url), { workerData: name, argv: process.argv.slice(2) }),
   );
-}
-const base = results[0].ns;
-console.log(`where toolargs' ${base.toFixed(0)} ns go (ns per call):`);
-for (const [name, v] of Object.entries(parts))
-  console.log(`  ${v.toFixed(0).padStart(6)}  ${name}`);
-if (sink === 0.5) console.log("");
+  const counts = Object.fromEntries(
+    await Promise.all(names.map(async (name, j) => [name, await ask(workers[j], "count")])),
+  );
+  const results = (await benchRatios(workers)).map((r, j) => ({ name: names[j], ...r }));
+  await Promise.all(workers.map((worker) => worker.terminate()));
+
+  // Where toolargs' time goes, each over the corpus: the module's own calls, as `spec.parse`
+  // makes them (`js/io.js`).
+  const native = NativeSpec.load(JSON.stringify(definition), undefined, undefined);
+  const tiny = new Spec({ type: "object" });
+  const tinyNative = NativeSpec.load('{"type": "object"}', undefined, undefined);
+  const moduleParse = (nativeSpec, text) => {
+    const code = nativeSpec.parseInput(writeInput(text));
+    return verdictText(code);
+  };
+  const items = texts.map((text) => {
+    const code = native.parseInput(writeInput(text));
+    const document = verdictText(code);
+    return { text, kind: code & 3, document, bytes: Buffer.from(document) };
+  });
+  const parts = bench(
+    [
+      ["spec.parse(text), as above", ({ text }) => (spec.parse(text).ok ? 1 : 0)],
+      ["a call into the module that does nothing (maxDepth())", () => maxDepth()],
+      ['spec.parse("{}") for {type: "object"}', () => (tiny.parse("{}").ok ? 1 : 0)],
+      ["  the module's parse of it", () => moduleParse(tinyNative, "{}").length],
+      ["the module's parse: text in, gate, verdict out", ({ text }) => moduleParse(native, text).length],
+      ["  copying in: the text written into the module", ({ text }) => writeInput(text)],
+      [
+        "  copying out: the verdict read (utf8Slice)",
+        ({ bytes }) => bytes.utf8Slice(0, bytes.length).length,
+      ],
+      [
+        "the result built in JavaScript (wellFormed, the arguments' JSON.parse)",
+        ({ text, kind, document }) =>
+          wellFormed(text) && kind !== 2
+            ? JSON.parse(document.slice(0, (document.indexOf("\n") + 1 || document.length + 1) - 1)) === null
+              ? 0
+              : 1
+            : 0,
+      ],
+    ],
+    items,
+  );
+
+  console.log(
+    `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, ` +
+      `each contender in a worker thread of its own, Node.js ${process.version}`,
+  );
+  for (const { name, ns, ratio } of results) {
+    const [clean, repaired, rejected] = counts[name];
+    console.log(
+      `  ${name.padEnd(18)} ${ns.toFixed(0).padStart(6)} ns/call  toolargs / this ${ratio.toFixed(2)}x  ` +
+        `accepted as sent ${clean}, repaired ${repaired}, rejected ${rejected}`,
+    );
+  }
+  const base = results[0].ns;
+  console.log(`where toolargs' ${base.toFixed(0)} ns go (ns per call):`);
+  for (const [name, v] of Object.entries(parts))
+    console.log(`  ${v.toFixed(0).padStart(6)}  ${name}`);
+  if (sink === 0.5) console.log("");
 }

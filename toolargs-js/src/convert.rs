@@ -309,7 +309,10 @@ impl<'a> Writer<'a> {
             Value::String(s) => push_json_str(&mut self.out, s),
             Value::Array(items) => self.array(items, Writer::value),
             Value::Object(members) => {
-                self.object(members.iter().map(|(k, v)| (k.as_str(), v)), Writer::value);
+                self.object(
+                    members.iter().map(|(k, v)| (k.as_str(), None, v)),
+                    Writer::value,
+                );
             }
         }
     }
@@ -339,7 +342,10 @@ impl<'a> Writer<'a> {
             Node::String(s) => push_json_str(&mut self.out, s),
             Node::Array(items) => self.array(items, Writer::node),
             Node::Object(members) => {
-                self.object(members.iter().map(|(k, v)| (k.as_ref(), v)), Writer::node);
+                self.object(
+                    members.iter().map(|(k, v)| (k.as_ref(), None, v)),
+                    Writer::node,
+                );
             }
         }
     }
@@ -347,21 +353,13 @@ impl<'a> Writer<'a> {
     /// The members of [`Arguments::Members`], as the object [`Arguments::into_value`] gives,
     /// each key as the schema's loading quoted it.
     fn members(&mut self, members: &'a [(Key<'a>, Member<'a>)]) {
-        self.out.push('{');
-        for (i, (key, member)) in members.iter().enumerate() {
-            if i > 0 {
-                self.out.push(',');
-            }
-            self.out.push_str(key.quoted);
-            self.out.push(':');
-            self.enter(Step::Key(key.name));
-            match member {
-                Member::Sent(node) => self.node(node),
-                Member::Built(value) => self.value(value),
-            }
-            self.leave();
-        }
-        self.out.push('}');
+        let keyed = members
+            .iter()
+            .map(|(key, member)| (key.name, Some(key.quoted), member));
+        self.object(keyed, |w, member| match member {
+            Member::Sent(node) => w.node(node),
+            Member::Built(value) => w.value(value),
+        });
     }
 
     fn boolean(&mut self, b: bool) {
@@ -402,17 +400,22 @@ impl<'a> Writer<'a> {
         self.out.push(']');
     }
 
+    /// An object of `members`: each a key, with its JSON text when it is written already, and
+    /// a value `item` writes.
     fn object<T: 'a>(
         &mut self,
-        members: impl Iterator<Item = (&'a str, &'a T)>,
+        members: impl Iterator<Item = (&'a str, Option<&'a str>, &'a T)>,
         item: impl Fn(&mut Self, &'a T),
     ) {
         self.out.push('{');
-        for (i, (key, one)) in members.enumerate() {
+        for (i, (key, quoted, one)) in members.enumerate() {
             if i > 0 {
                 self.out.push(',');
             }
-            push_json_str(&mut self.out, key);
+            match quoted {
+                Some(quoted) => self.out.push_str(quoted),
+                None => push_json_str(&mut self.out, key),
+            }
             self.out.push(':');
             self.enter(Step::Key(key));
             item(self, one);

@@ -115,8 +115,8 @@ pub(crate) enum Properties<'a> {
 /// `dirty` (bit `i` for property `i`), in declaration order, each as the root's walk judges
 /// it. Every other property is absent and optional, or accepted as sent, and the object
 /// itself has nothing else to report; so the verdict is the root walk's. Built (`build`), the
-/// value is the root walk's too: the declared properties in declaration order, a value
-/// accepted as sent copied as the walk copies it, an absent one given its default. `spent`
+/// members are the root walk's value's: the declared properties in declaration order, a value
+/// accepted as sent handed over as read, an absent one given its default. `spent`
 /// is what the root's walk spends of its budget on the root and the properties not in
 /// `dirty`; `slots` where the reading found each property's member.
 pub(crate) fn walk_properties<'a>(

@@ -14,9 +14,10 @@
 //! declared and every required key present, it answers which properties the walk must judge
 //! ([`Reading`]). So it holds no policy of its own, and a call gets the same verdict either way.
 //!
-//! The arguments of such a call are built in the walk's order: the declared properties in
-//! declaration order, each value accepted as sent copied as the walk copies it, each absent
-//! one given its default as the walk gives it ([`walk_properties`](super::walk_properties)).
+//! The arguments of such a call are handed over in the walk's order: the declared properties
+//! in declaration order, each value accepted as sent as it was read (what the walk copies of
+//! it), each absent one given its default as the walk gives it
+//! ([`walk_properties`](super::walk_properties)).
 //! A call that would spend the walk's whole budget of evaluations is left to the walk, which
 //! alone says what running out gives.
 
