@@ -365,6 +365,33 @@ impl Spec {
         )
     }
 
+    /// The names of the properties [`Arguments::Members`] may hold, in declaration order (a
+    /// [`Key::index`] is a place in this list): `None` when [`Spec::parse_borrowed`] always
+    /// hands over [`Arguments::Value`], because the root schema is not plain. A caller that
+    /// makes objects of another language from the members looks each key up here once, rather
+    /// than at each call.
+    ///
+    /// ```
+    /// use toolargs_dynamic::Spec;
+    ///
+    /// let spec = Spec::from_json(r#"{"type": "object", "properties": {
+    ///     "b": {"type": "integer"}, "a": {"type": "string"}}}"#)?;
+    /// assert_eq!(spec.member_names(), Some(vec!["b", "a"]));
+    /// let nested = Spec::from_json(r#"{"type": "object", "properties": {
+    ///     "o": {"type": "object"}}}"#)?;
+    /// assert_eq!(nested.member_names(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn member_names(&self) -> Option<Vec<&str>> {
+        self.plain.as_ref()?;
+        walk::root_properties(&self.graph).map(|properties| {
+            properties
+                .iter()
+                .map(|property| property.name.as_str())
+                .collect()
+        })
+    }
+
     /// Whether the root schema is plain, so that [`Spec::parse_with`] reads a call through
     /// its properties where it can: what the tests count.
     #[doc(hidden)]

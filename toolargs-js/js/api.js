@@ -14,6 +14,7 @@ import {
   notJson,
 } from "../dist/toolargs_js.js";
 import { verdictText, writeInput } from "./io.js";
+import { tapeArguments, tapeBig, tapeNames, tapeRepairs } from "./tape.js";
 import { NotJson, makeBig, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
 
 // The gate's limits, read from the module when first needed (it is loaded after this module
@@ -117,9 +118,14 @@ const OK_FOR_MODEL = '{"ok":true}';
 
 /** The verdict the module kept (`src/convert.rs`), given its code (`src/io.rs`), whose two low
  * bits are its kind: 0, the arguments; 1, the arguments, the repairs and the places of the
- * integers beyond a number, a line each; 2, the rejection's text for the model. */
-function verdictOf(code) {
+ * integers beyond a number, a line each; 2, the rejection's text for the model; 3, a tape of
+ * the arguments in the call's `input` (`tape.js`), with the spec's member `names`. */
+function verdictOf(code, input, names) {
   const kind = code & 3;
+  if (kind === 3) {
+    const args = tapeArguments(code, input, names);
+    return new ParseResult(WRAP, true, args, tapeRepairs, tapeBig);
+  }
   const text = verdictText(code);
   if (kind === 0) return new ParseResult(WRAP, true, JSON.parse(text), null);
   if (kind === 2) return new ParseResult(WRAP, false, null, null, undefined, text);
@@ -139,10 +145,13 @@ function verdictOf(code) {
 /** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
 export class Spec {
   #native;
+  /** The names of the members of a tape (`tape.js`), or `null`. */
+  #names;
 
   constructor(definition, options) {
     if (definition === WRAP) {
       this.#native = options;
+      this.#names = tapeNames(options.memberNames);
       return;
     }
     const { effect, unknown } = options ?? {};
@@ -150,6 +159,7 @@ export class Spec {
     checkOption("unknown", unknown);
     const text = definitionText(definition);
     this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined));
+    this.#names = tapeNames(this.#native.memberNames);
   }
 
   /** Loads a zod 4 schema, through zod's own JSON Schema export of its input. */
@@ -184,13 +194,13 @@ export class Spec {
 
   /** Judges one call's arguments; never throws for what they hold. */
   parse(args) {
-    return judge(this.#native, args);
+    return judge(this.#native, args, this.#names);
   }
 
   /** The arguments of a call that passes (as sent or repaired); throws `Rejected` for one
    * that does not. */
   validate(args) {
-    const result = judge(this.#native, args);
+    const result = judge(this.#native, args, this.#names);
     if (result.ok) return result.arguments;
     throw new Rejected(result.errors, result.forModel());
   }
@@ -343,8 +353,8 @@ class ArgumentStream {
   }
 }
 
-function judge(native, args) {
-  if (typeof args === "string") return judgeText(native, args);
+function judge(native, args, names) {
+  if (typeof args === "string") return judgeText(native, args, names);
   if (args instanceof Uint8Array) return judgeBytes(native, args);
   if (args instanceof ArrayBuffer) return judgeBytes(native, new Uint8Array(args));
   let text;
@@ -354,15 +364,16 @@ function judge(native, args) {
     if (e instanceof NotJson) return verdictOf(notJson(JSON.stringify(e.steps), e.what));
     throw e;
   }
-  return judgeText(native, text);
+  return judgeText(native, text, names);
 }
 
-function judgeText(native, text) {
+function judgeText(native, text, names) {
   // Each UTF-16 unit is at least a byte of UTF-8: past the limit in units, past it in bytes.
   if (text.length > limitsOf().bytes) return judgeInPieces(native, text);
-  return verdictOf(
-    wellFormed(text) ? native.parseInput(writeInput(text)) : native.parseBytes(wtf8(text)),
-  );
+  if (!wellFormed(text)) return verdictOf(native.parseBytes(wtf8(text)));
+  const length = writeInput(text);
+  // As many bytes as units: ASCII, where a tape's places are places in `text`.
+  return verdictOf(native.parseInput(length, length === text.length && names !== null), text, names);
 }
 
 function judgeBytes(native, bytes) {

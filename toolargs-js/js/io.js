@@ -26,8 +26,10 @@ const KEPT = 64 * 1024;
 
 let module;
 /** Views of the module's memory; its `ArrayBuffer` is replaced (and the old one emptied) each
- * time the memory grows. */
+ * time the memory grows. `words` is exported for `tape.js`, which reads it after
+ * `verdictStart`. */
 let bytes, nodeBytes;
+export let words;
 /** Where the module's input buffer is, and its size in bytes. */
 let at = 0;
 let room = 0;
@@ -39,6 +41,7 @@ function refresh() {
     module ??= memory();
     bytes = new Uint8Array(module.buffer);
     nodeBytes = NodeBuffer?.from(module.buffer);
+    words = new Uint32Array(module.buffer);
   }
 }
 
@@ -56,13 +59,23 @@ export function writeInput(text) {
   return encoder.encodeInto(text, bytes.subarray(at, at + room)).written;
 }
 
-/** The text of the verdict the module kept, from the code it gave (`src/io.rs`): its length,
- * and whether it moved since the last. */
-export function verdictText(code) {
+/** Where the verdict the module kept starts in its memory, from the code it gave
+ * (`src/io.rs`): its length, and whether it moved since the last. */
+export function verdictStart(code) {
   if (code & 4) verdictAt = outputAt();
   // The verdict may have grown the memory.
   refresh();
-  const end = verdictAt + (code >>> 3);
-  if (nodeBytes) return nodeBytes.utf8Slice(verdictAt, end);
-  return decoder.decode(bytes.subarray(verdictAt, end));
+  return verdictAt;
+}
+
+/** The text of the verdict the module kept, from the code it gave. */
+export function verdictText(code) {
+  const start = verdictStart(code);
+  return decode(start, start + (code >>> 3));
+}
+
+/** The UTF-8 text of the module's memory from `start` to `end`. */
+export function decode(start, end) {
+  if (nodeBytes) return nodeBytes.utf8Slice(start, end);
+  return decoder.decode(bytes.subarray(start, end));
 }

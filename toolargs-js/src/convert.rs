@@ -9,7 +9,8 @@
 //!   "after"}]`), a newline and the places of the integers beyond a JavaScript number (below):
 //!   accepted otherwise;
 //! - [`Kind::Rejected`]: the rejection's text for the model ([`Rejection::for_model`]), as it
-//!   is: the errors are read from it (`error` there is an error's `code`) only when asked for.
+//!   is: the errors are read from it (`error` there is an error's `code`) only when asked for;
+//! - [`Kind::Tape`]: accepted, the arguments as places in the call's text ([`crate::tape`]).
 //!
 //! JSON written here never holds a raw newline (strings escape control characters), so the
 //! newline separates the parts. An integer beyond ±(2^53 − 1), which a JavaScript number
@@ -45,15 +46,18 @@ pub enum Kind {
     Annotated = 1,
     /// The rejection's text for the model.
     Rejected = 2,
+    /// The arguments as a tape, with the repairs after it ([`crate::tape`]).
+    Tape = 3,
 }
 
-/// A verdict: what it holds, and its text.
+/// A verdict: what it holds, and its bytes.
 #[derive(Debug)]
 pub struct Verdict {
-    /// What `text` holds.
+    /// What `bytes` hold.
     pub kind: Kind,
-    /// The arguments, and what else `kind` says; or the rejection for the model.
-    pub text: String,
+    /// The arguments, and what else `kind` says; or the rejection for the model: UTF-8 text,
+    /// but for a tape's words.
+    pub bytes: Vec<u8>,
 }
 
 /// The verdict on built arguments (see the module); `size` is about how long the arguments'
@@ -65,20 +69,11 @@ pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>, size: usize) -> Verdi
     }
 }
 
-/// The verdict whose arguments were written as the parse handed them over ([`Written::of`],
-/// inside [`Spec::parse_borrowed`](toolargs_dynamic::Spec::parse_borrowed)): the same as
-/// [`verdict`] of the built arguments.
-pub fn written_verdict(verdict: Result<Parsed<Written>, Rejection>) -> Verdict {
-    match verdict {
-        Ok(parsed) => accepted(parsed.args, &parsed.repairs),
-        Err(rejection) => rejected(&rejection),
-    }
-}
-
-fn rejected(rejection: &Rejection) -> Verdict {
+/// The verdict of a rejected call.
+pub fn rejected(rejection: &Rejection) -> Verdict {
     Verdict {
         kind: Kind::Rejected,
-        text: rejection.for_model(),
+        bytes: rejection.for_model().into_bytes(),
     }
 }
 
@@ -94,8 +89,10 @@ pub struct Written {
 
 impl Written {
     /// The arguments as the parse handed them over from the call's text `source`, written
-    /// into `buffer` (emptied; it keeps its room).
-    pub fn of(args: &Arguments<'_>, source: &[u8], buffer: String) -> Written {
+    /// into `buffer` (emptied; it keeps its room). With [`accepted`], the same verdict as
+    /// [`verdict`] of the built arguments.
+    pub fn of(args: &Arguments<'_>, source: &[u8], buffer: Vec<u8>) -> Written {
+        let buffer = text_buffer(buffer);
         match args {
             Arguments::Value(value) => Written::with(buffer, source.len(), |w| w.value(value)),
             Arguments::Members(members) => Written::with(buffer, source.len(), |w| {
@@ -130,17 +127,34 @@ impl Written {
     }
 }
 
-/// The verdict of an accepted call: the arguments alone when nothing else is to be said, or
-/// with the repairs and the places of the integers beyond a number.
-fn accepted(written: Written, repairs: &[Repair]) -> Verdict {
+/// `bytes` emptied, as a string to write into: it keeps its room.
+fn text_buffer(mut bytes: Vec<u8>) -> String {
+    bytes.clear();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// The verdict of an accepted call whose arguments were written: the arguments alone when
+/// nothing else is to be said, or with the repairs and the places of the integers beyond a
+/// number.
+pub fn accepted(written: Written, repairs: &[Repair]) -> Verdict {
     if repairs.is_empty() && !written.met_big {
         return Verdict {
             kind: Kind::Plain,
-            text: written.out,
+            bytes: written.out.into_bytes(),
         };
     }
     let mut out = written.out;
     out.push('\n');
+    push_repairs(&mut out, repairs, &written.big);
+    Verdict {
+        kind: Kind::Annotated,
+        bytes: out.into_bytes(),
+    }
+}
+
+/// The repairs' JSON, a newline and the places of the integers beyond a number: those of the
+/// arguments, `arguments_big` (places separated by `,`), then the repairs' own.
+pub(crate) fn push_repairs(out: &mut String, repairs: &[Repair], arguments_big: &str) {
     let mut w = Writer::new(0, false);
     write_repairs(&mut w, repairs);
     if w.met_big {
@@ -149,16 +163,33 @@ fn accepted(written: Written, repairs: &[Repair]) -> Verdict {
     }
     out.push_str(&w.out);
     out.push_str("\n[");
-    out.push_str(&written.big);
-    if !written.big.is_empty() && !w.big.is_empty() {
+    out.push_str(arguments_big);
+    if !arguments_big.is_empty() && !w.big.is_empty() {
         out.push(',');
     }
     out.push_str(&w.big);
     out.push(']');
-    Verdict {
-        kind: Kind::Annotated,
-        text: out,
-    }
+}
+
+/// `node`, read from the call's text at `source`, written as JSON after what `out` holds;
+/// `None` when it holds an integer beyond a number.
+pub(crate) fn json_of_node(
+    node: &Node<'_>,
+    source: &Range<*const u8>,
+    out: String,
+) -> Option<String> {
+    let mut w = Writer::into(out, 0, false);
+    w.source = source.clone();
+    w.node(node);
+    (!w.met_big).then_some(w.out)
+}
+
+/// `value` written as JSON after what `out` holds; `None` when it holds an integer beyond a
+/// number.
+pub(crate) fn json_of_value(value: &Value, out: String) -> Option<String> {
+    let mut w = Writer::into(out, 0, false);
+    w.value(value);
+    (!w.met_big).then_some(w.out)
 }
 
 /// The repairs as a JSON array, from the key `repairs` down.
@@ -275,7 +306,7 @@ impl<'a> Writer<'a> {
         Writer::into(String::new(), size, track)
     }
 
-    /// A writer into `out`, which is empty.
+    /// A writer after what `out` holds.
     fn into(mut out: String, size: usize, track: bool) -> Writer<'a> {
         // Room for what defaults and repairs add, at once.
         out.reserve(size + size / 2 + 64);
@@ -449,7 +480,7 @@ impl<'a> Writer<'a> {
 
 /// Whether a JSON number literal is an integer of at most 15 digits (below 2^53), written
 /// as [`Number::to_value`] writes it: not `-0`, which is the integer 0.
-fn is_small_integer(text: &str) -> bool {
+pub(crate) fn is_small_integer(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) && text != "-0"
 }

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use toolargs_core::{ArgumentError, Code, Path, Rejection};
 
-use crate::convert::{self, Verdict};
+use crate::convert::{self, Kind, Verdict};
 
 thread_local! {
     /// The text of the next call, as the wrapper wrote it: every byte initialised, so that
@@ -23,7 +23,7 @@ thread_local! {
     static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// The last verdict written, in a buffer kept from call to call: the next verdict is
     /// written into it ([`output_buffer`]), so that it rarely moves.
-    static OUTPUT: RefCell<String> = const { RefCell::new(String::new()) };
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     /// Where the wrapper was last told the verdict is.
     static SHOWN: Cell<*const u8> = const { Cell::new(ptr::null()) };
 }
@@ -32,7 +32,7 @@ thread_local! {
 const KEPT: usize = 64 * 1024;
 
 /// The output buffer, emptied, to write the next verdict into and hand to [`emit`].
-pub fn output_buffer() -> String {
+pub fn output_buffer() -> Vec<u8> {
     let mut buffer = OUTPUT.take();
     buffer.clear();
     buffer
@@ -61,14 +61,14 @@ pub(crate) fn with_input(len: usize, f: impl FnOnce(&[u8]) -> Verdict) -> u32 {
 /// 32-bit number.
 pub const LONGEST: usize = (u32::MAX >> 3) as usize;
 
-/// Keeps a verdict's text in the output buffer for the wrapper to read, and gives its length in
+/// Keeps a verdict in the output buffer for the wrapper to read, and gives its length in
 /// bytes, whether it is somewhere else than the wrapper was last told (then [`output_at`]
 /// says where), and its kind, as one number: `8 * length + 4 * moved + kind`. A verdict past
 /// [`LONGEST`] (half a GiB: far more than a call within the gate's limits gives) is not handed
 /// over: the call is rejected `too_large` instead. The wrapper reads every code it is given,
 /// or loses track of where the verdicts are.
 pub fn emit(verdict: Verdict) -> u32 {
-    let verdict = match verdict.text.len() <= LONGEST {
+    let verdict = match verdict.bytes.len() <= LONGEST {
         true => verdict,
         false => convert::verdict(
             &Err(Rejection::single(ArgumentError::new(
@@ -79,17 +79,17 @@ pub fn emit(verdict: Verdict) -> u32 {
             0,
         ),
     };
-    let (len, kind) = (verdict.text.len(), verdict.kind);
+    let (len, kind) = (verdict.bytes.len(), verdict.kind);
     let at = OUTPUT.with_borrow_mut(|output| {
-        // Written in the output buffer (taken from it, and so left empty), or copied there.
-        match output.capacity() {
-            0 => *output = verdict.text,
-            _ => {
-                output.clear();
-                output.push_str(&verdict.text);
-            }
+        // Written in the output buffer (taken from it, and so left empty), or copied there. A
+        // tape is never copied or shrunk: where its words start depends on where it is.
+        if output.capacity() == 0 || kind == Kind::Tape {
+            *output = verdict.bytes;
+        } else {
+            output.clear();
+            output.extend_from_slice(&verdict.bytes);
         }
-        if output.capacity() > KEPT && output.len() <= KEPT {
+        if kind != Kind::Tape && output.capacity() > KEPT && output.len() <= KEPT {
             output.shrink_to(KEPT);
         }
         output.as_ptr()

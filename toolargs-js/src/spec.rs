@@ -8,9 +8,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::stream::ArgStream;
-use toolargs_core::{Dialect, Effect, ParseOptions, UnknownPolicy};
+use toolargs_core::{Dialect, Effect, ParseOptions, Parsed, UnknownPolicy};
 use wasm_bindgen::prelude::*;
 
+use crate::tape::Tape;
 use crate::{convert, io};
 
 /// Why a definition or an option was refused: `kind` is `"load"` for a definition that cannot
@@ -141,15 +142,29 @@ impl Spec {
     /// The verdict on the `len` bytes of a call's arguments the wrapper wrote at
     /// [`input_buffer`](crate::input_buffer) (UTF-8, or not: then rejected as the gate rejects
     /// them), kept for the wrapper to read ([`io::emit`]).
+    ///
+    /// With `ascii`, the wrapper says the text is ASCII, so that a place in its bytes is the
+    /// same place in the string it holds: an accepted call's arguments then come as a tape
+    /// ([`crate::tape`]) when they can.
     #[wasm_bindgen(js_name = parseInput)]
-    pub fn parse_input(&self, len: usize) -> u32 {
-        io::with_input(len, |bytes| self.verdict(bytes))
+    pub fn parse_input(&self, len: usize, ascii: bool) -> u32 {
+        io::with_input(len, |bytes| self.verdict(bytes, ascii))
     }
 
     /// [`Spec::parse_input`] of bytes given as an argument.
     #[wasm_bindgen(js_name = parseBytes)]
     pub fn parse_bytes(&self, bytes: &[u8]) -> u32 {
-        io::emit(self.verdict(bytes))
+        io::emit(self.verdict(bytes, false))
+    }
+
+    /// The names of the properties a tape's members are ([`toolargs_dynamic::Spec::member_names`]),
+    /// as JSON text: `null` when no call's arguments come as a tape.
+    #[wasm_bindgen(getter, js_name = memberNames)]
+    pub fn member_names(&self) -> String {
+        match self.spec.member_names() {
+            Some(names) => serde_json::to_string(&names).unwrap_or_else(|_| "null".to_owned()),
+            None => "null".to_owned(),
+        }
     }
 
     /// The tool's definition in `dialect`'s request shape, its schema lowered to what that
@@ -195,15 +210,28 @@ impl Spec {
 
 impl Spec {
     /// The verdict on a call's bytes, its arguments written from what the parse hands over,
-    /// unbuilt where accepted as sent.
-    fn verdict(&self, bytes: &[u8]) -> convert::Verdict {
+    /// unbuilt where accepted as sent: as a tape when `tape` and they can be.
+    fn verdict(&self, bytes: &[u8], tape: bool) -> convert::Verdict {
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
         let parsed = self
             .spec
             .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-                convert::Written::of(&args, bytes, io::output_buffer())
+                match tape.then(|| Tape::of(&args, bytes)).flatten() {
+                    Some(tape) => Ok(tape),
+                    None => Err(convert::Written::of(&args, bytes, io::output_buffer())),
+                }
             });
-        convert::written_verdict(parsed)
+        match parsed {
+            Ok(Parsed {
+                args: Ok(tape),
+                repairs,
+            }) => tape.verdict(&repairs, io::output_buffer()),
+            Ok(Parsed {
+                args: Err(written),
+                repairs,
+            }) => convert::accepted(written, &repairs),
+            Err(rejection) => convert::rejected(&rejection),
+        }
     }
 }
 

@@ -265,3 +265,81 @@ describe("the text into the module and the verdict out", () => {
     assert.deepEqual(judged(), before);
   });
 });
+
+describe("an ASCII call's arguments, made from places in its text", () => {
+  // Sent as a string of ASCII, an accepted call's arguments come as places in that string
+  // (`js/tape.js`); sent as bytes, as JSON text. Both must give the same values, in the same
+  // order, with the same repairs.
+  const spec = new Spec({
+    type: "object",
+    properties: {
+      s: { type: "string" },
+      n: { type: "integer" },
+      x: { type: "number" },
+      b: { type: "boolean" },
+      maybe: { type: ["string", "null"] },
+      list: { type: "array", items: { type: ["integer", "string", "boolean", "null"] } },
+      flag: { type: "boolean", default: true },
+      word: { type: "string", default: "none" },
+      count: { type: "integer", default: 3 },
+      empty: { type: "array", items: { type: "string" }, default: [] },
+    },
+  });
+  const bytes = (text) => new TextEncoder().encode(text);
+  const calls = [
+    '{"s": "plain", "n": -42, "x": 19.99, "b": false, "maybe": null}',
+    '{"s": "tab\\tquote\\"slash\\\\u\\u0041", "n": 999999999999999, "x": 1e5}',
+    '{"n": 1234567890123456, "x": -0, "list": [1, -2, "three", true, false, null]}',
+    '{"n": -0, "x": 0.1, "list": []}',
+    '{"n": "7", "b": "false", "s": "\\ud83d\\ude00"}',
+    '{"n": "12345678901234567890"}',
+    '{"n": 12345678901234567890}',
+    '"{\\"s\\": \\"inner\\", \\"n\\": 5}"',
+    '```json\n{"s": "fenced", "n": 1}\n```',
+    '  {  "list" : [ 1 ,2 ] , "s" : "spaced"  }  ',
+  ];
+
+  test("the same arguments and repairs as from the JSON text", () => {
+    for (const text of calls) {
+      const tape = spec.parse(text);
+      const json = spec.parse(bytes(text));
+      assert.equal(tape.ok, true, text);
+      assert.deepEqual(tape.arguments, json.arguments, text);
+      assert.deepEqual(Object.keys(tape.arguments), Object.keys(json.arguments), text);
+      for (const key of Object.keys(json.arguments)) {
+        assert.ok(Object.is(tape.arguments[key], json.arguments[key]) || typeof json.arguments[key] === "object", text);
+      }
+      assert.deepEqual(tape.repairs, json.repairs, text);
+    }
+    assert.deepEqual(spec.parse(calls[0]).arguments, {
+      s: "plain", n: -42, x: 19.99, b: false, maybe: null,
+      flag: true, word: "none", count: 3, empty: [],
+    });
+    assert.ok(Object.is(spec.parse(calls[3]).arguments.n, 0));
+    assert.equal(spec.parse(calls[5]).arguments.n, 12345678901234567890n);
+    assert.deepEqual(spec.parse(calls[5]).repairs[0].after, 12345678901234567890n);
+  });
+
+  test("each call's lists and defaults are its own", () => {
+    const first = spec.parse('{"list": [1]}');
+    first.arguments.list.push(2);
+    first.arguments.empty.push("x");
+    const second = spec.parse('{"list": [1]}');
+    assert.deepEqual(second.arguments.list, [1]);
+    assert.deepEqual(second.arguments.empty, []);
+  });
+
+  test("__proto__ and integer-like names are members, as JSON.parse makes them", () => {
+    // As text: in an object literal, `__proto__:` sets the prototype.
+    const odd = new Spec(
+      '{"type": "object", "properties": {"__proto__": {"type": "string"}, "b": {"type": "integer"}, "2": {"type": "integer"}, "1": {"type": "integer"}}}',
+    );
+    const text = '{"__proto__": "p", "b": 1, "2": 2, "1": 1}';
+    const result = odd.parse(text);
+    assert.equal(Object.getPrototypeOf(result.arguments), Object.prototype);
+    assert.deepEqual(Object.keys(result.arguments), Object.keys(JSON.parse(text)));
+    assert.equal(Object.getOwnPropertyDescriptor(result.arguments, "__proto__").value, "p");
+    const numbered = new Spec({ type: "object", properties: { b: { type: "integer" }, 2: { type: "integer" }, 1: { type: "integer" } } });
+    assert.deepEqual(Object.keys(numbered.parse('{"b": 1, "2": 2, "1": 1}').arguments), ["1", "2", "b"]);
+  });
+});

@@ -195,6 +195,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "js/json.js",
             "js/mcp.d.ts",
             "js/mcp.js",
+            "js/tape.js",
             "js/workerd.js",
             "package.json",
         ]

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use crate::arguments::{Key, Member};
 use crate::exact::{json_equal, listed};
-use crate::shape::{Graph, Id, Rules, Schema, Types};
+use crate::shape::{Graph, Id, Property, Rules, Schema, Types};
 use toolargs_core::coerce::any::coerce_any;
 use toolargs_core::coerce::enumeration::coerce_enum;
 use toolargs_core::coerce::integer::{coerce_integer, is_integer_as_sent, same_number};
@@ -126,7 +126,7 @@ pub(crate) fn walk_properties<'a>(
     cx: &mut Cx,
     build: bool,
 ) -> Properties<'a> {
-    let Schema::Rules(root) = graph.get(graph.root) else {
+    let Some(properties) = root_properties(graph) else {
         return Properties::Walk;
     };
     let budget = std::cell::Cell::new(MAX_EVALUATIONS.saturating_sub(spent));
@@ -137,7 +137,6 @@ pub(crate) fn walk_properties<'a>(
         forbid_repairs: false,
     };
     let mut ok = true;
-    let properties = root.properties.as_deref().unwrap_or_default();
     let mut out = Vec::with_capacity(if build { properties.len() } else { 0 });
     for (index, property) in properties.iter().enumerate() {
         let judged = index < 64 && dirty & (1 << index) != 0;
@@ -164,6 +163,7 @@ pub(crate) fn walk_properties<'a>(
                 let key = Key {
                     name: &property.name,
                     quoted: &property.quoted,
+                    index,
                 };
                 out.push((key, member));
             }
@@ -176,6 +176,15 @@ pub(crate) fn walk_properties<'a>(
         return Properties::Walk;
     }
     Properties::Judged(ok.then_some(out))
+}
+
+/// The root's `properties`, in declaration order, when the root is a schema of keywords: the
+/// places [`Key::index`] counts.
+pub(crate) fn root_properties(graph: &Graph) -> Option<&[Property]> {
+    match graph.get(graph.root) {
+        Schema::Rules(root) => Some(root.properties.as_deref().unwrap_or_default()),
+        _ => None,
+    }
 }
 
 /// Whether `value` satisfies schema `id` as it is, without repairs.

@@ -12,6 +12,7 @@ const worker :Workerd.Worker = (
     (name = "node_modules/toolargs/js/workerd.js", esModule = embed "node_modules/toolargs/js/workerd.js"),
     (name = "node_modules/toolargs/js/api.js", esModule = embed "node_modules/toolargs/js/api.js"),
     (name = "node_modules/toolargs/js/io.js", esModule = embed "node_modules/toolargs/js/io.js"),
+    (name = "node_modules/toolargs/js/tape.js", esModule = embed "node_modules/toolargs/js/tape.js"),
     (name = "node_modules/toolargs/js/json.js", esModule = embed "node_modules/toolargs/js/json.js"),
     (name = "node_modules/toolargs/dist/toolargs_js.js", esModule = embed "node_modules/toolargs/dist/toolargs_js.js"),
     (name = "node_modules/toolargs/dist/toolargs_js_bg.wasm", wasm = embed "node_modules/toolargs/dist/toolargs_js_bg.wasm"),
