@@ -260,6 +260,14 @@ pub(crate) struct Property {
     pub strict: bool,
 }
 
+impl Property {
+    /// The value the arguments hold for this property when it is absent and not required: its
+    /// default, when it has one other than `null` (a `null` default leaves the key out).
+    pub fn absent_value(&self) -> Option<&Value> {
+        self.default.as_ref().filter(|default| !default.is_null())
+    }
+}
+
 /// What `additionalProperties` says.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) enum Additional {

@@ -9,7 +9,9 @@
 // with ajv-formats) on `JSON.parse(text)`; zod's `safeParse(JSON.parse(text))` with the same
 // schema written in zod.
 // A text JSON.parse refuses is a rejection. The time per call is the median of ROUNDS rounds
-// over the whole corpus, the three interleaved in each round, after a round of warm-up, by
+// over the whole corpus, the three interleaved in each round, after WARMUP rounds of warm-up
+// (V8 compiles a WebAssembly function with its optimising compiler only once it has run a
+// while: here about 35 000 calls, seven rounds, until which a call takes twice as long), by
 // the wall clock or (CLOCK=cpu) the process's CPU time, which counts V8's helper threads (the
 // collection of any contender's garbage among them); ratios are medians of each round's. Then
 // where toolargs' time goes: a call into the module that does nothing, copying the text in,
@@ -34,6 +36,7 @@ const { z } = await import("zod");
 const here = dirname(fileURLToPath(import.meta.url));
 const workspace = resolve(here, "../..");
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
+const WARMUP = Number(process.env.WARMUP ?? 10);
 
 const corpusFile = process.argv[2] ?? join(workspace, "target/corpus/refund.jsonl");
 const texts = readFileSync(corpusFile, "utf8")
@@ -107,7 +110,7 @@ function time(f, items) {
 // Each entry is a name, a function and the items it runs on, when not `items`.
 function bench(entries, items, rounds = ROUNDS) {
   const ns = Object.fromEntries(entries.map(([name]) => [name, []]));
-  for (const [, f, own] of entries) time(f, own ?? items);
+  for (let round = 0; round < WARMUP; round++) for (const [, f, own] of entries) time(f, own ?? items);
   for (let round = 0; round < rounds; round++) {
     // Interleaved, starting with another each round.
     for (let i = 0; i < entries.length; i++) {
@@ -143,7 +146,7 @@ if (!isMainThread) {
 
 async function benchRatios(workers, rounds = ROUNDS) {
   const ns = workers.map(() => []);
-  for (const worker of workers) await ask(worker, "time");
+  for (let round = 0; round < WARMUP; round++) for (const worker of workers) await ask(worker, "time");
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < workers.length; i++) {
       const j = (round + i) % workers.length;
@@ -222,7 +225,8 @@ async function main() {
   );
 
   console.log(
-    `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds, ${cpu ? "CPU time" : "wall clock"}, ` +
+    `${texts.length} calls of ${corpusFile}, median of ${ROUNDS} rounds after ${WARMUP} of warm-up, ` +
+      `${cpu ? "CPU time" : "wall clock"}, ` +
       `each contender in a worker thread of its own, Node.js ${process.version}`,
   );
   for (const { name, ns, ratio } of results) {

@@ -28,6 +28,7 @@
 //! integer).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -55,11 +56,29 @@ pub const JSON: u32 = 6;
 /// What the `repairs` word holds when there are none.
 const NO_REPAIRS: u32 = u32::MAX;
 
-/// The tape of a call's arguments, not yet written out (see the module).
+/// The tape of a call's arguments, not yet written out (see the module). Its buffers are kept
+/// from call to call.
 pub struct Tape {
     words: Vec<u32>,
     /// The values written as JSON, then the repairs.
     text: String,
+}
+
+thread_local! {
+    /// The buffers of the last tape, emptied: a tape allocates nothing once they have room.
+    static KEPT: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
+}
+
+impl Drop for Tape {
+    fn drop(&mut self) {
+        let (mut words, mut text) = (
+            std::mem::take(&mut self.words),
+            std::mem::take(&mut self.text),
+        );
+        words.clear();
+        text.clear();
+        KEPT.set((words, text));
+    }
 }
 
 impl Tape {
@@ -69,10 +88,8 @@ impl Tape {
         let Arguments::Members(members) = args else {
             return None;
         };
-        let mut tape = Tape {
-            words: Vec::with_capacity(3 + 4 * members.len()),
-            text: String::new(),
-        };
+        let (words, text) = KEPT.take();
+        let mut tape = Tape { words, text };
         tape.words
             .extend([0, NO_REPAIRS, u32::try_from(members.len()).ok()?]);
         let source = source.as_ptr_range();
@@ -166,9 +183,9 @@ impl Tape {
         // Room for it all first: the buffer does not move while it is written.
         buffer.reserve(3 + 4 * self.words.len() + self.text.len());
         let pad = (4 - buffer.as_ptr() as usize % 4) % 4;
-        buffer.resize(pad, 0);
-        for word in &self.words {
-            buffer.extend_from_slice(&word.to_le_bytes());
+        buffer.resize(pad + 4 * self.words.len(), 0);
+        for (place, word) in buffer[pad..].chunks_exact_mut(4).zip(&self.words) {
+            place.copy_from_slice(&word.to_le_bytes());
         }
         buffer.extend_from_slice(self.text.as_bytes());
         Verdict {
@@ -193,7 +210,10 @@ mod tests {
             };
             Tape::of(&args, source.as_bytes())
         });
-        parsed.unwrap().args.map(|t| (t.words[2..].to_vec(), t.text))
+        parsed
+            .unwrap()
+            .args
+            .map(|t| (t.words[2..].to_vec(), t.text))
     }
 
     const SCHEMA: &str = r#"{"type": "object", "properties": {

@@ -421,12 +421,11 @@ impl Walker<'_> {
             at,
             cx,
             || match &property.default {
+                _ if required => None,
                 // A judging walk keeps no value: the default is only copied where it is kept,
                 // or shown as the repair of a `null` member.
-                Some(_) if !required && !self.build && member.is_none() => Some(Some(Value::Null)),
-                Some(default) if !required && !default.is_null() => Some(Some(default.clone())),
-                _ if !required => Some(None),
-                _ => None,
+                Some(_) if !self.build && member.is_none() => Some(Some(Value::Null)),
+                _ => Some(property.absent_value().cloned()),
             },
             |v| v.clone().unwrap_or(Value::Null),
             |node, cx| self.value_of(schemas, node, at, cx).map(Some),

@@ -151,6 +151,11 @@ pub(crate) fn walk_properties<'a>(
             // Accepted as sent, and so a scalar or a list of scalars that passes through
             // exactly: what the walk's `leaf` copies of it, handed over uncopied.
             Some(node) if !judged => Some(Some(Member::Sent(node))),
+            // Absent and not required: what `Walker::property` gives it, with nothing to
+            // judge or report.
+            None if !property.required => {
+                Some(property.absent_value().map(|v| Member::Built(v.clone())))
+            }
             _ => {
                 let at = Path::ROOT.key(&property.name);
                 let schemas = std::slice::from_ref(&property.schema);
