@@ -14,7 +14,7 @@ import {
   notJson,
 } from "../dist/toolargs_js.js";
 import { verdictText, writeInput } from "./io.js";
-import { tapeArguments, tapeBig, tapeNames, tapeRepairs } from "./tape.js";
+import { tapeArguments, tapeNames, tapeRepairs } from "./tape.js";
 import { NotJson, makeBig, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
 
 // The gate's limits, read from the module when first needed (it is loaded after this module
@@ -55,7 +55,7 @@ export class Rejected extends Error {
 /** The verdict on one call. `ok` and `arguments` are read when the verdict comes back; the
  * repairs and the errors only when first asked for. */
 export class ParseResult {
-  /** The repairs' JSON text (read on first use), or the array once read. */
+  /** The repairs: their JSON text (read on first use), or the array; `null` for none. */
   #repairs;
   /** The places of the repairs' integers beyond a number, for `BigInt`s. */
   #big;
@@ -124,7 +124,7 @@ function verdictOf(code, input, names) {
   const kind = code & 3;
   if (kind === 3) {
     const args = tapeArguments(code, input, names);
-    return new ParseResult(WRAP, true, args, tapeRepairs, tapeBig);
+    return new ParseResult(WRAP, true, args, tapeRepairs);
   }
   const text = verdictText(code);
   if (kind === 0) return new ParseResult(WRAP, true, JSON.parse(text), null);

@@ -1,8 +1,10 @@
-// The arguments of an accepted call made from a tape (`src/tape.rs`): places in the call's
-// own text, which is ASCII, so that a place in its bytes is the same place in the string.
-// The object is made here, member by member, in the order of the tape (the declaration order
-// `parse` gives); no JSON of the arguments is written, copied out and parsed again.
+// An accepted call's arguments and repairs made from a tape (`src/tape.rs`): places in the
+// call's own text, which is ASCII, so that a place in its bytes is the same place in the
+// string, and tagged values written after the tape. The values are made here, member by
+// member, in the order of the tape (the declaration order `parse` gives); no JSON of them is
+// written, copied out and parsed again.
 
+import { ruleNames } from "../dist/toolargs_js.js";
 import { decode, verdictStart, words } from "./io.js";
 
 // A value's tag, then what it says (`src/tape.rs`).
@@ -12,55 +14,61 @@ const TRUE = 2;
 const FALSE = 3;
 const NULL = 4;
 const LIST = 5;
-const JSON_TEXT = 6;
-const NO_REPAIRS = 0xffffffff;
-const EMPTY = Object.freeze([]);
+const OBJECT = 6;
+const TEXT = 7;
+const NUMBER_TEXT = 8;
+const BIG = 9;
 
 /** The call's text, the next word to read and where the text after the tape starts, while
  * a tape is read. */
 let input = "";
 let next = 0;
 let textAt = 0;
+/** The rules' names, read from the module when a repair first needs them. */
+let rules;
 
-/** What a tape's verdict holds after its arguments: the repairs' JSON text (or `null` when
- * there are none) and the places of their integers beyond a number. Set by `tapeArguments`. */
+/** The repairs of the tape last read by `tapeArguments`, or `null` when it has none. */
 export let tapeRepairs = null;
-export let tapeBig = EMPTY;
 
 /** The names a spec's tapes index (`memberNames`), or `null` when its calls never come as a
- * tape: also when a name is `__proto__`, which an assignment would not make a member of. */
+ * tape. */
 export function tapeNames(json) {
-  const names = JSON.parse(json);
-  return names === null || names.includes("__proto__") ? null : names;
+  return JSON.parse(json);
 }
 
 /** The arguments of the tape verdict `code`, on the call's `text`, whose members are
- * `names`; sets `tapeRepairs` and `tapeBig`. */
+ * `names`; sets `tapeRepairs`. */
 export function tapeArguments(code, text, names) {
-  const start = verdictStart(code);
-  const first = (start + 3) >>> 2;
-  const count = words[first];
-  const repairsAt = words[first + 1];
-  const members = words[first + 2];
-  textAt = (first + count) * 4;
+  const first = (verdictStart(code) + 3) >>> 2;
+  textAt = (first + words[first]) * 4;
   input = text;
-  next = first + 3;
+  next = first + 2;
   const args = {};
-  for (let i = 0; i < members; i++) {
-    const name = names[words[next++]];
-    args[name] = value();
+  for (let i = words[first + 1]; i > 0; i--) put(args, names[words[next++]], value());
+  const count = words[next++];
+  if (count === 0) {
+    tapeRepairs = null;
+  } else {
+    rules ??= JSON.parse(ruleNames());
+    tapeRepairs = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const path = value();
+      const rule = rules[words[next++]];
+      const before = value();
+      tapeRepairs[i] = { path, rule, before, after: value() };
+    }
   }
   input = "";
-  if (repairsAt === NO_REPAIRS) {
-    tapeRepairs = null;
-    tapeBig = EMPTY;
-  } else {
-    const rest = decode(textAt + repairsAt, start + (code >>> 3));
-    const line = rest.lastIndexOf("\n");
-    tapeRepairs = rest.slice(0, line);
-    tapeBig = line + 3 === rest.length ? EMPTY : JSON.parse(rest.slice(line + 1));
-  }
   return args;
+}
+
+/** Sets `object[key]`, as `JSON.parse` would: an own member even for `__proto__`. */
+function put(object, key, value) {
+  if (key === "__proto__") {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
 }
 
 function value() {
@@ -82,13 +90,26 @@ function value() {
       for (let i = 0; i < items.length; i++) items[i] = value();
       return items;
     }
-    case JSON_TEXT: {
-      const from = textAt + words[next++];
-      return JSON.parse(decode(from, textAt + words[next++]));
+    case OBJECT: {
+      const object = {};
+      for (let i = words[next++]; i > 0; i--) put(object, value(), value());
+      return object;
     }
+    case TEXT:
+      return text();
+    case NUMBER_TEXT:
+      return Number(text());
+    case BIG:
+      return BigInt(text());
     default:
       throw new Error("toolargs: a tape holds an unknown tag");
   }
+}
+
+/** The text after the tape between the next two words. */
+function text() {
+  const from = textAt + words[next++];
+  return decode(from, textAt + words[next++]);
 }
 
 /** The integer of at most 15 digits, `-` first when negative, from `from` to `to` in the

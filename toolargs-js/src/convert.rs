@@ -153,43 +153,27 @@ pub fn accepted(written: Written, repairs: &[Repair]) -> Verdict {
 }
 
 /// The repairs' JSON, a newline and the places of the integers beyond a number: those of the
-/// arguments, `arguments_big` (places separated by `,`), then the repairs' own.
-pub(crate) fn push_repairs(out: &mut String, repairs: &[Repair], arguments_big: &str) {
-    let mut w = Writer::new(0, false);
+/// arguments, `arguments_big` (places separated by `,`), then the repairs' own. Written in
+/// `out` itself: again, keeping the places, when an integer beyond a number is met.
+fn push_repairs(out: &mut String, repairs: &[Repair], arguments_big: &str) {
+    let start = out.len();
+    let mut w = Writer::into(std::mem::take(out), 0, false);
     write_repairs(&mut w, repairs);
     if w.met_big {
-        w = Writer::new(0, true);
+        let mut text = w.out;
+        text.truncate(start);
+        w = Writer::into(text, 0, true);
         write_repairs(&mut w, repairs);
     }
-    out.push_str(&w.out);
-    out.push_str("\n[");
-    out.push_str(arguments_big);
-    if !arguments_big.is_empty() && !w.big.is_empty() {
-        out.push(',');
+    let (mut text, big) = (w.out, w.big);
+    text.push_str("\n[");
+    text.push_str(arguments_big);
+    if !arguments_big.is_empty() && !big.is_empty() {
+        text.push(',');
     }
-    out.push_str(&w.big);
-    out.push(']');
-}
-
-/// `node`, read from the call's text at `source`, written as JSON after what `out` holds;
-/// `None` when it holds an integer beyond a number.
-pub(crate) fn json_of_node(
-    node: &Node<'_>,
-    source: &Range<*const u8>,
-    out: String,
-) -> Option<String> {
-    let mut w = Writer::into(out, 0, false);
-    w.source = source.clone();
-    w.node(node);
-    (!w.met_big).then_some(w.out)
-}
-
-/// `value` written as JSON after what `out` holds; `None` when it holds an integer beyond a
-/// number.
-pub(crate) fn json_of_value(value: &Value, out: String) -> Option<String> {
-    let mut w = Writer::into(out, 0, false);
-    w.value(value);
-    (!w.met_big).then_some(w.out)
+    text.push_str(&big);
+    text.push(']');
+    *out = text;
 }
 
 /// The repairs as a JSON array, from the key `repairs` down.

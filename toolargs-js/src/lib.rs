@@ -44,6 +44,17 @@ pub fn max_payload_bytes() -> usize {
     Limits::DEFAULT.max_payload_bytes
 }
 
+/// The names of the repair rules, as a JSON array, in the order of the indices a tape gives a
+/// repair's rule by ([`tape`]).
+#[wasm_bindgen(js_name = ruleNames)]
+pub fn rule_names() -> String {
+    let names: Vec<&str> = toolargs_core::Rule::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect();
+    serde_json::Value::from(names).to_string()
+}
+
 /// The verdict on a JavaScript value that is not JSON (a function, a `Map`, a `Date`, an
 /// `undefined` item): `invalid_json` at its path, where `steps` is the path as a JSON array of
 /// keys and indices, and `what` says what was found. Kept for the wrapper to read, as a

@@ -1,46 +1,47 @@
-//! The arguments of an accepted call as places in the call's own text: a tape the wrapper
-//! builds the arguments' object from, instead of a text it hands to `JSON.parse`.
+//! An accepted call's arguments and repairs as a tape: places in the call's own text and
+//! tagged values, from which the wrapper makes the JavaScript values itself, instead of a JSON
+//! text it would parse again.
 //!
 //! The wrapper holds the call's text as a JavaScript string. When that text is ASCII, a place
 //! in its UTF-8 bytes is the same place in the string, and a string value the reader borrowed
 //! from the text (one with no escape) is a slice of it; an integer of at most 15 digits is
-//! `Number` of a slice. The wrapper then makes the object directly, with no JSON of the
-//! arguments written here, copied out and parsed again. Only the arguments the parse hands over
-//! as members ([`Arguments::Members`]: an object under a plain root schema) have a tape; the
-//! others, and a call whose arguments hold an integer beyond a JavaScript number, are written
-//! as text ([`Written`](crate::convert::Written)).
+//! read from its digits there. Anything else is written after the tape: a string as its UTF-8
+//! text, a number as `serde_json` writes it, an integer beyond a JavaScript number as its
+//! digits, for a `BigInt`. So no JSON is written here, copied out and parsed again. Only the
+//! arguments the parse hands over as members ([`Arguments::Members`]: an object under a plain
+//! root schema) have a tape; the others are written as text
+//! ([`Written`](crate::convert::Written)).
 //!
 //! The tape is little-endian 32-bit words, from the first multiple of 4 at or after where the
-//! verdict starts, then text:
+//! verdict starts, then the text its values point into:
 //!
-//! - `words`: how many words the tape has, these three included;
-//! - `repairs`: where the repairs start in the text after the tape, or `u32::MAX` when there
-//!   are none. From there the text holds what [`Kind::Annotated`](crate::convert::Kind) holds
-//!   after the arguments: the repairs' JSON, a newline, the places of their integers beyond a
-//!   number;
-//! - `count`: how many members; then each member's property index (a place in
-//!   [`member_names`](toolargs_dynamic::Spec::member_names)) and its value.
+//! - how many words the tape has, this one included;
+//! - how many members; then each member's property index (a place in
+//!   [`member_names`](toolargs_dynamic::Spec::member_names)) and its value;
+//! - how many repairs; then each repair's path (a value), its rule (a place in
+//!   [`Rule::ALL`]), and its values before and after.
 //!
 //! A value is a tag and what the tag says: [`STRING`] and [`NUMBER`] a start and an end in the
-//! call's text, [`TRUE`], [`FALSE`] and [`NULL`] nothing, [`LIST`] how many items and then
-//! each, [`JSON`] a start and an end in the text after the tape, where the value is written as
-//! JSON (a repaired value or a default, a string with escapes, a number not written as a small
-//! integer).
+//! call's text; [`TEXT`], [`NUMBER_TEXT`] and [`BIG`] a start and an end in the text after the
+//! tape; [`TRUE`], [`FALSE`] and [`NULL`] nothing; [`LIST`] how many items, then each;
+//! [`OBJECT`] how many members, then each member's key (a value) and value.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::fmt::Write as _;
 use std::ops::Range;
 
 use serde_json::Value;
 use toolargs_core::node::{Node, Number};
-use toolargs_core::Repair;
+use toolargs_core::{Repair, Rule};
 use toolargs_dynamic::{Arguments, Member};
 
-use crate::convert::{self, Kind, Verdict};
+use crate::convert::{self, Kind, Verdict, MAX_SAFE_INTEGER};
 
 /// A string: `input.slice(start, end)`.
 pub const STRING: u32 = 0;
-/// A number: `Number(input.slice(start, end))`.
+/// An integer of at most 15 digits, `-` first when negative: its digits, `input.slice(start,
+/// end)`.
 pub const NUMBER: u32 = 1;
 /// `true`.
 pub const TRUE: u32 = 2;
@@ -50,17 +51,20 @@ pub const FALSE: u32 = 3;
 pub const NULL: u32 = 4;
 /// A list of the next `count` values.
 pub const LIST: u32 = 5;
-/// `JSON.parse` of the text after the tape, from `start` to `end`.
-pub const JSON: u32 = 6;
+/// An object of the next `count` members, each a key and a value.
+pub const OBJECT: u32 = 6;
+/// A string: the text after the tape, from `start` to `end`.
+pub const TEXT: u32 = 7;
+/// A number: `Number` of the text after the tape, from `start` to `end`.
+pub const NUMBER_TEXT: u32 = 8;
+/// An integer beyond ±(2^53 − 1): `BigInt` of the text after the tape, from `start` to `end`.
+pub const BIG: u32 = 9;
 
-/// What the `repairs` word holds when there are none.
-const NO_REPAIRS: u32 = u32::MAX;
-
-/// The tape of a call's arguments, not yet written out (see the module). Its buffers are kept
-/// from call to call.
+/// The tape of a call's arguments and repairs, not yet written out (see the module). Its
+/// buffers are kept from call to call.
 pub struct Tape {
     words: Vec<u32>,
-    /// The values written as JSON, then the repairs.
+    /// What the values point into.
     text: String,
 }
 
@@ -83,100 +87,41 @@ impl Drop for Tape {
 
 impl Tape {
     /// The tape of `args`, read from the call's text `source`: `None` for arguments that are
-    /// not members, or that hold an integer beyond a JavaScript number.
+    /// not members.
     pub fn of(args: &Arguments<'_>, source: &[u8]) -> Option<Tape> {
         let Arguments::Members(members) = args else {
             return None;
         };
         let (words, text) = KEPT.take();
         let mut tape = Tape { words, text };
-        tape.words
-            .extend([0, NO_REPAIRS, u32::try_from(members.len()).ok()?]);
+        tape.words.push(0);
+        tape.count(members.len());
         let source = source.as_ptr_range();
         for (key, member) in members {
-            tape.words.push(u32::try_from(key.index).ok()?);
+            tape.count(key.index);
             match member {
-                Member::Sent(node) => tape.node(node, &source)?,
-                Member::Built(value) => tape.value(value)?,
+                Member::Sent(node) => tape.node(node, &source),
+                Member::Built(value) => tape.value(value),
             }
         }
         Some(tape)
     }
 
-    fn node(&mut self, node: &Node<'_>, source: &Range<*const u8>) -> Option<()> {
-        match node {
-            Node::Null => self.words.push(NULL),
-            Node::Bool(b) => self.words.push(if *b { TRUE } else { FALSE }),
-            // Borrowed from the call's text, a string has no escape: the slice is its value.
-            Node::String(Cow::Borrowed(s)) if source.contains(&s.as_ptr()) => {
-                self.place(STRING, s, source)?;
-            }
-            // What `Number` makes of these digits is the integer `to_value` gives.
-            Node::Number(Number::Literal(text))
-                if convert::is_small_integer(text) && source.contains(&text.as_ptr()) =>
-            {
-                self.place(NUMBER, text, source)?;
-            }
-            Node::Array(items) => {
-                self.words.push(LIST);
-                self.words.push(u32::try_from(items.len()).ok()?);
-                for item in items {
-                    self.node(item, source)?;
-                }
-            }
-            other => {
-                let start = self.text.len();
-                self.text = convert::json_of_node(other, source, std::mem::take(&mut self.text))?;
-                self.span(start)?;
-            }
-        }
-        Some(())
-    }
-
-    fn value(&mut self, value: &Value) -> Option<()> {
-        match value {
-            Value::Null => self.words.push(NULL),
-            Value::Bool(b) => self.words.push(if *b { TRUE } else { FALSE }),
-            Value::Array(items) => {
-                self.words.push(LIST);
-                self.words.push(u32::try_from(items.len()).ok()?);
-                for item in items {
-                    self.value(item)?;
-                }
-            }
-            other => {
-                let start = self.text.len();
-                self.text = convert::json_of_value(other, std::mem::take(&mut self.text))?;
-                self.span(start)?;
-            }
-        }
-        Some(())
-    }
-
-    /// `tag` and where `text`, a slice of the call's text, lies in it.
-    fn place(&mut self, tag: u32, text: &str, source: &Range<*const u8>) -> Option<()> {
-        let start = text.as_ptr() as usize - source.start as usize;
-        self.words.push(tag);
-        self.words.push(u32::try_from(start).ok()?);
-        self.words.push(u32::try_from(start + text.len()).ok()?);
-        Some(())
-    }
-
-    /// [`JSON`] and the text written since `start`.
-    fn span(&mut self, start: usize) -> Option<()> {
-        self.words.push(JSON);
-        self.words.push(u32::try_from(start).ok()?);
-        self.words.push(u32::try_from(self.text.len()).ok()?);
-        Some(())
-    }
-
-    /// The verdict: the tape, then the text after it with the `repairs`, written into
-    /// `buffer` (emptied; it keeps its room). It is handed over where it is written
+    /// The verdict: the tape with the `repairs` after the arguments, written into `buffer`
+    /// (emptied; it keeps its room). It is handed over where it is written
     /// ([`io::emit`](crate::io::emit)), since the tape's start depends on where that is.
     pub fn verdict(mut self, repairs: &[Repair], mut buffer: Vec<u8>) -> Verdict {
-        if !repairs.is_empty() {
-            self.words[1] = u32::try_from(self.text.len()).unwrap_or(NO_REPAIRS);
-            convert::push_repairs(&mut self.text, repairs, "");
+        self.count(repairs.len());
+        for repair in repairs {
+            self.text_value(TEXT, &repair.path);
+            self.count(
+                Rule::ALL
+                    .iter()
+                    .position(|rule| *rule == repair.rule)
+                    .unwrap_or(usize::MAX),
+            );
+            self.value(&repair.before);
+            self.value(&repair.after);
         }
         self.words[0] = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
         buffer.clear();
@@ -193,6 +138,97 @@ impl Tape {
             bytes: buffer,
         }
     }
+
+    /// A node read from the call's text at `source`, as [`Node::to_value`] gives it.
+    fn node(&mut self, node: &Node<'_>, source: &Range<*const u8>) {
+        match node {
+            // Borrowed from the call's text, a string has no escape: the slice is its value.
+            Node::String(Cow::Borrowed(s)) if source.contains(&s.as_ptr()) => {
+                self.place(STRING, s, source);
+            }
+            Node::String(s) => self.text_value(TEXT, s),
+            // What these digits make is the integer `to_value` gives.
+            Node::Number(Number::Literal(text))
+                if convert::is_small_integer(text) && source.contains(&text.as_ptr()) =>
+            {
+                self.place(NUMBER, text, source);
+            }
+            Node::Number(n) => self.value(&n.to_value()),
+            Node::Null => self.words.push(NULL),
+            Node::Bool(b) => self.words.push(if *b { TRUE } else { FALSE }),
+            Node::Array(items) => {
+                self.words.push(LIST);
+                self.count(items.len());
+                for item in items {
+                    self.node(item, source);
+                }
+            }
+            Node::Object(members) => {
+                self.words.push(OBJECT);
+                self.count(members.len());
+                for (key, value) in members {
+                    self.node(&Node::String(Cow::Borrowed(key.as_ref())), source);
+                    self.node(value, source);
+                }
+            }
+        }
+    }
+
+    fn value(&mut self, value: &Value) {
+        match value {
+            Value::Null => self.words.push(NULL),
+            Value::Bool(b) => self.words.push(if *b { TRUE } else { FALSE }),
+            Value::Number(n) => {
+                let big = match (n.as_i64(), n.as_u64()) {
+                    (Some(i), _) => i.unsigned_abs() > MAX_SAFE_INTEGER,
+                    (None, Some(_)) => true,
+                    (None, None) => false,
+                };
+                self.words.push(if big { BIG } else { NUMBER_TEXT });
+                self.count(self.text.len());
+                // Writing into a `String` cannot fail.
+                let _ = write!(self.text, "{n}");
+                self.count(self.text.len());
+            }
+            Value::String(s) => self.text_value(TEXT, s),
+            Value::Array(items) => {
+                self.words.push(LIST);
+                self.count(items.len());
+                for item in items {
+                    self.value(item);
+                }
+            }
+            Value::Object(members) => {
+                self.words.push(OBJECT);
+                self.count(members.len());
+                for (key, value) in members {
+                    self.text_value(TEXT, key);
+                    self.value(value);
+                }
+            }
+        }
+    }
+
+    /// A count or an index, as a word (past `u32::MAX` only where the gate's limits are).
+    fn count(&mut self, n: usize) {
+        self.words.push(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+
+    /// `tag` and where `text`, a slice of the call's text, lies in it.
+    fn place(&mut self, tag: u32, text: &str, source: &Range<*const u8>) {
+        let start = text.as_ptr() as usize - source.start as usize;
+        self.words.push(tag);
+        self.count(start);
+        self.count(start + text.len());
+    }
+
+    /// `tag` and `text`, written after the tape.
+    fn text_value(&mut self, tag: u32, text: &str) {
+        self.words.push(tag);
+        self.count(self.text.len());
+        self.text.push_str(text);
+        self.count(self.text.len());
+    }
 }
 
 #[cfg(test)]
@@ -200,20 +236,24 @@ mod tests {
     use super::*;
     use toolargs_core::{ParseOptions, RawArgs};
 
-    /// The words of the tape of the call `text` (header left out), and the text after it.
+    /// The words of the verdict's tape on the call `text` (the first, their count, left out)
+    /// and the text after them.
     fn tape(schema: &str, text: &str) -> Option<(Vec<u32>, String)> {
         let spec = toolargs_dynamic::Spec::from_json(schema).unwrap();
         let raw = RawArgs::from(text);
         let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-            let RawArgs::Text(source) = &raw else {
-                unreachable!()
-            };
-            Tape::of(&args, source.as_bytes())
+            Tape::of(&args, text.as_bytes())
         });
-        parsed
-            .unwrap()
-            .args
-            .map(|t| (t.words[2..].to_vec(), t.text))
+        let parsed = parsed.unwrap();
+        let verdict = parsed.args?.verdict(&parsed.repairs, Vec::new());
+        let pad = (4 - verdict.bytes.as_ptr() as usize % 4) % 4;
+        let words: Vec<u32> = verdict.bytes[pad..]
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        let count = words[0] as usize;
+        let after = String::from_utf8(verdict.bytes[pad + 4 * count..].to_vec()).unwrap();
+        Some((words[1..count].to_vec(), after))
     }
 
     const SCHEMA: &str = r#"{"type": "object", "properties": {
@@ -221,10 +261,14 @@ mod tests {
         "list": {"type": "array", "items": {"type": ["boolean", "null", "string"]}},
         "flag": {"type": "boolean", "default": false}}}"#;
 
+    fn rule(rule: Rule) -> u32 {
+        Rule::ALL.iter().position(|r| *r == rule).unwrap() as u32
+    }
+
     #[test]
-    fn places_in_the_text_tags_and_json() {
+    fn places_in_the_call_and_text_after_the_tape() {
         let text = r#"{"n": -12, "s": "ab", "list": [true, null, "c\n"]}"#;
-        let (words, json) = tape(SCHEMA, text).unwrap();
+        let (words, after) = tape(SCHEMA, text).unwrap();
         let s = text.find("ab").unwrap() as u32;
         let n = text.find("-12").unwrap() as u32;
         #[rustfmt::skip]
@@ -232,20 +276,34 @@ mod tests {
             4,
             0, STRING, s, s + 2,
             1, NUMBER, n, n + 3,
-            2, LIST, 3, TRUE, NULL, JSON, 0, 5,
+            2, LIST, 3, TRUE, NULL, TEXT, 0, 2,
             3, FALSE,
+            0,
         ]);
-        assert_eq!(json, r#""c\n""#);
-        // A double, `-0` and a string from a second encoding are written as JSON.
-        let (words, json) = tape(SCHEMA, r#""{\"n\": -0, \"s\": \"x\"}""#).unwrap();
-        assert_eq!(words, [3, 0, JSON, 0, 3, 1, JSON, 3, 4, 3, FALSE]);
-        assert_eq!(json, r#""x"0"#);
+        assert_eq!(after, "c\n");
     }
 
     #[test]
-    fn no_tape_for_an_integer_beyond_a_number_or_a_schema_not_plain() {
-        assert!(tape(SCHEMA, r#"{"n": 9007199254740993}"#).is_none());
-        assert!(tape(SCHEMA, r#"{"n": 9007199254740991}"#).is_some());
+    fn repairs_and_what_is_not_in_the_call_text_after_the_tape() {
+        // A second encoding: every value is in the decoded text, not the call's; `-0` is 0.
+        let (words, after) = tape(SCHEMA, r#""{\"n\": -0, \"s\": \"x\"}""#).unwrap();
+        let json = rule(Rule::UnwrapDoubleEncoded);
+        #[rustfmt::skip]
+        assert_eq!(words, [
+            3, 0, TEXT, 0, 1, 1, NUMBER_TEXT, 1, 2, 3, FALSE,
+            1, TEXT, 2, 3, json, TEXT, 3, 22, OBJECT, 2, TEXT, 22, 23, NUMBER_TEXT, 23, 24,
+            TEXT, 24, 25, TEXT, 25, 26,
+        ]);
+        assert_eq!(after, r#"x0${"n": -0, "s": "x"}n0sx"#);
+        // An integer beyond a number, as sent, and as repaired from a string: its digits.
+        let (words, after) = tape(SCHEMA, r#"{"n": 9007199254740993}"#).unwrap();
+        assert_eq!(words, [2, 1, BIG, 0, 16, 3, FALSE, 0]);
+        assert_eq!(after, "9007199254740993");
+        let integer = r#"{"type": "object", "properties": {"i": {"type": "integer"}}}"#;
+        let (words, after) = tape(integer, r#"{"i": "9007199254740993"}"#).unwrap();
+        assert_eq!(&words[..6], [1, 0, BIG, 0, 16, 1]);
+        assert_eq!(words.iter().filter(|w| **w == BIG).count(), 2, "{words:?}");
+        assert!(after.ends_with("90071992547409939007199254740993"), "{after}");
         assert!(tape(r#"{"type": "object"}"#, r#"{"n": 1}"#).is_none());
     }
 }

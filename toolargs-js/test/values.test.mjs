@@ -339,6 +339,12 @@ describe("an ASCII call's arguments, made from places in its text", () => {
     assert.equal(Object.getPrototypeOf(result.arguments), Object.prototype);
     assert.deepEqual(Object.keys(result.arguments), Object.keys(JSON.parse(text)));
     assert.equal(Object.getOwnPropertyDescriptor(result.arguments, "__proto__").value, "p");
+    // In a repair's value too: the object a second encoding held.
+    const [repair] = odd.parse(JSON.stringify(text)).repairs;
+    assert.equal(repair.rule, "unwrap_double_encoded");
+    assert.equal(Object.getPrototypeOf(repair.after), Object.prototype);
+    assert.deepEqual(Object.keys(repair.after), Object.keys(JSON.parse(text)));
+    assert.equal(Object.getOwnPropertyDescriptor(repair.after, "__proto__").value, "p");
     const numbered = new Spec({ type: "object", properties: { b: { type: "integer" }, 2: { type: "integer" }, 1: { type: "integer" } } });
     assert.deepEqual(Object.keys(numbered.parse('{"b": 1, "2": 2, "1": 1}').arguments), ["1", "2", "b"]);
   });
