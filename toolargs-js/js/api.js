@@ -119,7 +119,8 @@ const OK_FOR_MODEL = '{"ok":true}';
 /** The verdict the module kept (`src/convert.rs`), given its code (`src/io.rs`), whose two low
  * bits are its kind: 0, the arguments; 1, the arguments, the repairs and the places of the
  * integers beyond a number, a line each; 2, the rejection's text for the model; 3, a tape of
- * the arguments in the call's `input` (`tape.js`), with the spec's member `names`. */
+ * the arguments and repairs (`tape.js`), with the spec's member `names`, its places in the
+ * call's `input` when there is one. */
 function verdictOf(code, input, names) {
   const kind = code & 3;
   if (kind === 3) {
@@ -355,8 +356,8 @@ class ArgumentStream {
 
 function judge(native, args, names) {
   if (typeof args === "string") return judgeText(native, args, names);
-  if (args instanceof Uint8Array) return judgeBytes(native, args);
-  if (args instanceof ArrayBuffer) return judgeBytes(native, new Uint8Array(args));
+  if (args instanceof Uint8Array) return judgeBytes(native, args, names);
+  if (args instanceof ArrayBuffer) return judgeBytes(native, new Uint8Array(args), names);
   let text;
   try {
     text = writeJson(args, limitsOf().depth, limitsOf().bytes);
@@ -370,15 +371,15 @@ function judge(native, args, names) {
 function judgeText(native, text, names) {
   // Each UTF-16 unit is at least a byte of UTF-8: past the limit in units, past it in bytes.
   if (text.length > limitsOf().bytes) return judgeInPieces(native, text);
-  if (!wellFormed(text)) return verdictOf(native.parseBytes(wtf8(text)));
+  if (!wellFormed(text)) return verdictOf(native.parseBytes(wtf8(text)), undefined, names);
   const length = writeInput(text);
   // As many bytes as units: ASCII, where a tape's places are places in `text`.
-  return verdictOf(native.parseInput(length, length === text.length && names !== null), text, names);
+  return verdictOf(native.parseInput(length, length === text.length), text, names);
 }
 
-function judgeBytes(native, bytes) {
+function judgeBytes(native, bytes, names) {
   if (bytes.length > limitsOf().bytes) return judgeInPieces(native, bytes);
-  return verdictOf(native.parseBytes(bytes));
+  return verdictOf(native.parseBytes(bytes), undefined, names);
 }
 
 /** A payload certainly past the size limit, streamed: its first piece is already past the

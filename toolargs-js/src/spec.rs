@@ -144,8 +144,7 @@ impl Spec {
     /// them), kept for the wrapper to read ([`io::emit`]).
     ///
     /// With `ascii`, the wrapper says the text is ASCII, so that a place in its bytes is the
-    /// same place in the string it holds: an accepted call's arguments then come as a tape
-    /// ([`crate::tape`]) when they can.
+    /// same place in the string it holds: a tape ([`crate::tape`]) then points into it.
     #[wasm_bindgen(js_name = parseInput)]
     pub fn parse_input(&self, len: usize, ascii: bool) -> u32 {
         io::with_input(len, |bytes| self.verdict(bytes, ascii))
@@ -210,13 +209,14 @@ impl Spec {
 
 impl Spec {
     /// The verdict on a call's bytes, its arguments written from what the parse hands over,
-    /// unbuilt where accepted as sent: as a tape when `tape` and they can be.
-    fn verdict(&self, bytes: &[u8], tape: bool) -> convert::Verdict {
+    /// unbuilt where accepted as sent: as a tape when they are members, with places in
+    /// `bytes` when `places` says they are places in the wrapper's string too.
+    fn verdict(&self, bytes: &[u8], places: bool) -> convert::Verdict {
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
         let parsed = self
             .spec
             .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-                match tape.then(|| Tape::of(&args, bytes)).flatten() {
+                match Tape::of(&args, places.then_some(bytes)) {
                     Some(tape) => Ok(tape),
                     None => Err(convert::Written::of(&args, bytes, io::output_buffer())),
                 }

@@ -2,15 +2,15 @@
 //! tagged values, from which the wrapper makes the JavaScript values itself, instead of a JSON
 //! text it would parse again.
 //!
-//! The wrapper holds the call's text as a JavaScript string. When that text is ASCII, a place
-//! in its UTF-8 bytes is the same place in the string, and a string value the reader borrowed
-//! from the text (one with no escape) is a slice of it; an integer of at most 15 digits is
-//! read from its digits there. Anything else is written after the tape: a string as its UTF-8
-//! text, a number as `serde_json` writes it, an integer beyond a JavaScript number as its
-//! digits, for a `BigInt`. So no JSON is written here, copied out and parsed again. Only the
-//! arguments the parse hands over as members ([`Arguments::Members`]: an object under a plain
-//! root schema) have a tape; the others are written as text
-//! ([`Written`](crate::convert::Written)).
+//! The wrapper often holds the call's text as a JavaScript string. When that text is ASCII, a
+//! place in its UTF-8 bytes is the same place in the string, and a string value the reader
+//! borrowed from the text (one with no escape) is a slice of it; an integer of at most 15
+//! digits is read from its digits there. Anything else, and everything when the text is not
+//! ASCII or was given as bytes, is written after the tape: a string as its UTF-8 text, a
+//! number as `serde_json` writes it, an integer beyond a JavaScript number as its digits, for
+//! a `BigInt`. So no JSON is written here, copied out and parsed again. Only the arguments the
+//! parse hands over as members ([`Arguments::Members`]: an object under a plain root schema)
+//! have a tape; the others are written as text ([`Written`](crate::convert::Written)).
 //!
 //! The tape is little-endian 32-bit words, from the first multiple of 4 at or after where the
 //! verdict starts, then the text its values point into:
@@ -87,8 +87,9 @@ impl Drop for Tape {
 
 impl Tape {
     /// The tape of `args`, read from the call's text `source`: `None` for arguments that are
-    /// not members.
-    pub fn of(args: &Arguments<'_>, source: &[u8]) -> Option<Tape> {
+    /// not members. Without `source` (when a place in the call's bytes is not a place in the
+    /// wrapper's string), every value is written after the tape.
+    pub fn of(args: &Arguments<'_>, source: Option<&[u8]>) -> Option<Tape> {
         let Arguments::Members(members) = args else {
             return None;
         };
@@ -96,7 +97,7 @@ impl Tape {
         let mut tape = Tape { words, text };
         tape.words.push(0);
         tape.count(members.len());
-        let source = source.as_ptr_range();
+        let source = source.map_or(std::ptr::null()..std::ptr::null(), <[u8]>::as_ptr_range);
         for (key, member) in members {
             tape.count(key.index);
             match member {
@@ -242,7 +243,7 @@ mod tests {
         let spec = toolargs_dynamic::Spec::from_json(schema).unwrap();
         let raw = RawArgs::from(text);
         let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-            Tape::of(&args, text.as_bytes())
+            Tape::of(&args, Some(text.as_bytes()))
         });
         let parsed = parsed.unwrap();
         let verdict = parsed.args?.verdict(&parsed.repairs, Vec::new());
@@ -303,7 +304,22 @@ mod tests {
         let (words, after) = tape(integer, r#"{"i": "9007199254740993"}"#).unwrap();
         assert_eq!(&words[..6], [1, 0, BIG, 0, 16, 1]);
         assert_eq!(words.iter().filter(|w| **w == BIG).count(), 2, "{words:?}");
-        assert!(after.ends_with("90071992547409939007199254740993"), "{after}");
+        assert!(
+            after.ends_with("90071992547409939007199254740993"),
+            "{after}"
+        );
         assert!(tape(r#"{"type": "object"}"#, r#"{"n": 1}"#).is_none());
+    }
+
+    #[test]
+    fn without_places_every_value_after_the_tape() {
+        let spec = toolargs_dynamic::Spec::from_json(SCHEMA).unwrap();
+        let raw = RawArgs::from(r#"{"s": "é", "n": 7}"#);
+        let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
+            Tape::of(&args, None).map(|t| (t.words[1..].to_vec(), t.text.clone()))
+        });
+        let (words, text) = parsed.unwrap().args.unwrap();
+        assert_eq!(words, [3, 0, TEXT, 0, 2, 1, NUMBER_TEXT, 2, 3, 3, FALSE]);
+        assert_eq!(text, "é7");
     }
 }

@@ -266,10 +266,10 @@ describe("the text into the module and the verdict out", () => {
   });
 });
 
-describe("an ASCII call's arguments, made from places in its text", () => {
+describe("an accepted call's arguments and repairs, made from a tape", () => {
   // Sent as a string of ASCII, an accepted call's arguments come as places in that string
-  // (`js/tape.js`); sent as bytes, as JSON text. Both must give the same values, in the same
-  // order, with the same repairs.
+  // (`js/tape.js`); sent as bytes, as values written after the tape; streamed, as JSON text.
+  // All three must give the same values, in the same order, with the same repairs.
   const spec = new Spec({
     type: "object",
     properties: {
@@ -286,6 +286,11 @@ describe("an ASCII call's arguments, made from places in its text", () => {
     },
   });
   const bytes = (text) => new TextEncoder().encode(text);
+  const streamed = (text) => {
+    const stream = spec.stream();
+    stream.feed(text);
+    return stream.finish();
+  };
   const calls = [
     '{"s": "plain", "n": -42, "x": 19.99, "b": false, "maybe": null}',
     '{"s": "tab\\tquote\\"slash\\\\u\\u0041", "n": 999999999999999, "x": 1e5}',
@@ -299,17 +304,21 @@ describe("an ASCII call's arguments, made from places in its text", () => {
     '  {  "list" : [ 1 ,2 ] , "s" : "spaced"  }  ',
   ];
 
-  test("the same arguments and repairs as from the JSON text", () => {
-    for (const text of calls) {
-      const tape = spec.parse(text);
-      const json = spec.parse(bytes(text));
-      assert.equal(tape.ok, true, text);
-      assert.deepEqual(tape.arguments, json.arguments, text);
-      assert.deepEqual(Object.keys(tape.arguments), Object.keys(json.arguments), text);
-      for (const key of Object.keys(json.arguments)) {
-        assert.ok(Object.is(tape.arguments[key], json.arguments[key]) || typeof json.arguments[key] === "object", text);
+  test("the same from places in an ASCII text, from values after the tape, and from JSON text", () => {
+    const international = calls
+      .filter((call) => call.startsWith("{"))
+      .map((call) => call.replace(/}$/, ', "word": "\u00e9 日本"}'));
+    for (const text of [...calls, ...international]) {
+      const json = streamed(text);
+      assert.equal(json.ok, true, text);
+      for (const tape of [spec.parse(text), spec.parse(bytes(text))]) {
+        assert.deepEqual(tape.arguments, json.arguments, text);
+        assert.deepEqual(Object.keys(tape.arguments), Object.keys(json.arguments), text);
+        for (const key of Object.keys(json.arguments)) {
+          assert.ok(Object.is(tape.arguments[key], json.arguments[key]) || typeof json.arguments[key] === "object", text);
+        }
+        assert.deepEqual(tape.repairs, json.repairs, text);
       }
-      assert.deepEqual(tape.repairs, json.repairs, text);
     }
     assert.deepEqual(spec.parse(calls[0]).arguments, {
       s: "plain", n: -42, x: 19.99, b: false, maybe: null,
