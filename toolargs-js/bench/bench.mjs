@@ -16,7 +16,7 @@
 // collection of any contender's garbage among them); ratios are medians of each round's. Then
 // where toolargs' time goes: a call into the module that does nothing, copying the text in,
 // the gate in the module, and the result made in JavaScript: from a tape for the accepted
-// calls sent as ASCII, from the verdict's text (copied out, then parsed) for the others.
+// calls, from the verdict's text (copied out, then parsed) for the others.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -171,8 +171,8 @@ async function main() {
   await Promise.all(workers.map((worker) => worker.terminate()));
 
   // Where toolargs' time goes, each over the corpus or the part of it named: the module's
-  // own calls, as `spec.parse` makes them (`js/io.js`). An accepted call sent as ASCII comes
-  // back as a tape its arguments are made from (`js/tape.js`); any other verdict, as text.
+  // own calls, as `spec.parse` makes them (`js/io.js`). An accepted call comes back as a tape
+  // its arguments and repairs are made from (`js/tape.js`); a rejection, as text.
   const native = NativeSpec.load(JSON.stringify(definition), undefined, undefined);
   const tiny = new Spec({ type: "object" });
   const tinyNative = NativeSpec.load('{"type": "object"}', undefined, undefined);

@@ -26,10 +26,8 @@ const KEPT = 64 * 1024;
 
 let module;
 /** Views of the module's memory; its `ArrayBuffer` is replaced (and the old one emptied) each
- * time the memory grows. `words` is exported for `tape.js`, which reads it after
- * `verdictStart`. */
-let bytes, nodeBytes;
-export let words;
+ * time the memory grows. */
+let bytes, nodeBytes, words;
 /** Where the module's input buffer is, and its size in bytes. */
 let at = 0;
 let room = 0;
@@ -66,6 +64,11 @@ export function verdictStart(code) {
   // The verdict may have grown the memory.
   refresh();
   return verdictAt;
+}
+
+/** The module's memory as 32-bit words, as it stands after `verdictStart`. */
+export function memoryWords() {
+  return words;
 }
 
 /** The text of the verdict the module kept, from the code it gave. */

@@ -5,7 +5,7 @@
 // written, copied out and parsed again.
 
 import { ruleNames } from "../dist/toolargs_js.js";
-import { decode, verdictStart, words } from "./io.js";
+import { decode, memoryWords, verdictStart } from "./io.js";
 
 // A value's tag, then what it says (`src/tape.rs`).
 const STRING = 0;
@@ -19,8 +19,9 @@ const TEXT = 7;
 const NUMBER_TEXT = 8;
 const BIG = 9;
 
-/** The call's text, the next word to read and where the text after the tape starts, while
- * a tape is read. */
+/** The module's memory as words, the call's text, the next word to read and where the text
+ * after the tape starts, while a tape is read. */
+let words;
 let input = "";
 let next = 0;
 let textAt = 0;
@@ -40,6 +41,7 @@ export function tapeNames(json) {
  * `names`; sets `tapeRepairs`. */
 export function tapeArguments(code, text, names) {
   const first = (verdictStart(code) + 3) >>> 2;
+  words = memoryWords();
   textAt = (first + words[first]) * 4;
   input = text;
   next = first + 2;

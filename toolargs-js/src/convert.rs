@@ -1,16 +1,18 @@
 //! Verdicts and values as the text the JavaScript wrapper reads.
 //!
-//! A verdict is a [`Kind`] and one text, so that the wrapper reads only what it needs, when
-//! it needs it:
+//! A verdict is a [`Kind`] and one text (or a tape), so that the wrapper reads only what it
+//! needs, when it needs it:
 //!
 //! - [`Kind::Plain`]: the arguments as JSON, accepted with no repair and no integer beyond a
-//!   JavaScript number (the common case: one `JSON.parse`);
+//!   JavaScript number (one `JSON.parse`);
 //! - [`Kind::Annotated`]: the arguments, a newline, the repairs (`[{"path", "rule", "before",
 //!   "after"}]`), a newline and the places of the integers beyond a JavaScript number (below):
 //!   accepted otherwise;
 //! - [`Kind::Rejected`]: the rejection's text for the model ([`Rejection::for_model`]), as it
 //!   is: the errors are read from it (`error` there is an error's `code`) only when asked for;
-//! - [`Kind::Tape`]: accepted, the arguments as places in the call's text ([`crate::tape`]).
+//! - [`Kind::Tape`]: accepted, the arguments and the repairs as a tape ([`crate::tape`]): every
+//!   accepted call under a plain schema, but for a stream's. The two kinds above are the
+//!   others'.
 //!
 //! JSON written here never holds a raw newline (strings escape control characters), so the
 //! newline separates the parts. An integer beyond ±(2^53 − 1), which a JavaScript number
@@ -46,7 +48,7 @@ pub enum Kind {
     Annotated = 1,
     /// The rejection's text for the model.
     Rejected = 2,
-    /// The arguments as a tape, with the repairs after it ([`crate::tape`]).
+    /// The arguments and the repairs as a tape ([`crate::tape`]).
     Tape = 3,
 }
 

@@ -8,8 +8,9 @@
 //! Every policy decision is the Rust gate's: this crate only carries values across. Text
 //! crosses as text (or bytes), and each verdict comes back as a kind and one text
 //! ([`convert`]) that names the integers a JavaScript number cannot hold exactly, which the
-//! wrapper turns into `BigInt`s; or, for an accepted call sent as ASCII text, as places in
-//! that text ([`tape`]), from which the wrapper makes the arguments' object itself. Call texts and verdicts cross through a buffer of the
+//! wrapper turns into `BigInt`s; or, for an accepted call under a plain schema, as a tape of
+//! tagged values and places in the call's text ([`tape`]), from which the wrapper makes the
+//! arguments and repairs itself. Call texts and verdicts cross through a buffer of the
 //! module's own ([`io`]).
 
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
