@@ -2,8 +2,9 @@
 // serves the package's files) and `workerd.js` (Cloudflare's) load it, then re-export this.
 //
 // Every verdict is the gate's: values are written as the JSON text they stand for
-// (`json.js`), the text crosses into the module, and the verdict comes back as one JSON
-// document read into values, with `BigInt` for the integers a number cannot hold exactly.
+// (`json.js`), the text crosses into the module (`io.js`), and the verdict comes back as a
+// tape the values are made from (`tape.js`) or as JSON text read into values, with `BigInt`
+// for the integers a number cannot hold exactly.
 
 import {
   Failure as NativeFailure,
@@ -52,8 +53,9 @@ export class Rejected extends Error {
   }
 }
 
-/** The verdict on one call. `ok` and `arguments` are read when the verdict comes back; the
- * repairs and the errors only when first asked for. */
+/** The verdict on one call. `ok` and `arguments` are read when the verdict comes back, and
+ * so are the repairs when they come as a tape (`tape.js`); otherwise the repairs, and the
+ * errors always, only when first asked for. */
 export class ParseResult {
   /** The repairs: their JSON text (read on first use), or the array; `null` for none. */
   #repairs;

@@ -34,8 +34,17 @@ const KEPT: usize = 64 * 1024;
 /// The output buffer, emptied, to write the next verdict into and hand to [`emit`].
 pub fn output_buffer() -> Vec<u8> {
     let mut buffer = OUTPUT.take();
-    buffer.clear();
+    empty(&mut buffer, 0);
     buffer
+}
+
+/// Empties `buffer` for a verdict of `len` bytes (0 when not known yet), giving back the room
+/// a larger verdict before it took past [`KEPT`].
+fn empty(buffer: &mut Vec<u8>, len: usize) {
+    buffer.clear();
+    if buffer.capacity() > KEPT && len <= KEPT {
+        buffer.shrink_to(KEPT);
+    }
 }
 
 /// Where the wrapper writes the text of the next calls: `capacity` bytes (the wrapper decides
@@ -82,15 +91,12 @@ pub fn emit(verdict: Verdict) -> u32 {
     let (len, kind) = (verdict.bytes.len(), verdict.kind);
     let at = OUTPUT.with_borrow_mut(|output| {
         // Written in the output buffer (taken from it, and so left empty), or copied there. A
-        // tape is never copied or shrunk: where its words start depends on where it is.
+        // tape is never copied: where its words start depends on where it is.
         if output.capacity() == 0 || kind == Kind::Tape {
             *output = verdict.bytes;
         } else {
-            output.clear();
+            empty(output, len);
             output.extend_from_slice(&verdict.bytes);
-        }
-        if kind != Kind::Tape && output.capacity() > KEPT && output.len() <= KEPT {
-            output.shrink_to(KEPT);
         }
         output.as_ptr()
     });

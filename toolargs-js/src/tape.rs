@@ -70,8 +70,11 @@ pub struct Tape {
 
 thread_local! {
     /// The buffers of the last tape, emptied: a tape allocates nothing once they have room.
-    static KEPT: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
+    static BUFFERS: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
 }
+
+/// The most room each buffer keeps for the next tape (in words, in bytes) after a larger one.
+const ROOM: usize = 16 * 1024;
 
 impl Drop for Tape {
     fn drop(&mut self) {
@@ -80,8 +83,10 @@ impl Drop for Tape {
             std::mem::take(&mut self.text),
         );
         words.clear();
+        words.shrink_to(ROOM);
         text.clear();
-        KEPT.set((words, text));
+        text.shrink_to(ROOM);
+        BUFFERS.set((words, text));
     }
 }
 
@@ -93,7 +98,7 @@ impl Tape {
         let Arguments::Members(members) = args else {
             return None;
         };
-        let (words, text) = KEPT.take();
+        let (words, text) = BUFFERS.take();
         let mut tape = Tape { words, text };
         tape.words.push(0);
         tape.count(members.len());
