@@ -261,6 +261,11 @@ describe("the text into the module and the verdict out", () => {
     assert.equal(result.arguments.tags.length, 2000);
     assert.ok(result.arguments.tags.every((t) => t === tag));
     assert.deepEqual(judged(), before);
+    // A list of 100 000 ASCII strings: a tape of 300 000 words, each item a slice of the text.
+    const items = Array.from({ length: 100000 }, (_, i) => `item-${i}`);
+    const listed = plain.parse(JSON.stringify({ name: "x", tags: items }));
+    assert.equal(listed.ok, true);
+    assert.deepEqual(listed.arguments.tags, items);
     assert.equal(plain.parse("{}").errors[0].code, "missing");
     assert.deepEqual(judged(), before);
   });
