@@ -25,15 +25,9 @@
 //! A value (a stream's partial arguments) is `{"v": VALUE, "big": [PATH, ...]}`, its paths
 //! from `VALUE` down.
 
-use std::borrow::Cow;
-use std::ops::Range;
-use std::ptr;
-
 use serde_json::Value;
 use toolargs_core::internal::text::push_json_str;
-use toolargs_core::node::{Node, Number};
 use toolargs_core::{ArgumentError, Code, Limits, Parsed, Path, Rejection, Repair};
-use toolargs_dynamic::{Arguments, Key, Member};
 
 /// The largest integer a JavaScript number holds exactly, along with every integer below it
 /// (`Number.MAX_SAFE_INTEGER`).
@@ -66,7 +60,7 @@ pub struct Verdict {
 /// text was, to make room for it at once.
 pub fn verdict(verdict: &Result<Parsed<Value>, Rejection>, size: usize) -> Verdict {
     match verdict {
-        Ok(parsed) => accepted(Written::of_value(&parsed.args, size), &parsed.repairs),
+        Ok(parsed) => accepted(Written::of(&parsed.args, size, Vec::new()), &parsed.repairs),
         Err(rejection) => rejected(rejection),
     }
 }
@@ -90,22 +84,10 @@ pub struct Written {
 }
 
 impl Written {
-    /// The arguments as the parse handed them over from the call's text `source`, written
-    /// into `buffer` (emptied; it keeps its room). With [`accepted`], the same verdict as
-    /// [`verdict`] of the built arguments.
-    pub fn of(args: &Arguments<'_>, source: &[u8], buffer: Vec<u8>) -> Written {
-        let buffer = text_buffer(buffer);
-        match args {
-            Arguments::Value(value) => Written::with(buffer, source.len(), |w| w.value(value)),
-            Arguments::Members(members) => Written::with(buffer, source.len(), |w| {
-                w.source = source.as_ptr_range();
-                w.members(members);
-            }),
-        }
-    }
-
-    fn of_value(value: &Value, size: usize) -> Written {
-        Written::with(String::new(), size, |w| w.value(value))
+    /// The arguments `args`, about `size` bytes as sent, written into `buffer` (emptied; it
+    /// keeps its room).
+    pub fn of(args: &Value, size: usize, buffer: Vec<u8>) -> Written {
+        Written::with(text_buffer(buffer), size, |w| w.value(args))
     }
 
     /// Written by `write` from the key `arguments` down, into `buffer`: the places of the
@@ -283,8 +265,6 @@ struct Writer<'a> {
     met_big: bool,
     /// The paths of the integers written as strings, each a JSON array, separated by `,`.
     big: String,
-    /// Where the call's text lies in memory, when the nodes written were read from it.
-    source: Range<*const u8>,
 }
 
 impl<'a> Writer<'a> {
@@ -302,7 +282,6 @@ impl<'a> Writer<'a> {
             path: Vec::new(),
             met_big: false,
             big: String::new(),
-            source: ptr::null()..ptr::null(),
         }
     }
 
@@ -324,59 +303,9 @@ impl<'a> Writer<'a> {
             Value::Bool(b) => self.boolean(*b),
             Value::Number(n) => self.number(n),
             Value::String(s) => push_json_str(&mut self.out, s),
-            Value::Array(items) => self.array(items, Writer::value),
-            Value::Object(members) => {
-                self.object(
-                    members.iter().map(|(k, v)| (k.as_str(), None, v)),
-                    Writer::value,
-                );
-            }
+            Value::Array(items) => self.array(items),
+            Value::Object(members) => self.object(members),
         }
-    }
-
-    /// A node as [`Writer::value`] writes the value [`Node::to_value`] gives.
-    fn node(&mut self, node: &'a Node<'a>) {
-        match node {
-            Node::Null => self.out.push_str("null"),
-            Node::Bool(b) => self.boolean(*b),
-            // An integer a double holds exactly, written as sent: the digits `to_value` gives.
-            Node::Number(Number::Literal(text)) if is_small_integer(text) => {
-                self.out.push_str(text);
-            }
-            Node::Number(n) => match n.to_value() {
-                Value::Number(n) => self.number(&n),
-                // `null`, where no double holds the number, as `Value::from(f64)` gives.
-                _ => self.out.push_str("null"),
-            },
-            // Borrowed from the call's text, the reader's string has no escape (and no control
-            // character, which it refuses): nothing to escape when written.
-            Node::String(Cow::Borrowed(s)) if self.source.contains(&s.as_ptr()) => {
-                self.out.reserve(s.len() + 2);
-                self.out.push('"');
-                self.out.push_str(s);
-                self.out.push('"');
-            }
-            Node::String(s) => push_json_str(&mut self.out, s),
-            Node::Array(items) => self.array(items, Writer::node),
-            Node::Object(members) => {
-                self.object(
-                    members.iter().map(|(k, v)| (k.as_ref(), None, v)),
-                    Writer::node,
-                );
-            }
-        }
-    }
-
-    /// The members of [`Arguments::Members`], as the object [`Arguments::into_value`] gives,
-    /// each key as the schema's loading quoted it.
-    fn members(&mut self, members: &'a [(Key<'a>, Member<'a>)]) {
-        let keyed = members
-            .iter()
-            .map(|(key, member)| (key.name, Some(key.quoted), member));
-        self.object(keyed, |w, member| match member {
-            Member::Sent(node) => w.node(node),
-            Member::Built(value) => w.value(value),
-        });
     }
 
     fn boolean(&mut self, b: bool) {
@@ -404,38 +333,29 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn array<T>(&mut self, items: &'a [T], item: impl Fn(&mut Self, &'a T)) {
+    fn array(&mut self, items: &'a [Value]) {
         self.out.push('[');
         for (i, one) in items.iter().enumerate() {
             if i > 0 {
                 self.out.push(',');
             }
             self.enter(Step::Index(i));
-            item(self, one);
+            self.value(one);
             self.leave();
         }
         self.out.push(']');
     }
 
-    /// An object of `members`: each a key, with its JSON text when it is written already, and
-    /// a value `item` writes.
-    fn object<T: 'a>(
-        &mut self,
-        members: impl Iterator<Item = (&'a str, Option<&'a str>, &'a T)>,
-        item: impl Fn(&mut Self, &'a T),
-    ) {
+    fn object(&mut self, members: &'a serde_json::Map<String, Value>) {
         self.out.push('{');
-        for (i, (key, quoted, one)) in members.enumerate() {
+        for (i, (key, one)) in members.iter().enumerate() {
             if i > 0 {
                 self.out.push(',');
             }
-            match quoted {
-                Some(quoted) => self.out.push_str(quoted),
-                None => push_json_str(&mut self.out, key),
-            }
+            push_json_str(&mut self.out, key);
             self.out.push(':');
             self.enter(Step::Key(key));
-            item(self, one);
+            self.value(one);
             self.leave();
         }
         self.out.push('}');
@@ -462,13 +382,6 @@ impl<'a> Writer<'a> {
         }
         self.big.push(']');
     }
-}
-
-/// Whether a JSON number literal is an integer of at most 15 digits (below 2^53), written
-/// as [`Number::to_value`] writes it: not `-0`, which is the integer 0.
-pub(crate) fn is_small_integer(text: &str) -> bool {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) && text != "-0"
 }
 
 /// An integer in its decimal digits, `-` first when `negative`.

@@ -11,6 +11,8 @@ use toolargs_core::stream::ArgStream;
 use toolargs_core::{Dialect, Effect, ParseOptions, Parsed, UnknownPolicy};
 use wasm_bindgen::prelude::*;
 
+use toolargs_dynamic::Arguments;
+
 use crate::tape::Tape;
 use crate::{convert, io};
 
@@ -208,18 +210,20 @@ impl Spec {
 }
 
 impl Spec {
-    /// The verdict on a call's bytes, its arguments written from what the parse hands over,
-    /// unbuilt where accepted as sent: as a tape when they are members, with places in
-    /// `bytes` when `places` says they are places in the wrapper's string too.
+    /// The verdict on a call's bytes. Arguments the parse hands over as members (those
+    /// accepted as sent unbuilt) come as a tape, with places in `bytes` when `places` says
+    /// they are places in the wrapper's string too; built arguments, as JSON text.
     fn verdict(&self, bytes: &[u8], places: bool) -> convert::Verdict {
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
         let parsed = self
             .spec
-            .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-                match Tape::of(&args, places.then_some(bytes)) {
-                    Some(tape) => Ok(tape),
-                    None => Err(convert::Written::of(&args, bytes, io::output_buffer())),
-                }
+            .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
+                Arguments::Members(members) => Ok(Tape::of(&members, places.then_some(bytes))),
+                Arguments::Value(value) => Err(convert::Written::of(
+                    &value,
+                    bytes.len(),
+                    io::output_buffer(),
+                )),
             });
         match parsed {
             Ok(Parsed {

@@ -9,7 +9,7 @@
 //! ASCII or was given as bytes, is written after the tape: a string as its UTF-8 text, a
 //! number as `serde_json` writes it, an integer beyond a JavaScript number as its digits, for
 //! a `BigInt`. So no JSON is written here, copied out and parsed again. Only the arguments the
-//! parse hands over as members ([`Arguments::Members`]: an object under a plain root schema)
+//! parse hands over as members ([`Arguments::Members`](toolargs_dynamic::Arguments::Members): an object under a plain root schema)
 //! have a tape; the others are written as text ([`Written`](crate::convert::Written)).
 //!
 //! The tape is little-endian 32-bit words, from the first multiple of 4 at or after where the
@@ -34,9 +34,9 @@ use std::ops::Range;
 use serde_json::Value;
 use toolargs_core::node::{Node, Number};
 use toolargs_core::{Repair, Rule};
-use toolargs_dynamic::{Arguments, Member};
+use toolargs_dynamic::{Key, Member};
 
-use crate::convert::{self, Kind, Verdict, MAX_SAFE_INTEGER};
+use crate::convert::{Kind, Verdict, MAX_SAFE_INTEGER};
 
 /// A string: `input.slice(start, end)`.
 pub const STRING: u32 = 0;
@@ -91,13 +91,10 @@ impl Drop for Tape {
 }
 
 impl Tape {
-    /// The tape of `args`, read from the call's text `source`: `None` for arguments that are
-    /// not members. Without `source` (when a place in the call's bytes is not a place in the
-    /// wrapper's string), every value is written after the tape.
-    pub fn of(args: &Arguments<'_>, source: Option<&[u8]>) -> Option<Tape> {
-        let Arguments::Members(members) = args else {
-            return None;
-        };
+    /// The tape of the arguments' `members` (those of [`Arguments::Members`](toolargs_dynamic::Arguments::Members)), read from the
+    /// call's text `source`. Without `source` (when a place in the call's bytes is not a place
+    /// in the wrapper's string), every value is written after the tape.
+    pub fn of(members: &[(Key<'_>, Member<'_>)], source: Option<&[u8]>) -> Tape {
         let (words, text) = BUFFERS.take();
         let mut tape = Tape { words, text };
         tape.words.push(0);
@@ -110,7 +107,7 @@ impl Tape {
                 Member::Built(value) => tape.value(value),
             }
         }
-        Some(tape)
+        tape
     }
 
     /// The verdict: the tape with the `repairs` after the arguments, written into `buffer`
@@ -155,7 +152,7 @@ impl Tape {
             Node::String(s) => self.text_value(TEXT, s),
             // What these digits make is the integer `to_value` gives.
             Node::Number(Number::Literal(text))
-                if convert::is_small_integer(text) && source.contains(&text.as_ptr()) =>
+                if is_small_integer(text) && source.contains(&text.as_ptr()) =>
             {
                 self.place(NUMBER, text, source);
             }
@@ -237,18 +234,27 @@ impl Tape {
     }
 }
 
+/// Whether a JSON number literal is an integer of at most 15 digits (below 2^53), written
+/// as [`Number::to_value`] writes it: not `-0`, which is the integer 0.
+fn is_small_integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    digits.len() <= 15 && digits.bytes().all(|b| b.is_ascii_digit()) && text != "-0"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use toolargs_core::{ParseOptions, RawArgs};
+    use toolargs_dynamic::Arguments;
 
     /// The words of the verdict's tape on the call `text` (the first, their count, left out)
     /// and the text after them.
     fn tape(schema: &str, text: &str) -> Option<(Vec<u32>, String)> {
         let spec = toolargs_dynamic::Spec::from_json(schema).unwrap();
         let raw = RawArgs::from(text);
-        let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-            Tape::of(&args, Some(text.as_bytes()))
+        let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
+            Arguments::Members(members) => Some(Tape::of(&members, Some(text.as_bytes()))),
+            Arguments::Value(_) => None,
         });
         let parsed = parsed.unwrap();
         let verdict = parsed.args?.verdict(&parsed.repairs, Vec::new());
@@ -320,10 +326,14 @@ mod tests {
     fn without_places_every_value_after_the_tape() {
         let spec = toolargs_dynamic::Spec::from_json(SCHEMA).unwrap();
         let raw = RawArgs::from(r#"{"s": "é", "n": 7}"#);
-        let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| {
-            Tape::of(&args, None).map(|t| (t.words[1..].to_vec(), t.text.clone()))
+        let parsed = spec.parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
+            Arguments::Members(members) => {
+                let tape = Tape::of(&members, None);
+                (tape.words[1..].to_vec(), tape.text.clone())
+            }
+            Arguments::Value(_) => unreachable!("a plain schema's call is members"),
         });
-        let (words, text) = parsed.unwrap().args.unwrap();
+        let (words, text) = parsed.unwrap().args;
         assert_eq!(words, [3, 0, TEXT, 0, 2, 1, NUMBER_TEXT, 2, 3, 3, FALSE]);
         assert_eq!(text, "é7");
     }
