@@ -9,8 +9,9 @@
 //! ASCII or was given as bytes, is written after the tape: a string as its UTF-8 text, a
 //! number as `serde_json` writes it, an integer beyond a JavaScript number as its digits, for
 //! a `BigInt`. So no JSON is written here, copied out and parsed again. Only the arguments the
-//! parse hands over as members ([`Arguments::Members`](toolargs_dynamic::Arguments::Members): an object under a plain root schema)
-//! have a tape; the others are written as text ([`Written`](crate::convert::Written)).
+//! parse hands over as members (an object under a plain root schema:
+//! [`Arguments::Members`](toolargs_dynamic::Arguments::Members)) have a tape; built ones are
+//! written as text ([`Written`](crate::convert::Written)).
 //!
 //! The tape is little-endian 32-bit words, from the first multiple of 4 at or after where the
 //! verdict starts, then the text its values point into:
