@@ -67,7 +67,8 @@ export function tapeArguments(code, text, names) {
 /** Sets `object[key]`, as `JSON.parse` would: an own member even for `__proto__`. */
 function put(object, key, value) {
   if (key === "__proto__") {
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+    const member = { value, writable: true, enumerable: true, configurable: true };
+    Object.defineProperty(object, key, member);
   } else {
     object[key] = value;
   }

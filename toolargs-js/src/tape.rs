@@ -71,7 +71,8 @@ pub struct Tape {
 
 thread_local! {
     /// The buffers of the last tape, emptied: a tape allocates nothing once they have room.
-    static BUFFERS: RefCell<(Vec<u32>, String)> = const { RefCell::new((Vec::new(), String::new())) };
+    static BUFFERS: RefCell<(Vec<u32>, String)> =
+        const { RefCell::new((Vec::new(), String::new())) };
 }
 
 /// The most room each buffer keeps for the next tape (in words, in bytes) after a larger one.
@@ -92,9 +93,10 @@ impl Drop for Tape {
 }
 
 impl Tape {
-    /// The tape of the arguments' `members` (those of [`Arguments::Members`](toolargs_dynamic::Arguments::Members)), read from the
-    /// call's text `source`. Without `source` (when a place in the call's bytes is not a place
-    /// in the wrapper's string), every value is written after the tape.
+    /// The tape of the arguments' `members` (those of
+    /// [`Arguments::Members`](toolargs_dynamic::Arguments::Members)), read from the call's text
+    /// `source`. Without `source` (when a place in the call's bytes is not a place in the
+    /// wrapper's string), every value is written after the tape.
     pub fn of(members: &[(Key<'_>, Member<'_>)], source: Option<&[u8]>) -> Tape {
         let (words, text) = BUFFERS.take();
         let mut tape = Tape { words, text };
