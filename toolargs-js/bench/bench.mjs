@@ -180,12 +180,11 @@ async function main() {
   const moduleParse = (nativeSpec, text) => {
     const length = writeInput(text);
     const code = nativeSpec.parseInput(length, length === text.length);
-    return verdictStart(code) + code;
+    verdictStart(code);
+    return code;
   };
   const items = texts.map((text) => {
-    const length = writeInput(text);
-    const code = native.parseInput(length, length === text.length);
-    verdictStart(code);
+    const code = moduleParse(native, text);
     const document = (code & 3) === 3 ? "" : verdictText(code);
     return { text, kind: code & 3, document, bytes: Buffer.from(document) };
   });

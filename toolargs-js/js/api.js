@@ -15,7 +15,7 @@ import {
   notJson,
 } from "../dist/toolargs_js.js";
 import { verdictText, writeInput } from "./io.js";
-import { tapeArguments, tapeNames, tapeRepairs } from "./tape.js";
+import { tapeArguments, tapeRepairs } from "./tape.js";
 import { NotJson, makeBig, readDocument, wellFormed, writeJson, wtf8 } from "./json.js";
 
 // The gate's limits, read from the module when first needed (it is loaded after this module
@@ -148,13 +148,14 @@ function verdictOf(code, input, names) {
 /** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
 export class Spec {
   #native;
-  /** The names of the members of a tape (`tape.js`), or `null`. */
+  /** The names a tape's members index (`tape.js`), or `null` when the spec's calls never
+   * come as a tape. */
   #names;
 
   constructor(definition, options) {
     if (definition === WRAP) {
       this.#native = options;
-      this.#names = tapeNames(options.memberNames);
+      this.#names = JSON.parse(options.memberNames);
       return;
     }
     const { effect, unknown } = options ?? {};
@@ -162,7 +163,7 @@ export class Spec {
     checkOption("unknown", unknown);
     const text = definitionText(definition);
     this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined));
-    this.#names = tapeNames(this.#native.memberNames);
+    this.#names = JSON.parse(this.#native.memberNames);
   }
 
   /** Loads a zod 4 schema, through zod's own JSON Schema export of its input. */

@@ -31,12 +31,6 @@ let rules;
 /** The repairs of the tape last read by `tapeArguments`, or `null` when it has none. */
 export let tapeRepairs = null;
 
-/** The names a spec's tapes index (`memberNames`), or `null` when its calls never come as a
- * tape. */
-export function tapeNames(json) {
-  return JSON.parse(json);
-}
-
 /** The arguments of the tape verdict `code`, on the call's `text`, whose members are
  * `names`; sets `tapeRepairs`. */
 export function tapeArguments(code, text, names) {

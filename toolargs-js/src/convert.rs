@@ -312,24 +312,20 @@ impl<'a> Writer<'a> {
         self.out.push_str(if b { "true" } else { "false" });
     }
 
+    /// A number; one beyond a JavaScript number as the string of its digits, its place kept.
     fn number(&mut self, n: &serde_json::Number) {
-        if let Some(i) = n.as_i64() {
-            if i.unsigned_abs() > MAX_SAFE_INTEGER {
-                self.out.push('"');
-                integer(&mut self.out, i < 0, i.unsigned_abs());
-                self.out.push('"');
-                self.mark_big();
-            } else {
-                integer(&mut self.out, i < 0, i.unsigned_abs());
-            }
-        } else if let Some(u) = n.as_u64() {
-            // Beyond i64, so beyond 2^53.
+        let big = beyond_a_number(n);
+        if big {
             self.out.push('"');
-            integer(&mut self.out, false, u);
+        }
+        match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => integer(&mut self.out, i < 0, i.unsigned_abs()),
+            (None, Some(u)) => integer(&mut self.out, false, u),
+            (None, None) => self.out.push_str(&n.to_string()),
+        }
+        if big {
             self.out.push('"');
             self.mark_big();
-        } else {
-            self.out.push_str(&n.to_string());
         }
     }
 
@@ -381,6 +377,16 @@ impl<'a> Writer<'a> {
             }
         }
         self.big.push(']');
+    }
+}
+
+/// Whether `n` is an integer beyond ±(2^53 − 1), which a JavaScript number cannot hold
+/// exactly (every `u64` beyond `i64` is).
+pub(crate) fn beyond_a_number(n: &serde_json::Number) -> bool {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) => i.unsigned_abs() > MAX_SAFE_INTEGER,
+        (None, Some(_)) => true,
+        (None, None) => false,
     }
 }
 

@@ -37,7 +37,7 @@ use toolargs_core::node::{Node, Number};
 use toolargs_core::{Repair, Rule};
 use toolargs_dynamic::{Key, Member};
 
-use crate::convert::{Kind, Verdict, MAX_SAFE_INTEGER};
+use crate::convert::{self, Kind, Verdict};
 
 /// A string: `input.slice(start, end)`.
 pub const STRING: u32 = 0;
@@ -185,12 +185,10 @@ impl Tape {
             Value::Null => self.words.push(NULL),
             Value::Bool(b) => self.words.push(if *b { TRUE } else { FALSE }),
             Value::Number(n) => {
-                let big = match (n.as_i64(), n.as_u64()) {
-                    (Some(i), _) => i.unsigned_abs() > MAX_SAFE_INTEGER,
-                    (None, Some(_)) => true,
-                    (None, None) => false,
-                };
-                self.words.push(if big { BIG } else { NUMBER_TEXT });
+                self.words.push(match convert::beyond_a_number(n) {
+                    true => BIG,
+                    false => NUMBER_TEXT,
+                });
                 self.count(self.text.len());
                 // Writing into a `String` cannot fail.
                 let _ = write!(self.text, "{n}");
