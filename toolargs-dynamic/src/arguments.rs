@@ -24,9 +24,6 @@ pub enum Arguments<'a> {
 pub struct Key<'a> {
     /// The property's name.
     pub name: &'a str,
-    /// The name as a JSON string, quoted and escaped as `serde_json` writes it (escaped when the
-    /// schema was loaded, not at each call).
-    pub quoted: &'a str,
     /// The property's place among the root's properties: `name` is
     /// [`Spec::member_names`](crate::Spec::member_names)`[index]`.
     pub index: usize,

@@ -246,9 +246,6 @@ impl Rules {
 #[derive(Clone, Debug)]
 pub(crate) struct Property {
     pub name: String,
-    /// `name` as a JSON string, quoted: what a writer of the arguments puts before the value
-    /// ([`Key::quoted`](crate::Key::quoted)), escaped once here rather than at each call.
-    pub quoted: String,
     pub schema: Id,
     /// Named in the schema's `required`.
     pub required: bool,

@@ -167,7 +167,6 @@ pub(crate) fn walk_properties<'a>(
             Some(Some(member)) if build => {
                 let key = Key {
                     name: &property.name,
-                    quoted: &property.quoted,
                     index,
                 };
                 out.push((key, member));

@@ -145,11 +145,8 @@ impl Loader<'_, '_> {
                 self.defaults
                     .push((owner, properties.len(), format!("{at}/default")));
             }
-            let mut quoted = String::with_capacity(name.len() + 2);
-            toolargs_core::internal::text::push_json_str(&mut quoted, name);
             properties.push(Property {
                 name: name.as_ref().to_owned(),
-                quoted,
                 schema,
                 required: false,
                 default,
