@@ -2,27 +2,24 @@
 //! verdict decides where the call goes (on, repaired, or back with the errors); each call's
 //! span lasts until its answer.
 
+use toolargs_core::json::skim;
 use toolargs_core::judge::Judge;
 
+use crate::door::Call;
 use crate::message::{self, Params};
 use crate::trace::CallSpan;
 use crate::{reply, CallVerdict, Gate, Handled, Outcome, Route, Unchecked, Unlisted};
 
 impl Gate {
     /// Judges a `tools/call` request, in its span.
-    pub(crate) fn call(&mut self, line: &str, id: &str, params: &Params<'_>) -> Handled {
-        let Some(name) = params.name.as_deref() else {
-            return Handled {
-                routes: vec![Route::ToServer(line.to_owned())],
-                verdict: None,
-                listing: false,
-            };
-        };
+    pub(crate) fn call(&mut self, line: &str, call: &Call<'_>) -> Handled {
+        let (id, params, name) = (call.id, &call.params, call.name.as_str());
         let span = CallSpan::start(name, id);
         if self.must_wait(name) {
             return self.hold(line, id, params, span);
         }
-        let handled = span.in_scope(|| self.judge(line, id, name, params, false));
+        let listed = self.listed_lately();
+        let handled = span.in_scope(|| self.judge(line, id, name, params, listed));
         self.track(id, span, &handled);
         handled
     }
@@ -64,7 +61,11 @@ impl Gate {
         listed: bool,
     ) -> Handled {
         let sent = params.arguments.map_or("{}", |raw| raw.get());
-        let mut verdict = CallVerdict::new(name, params);
+        let mut verdict = CallVerdict::new(name, params, self.tools.get(name).is_some());
+        if self.tools.is_duplicated(name) {
+            let reply = reply::duplicate_tool(id, name, self.shape(name, params.tagged));
+            return self.refuse_for(id, Outcome::Refused, "duplicate_tool", reply, verdict);
+        }
         let spec = match self.tools.get(name) {
             None if listed && self.unlisted == Unlisted::Refuse => {
                 let reply = reply::unknown_tool(id, name, self.shape(name, params.tagged));
@@ -83,6 +84,13 @@ impl Gate {
                     verdict: Some(verdict),
                     listing: false,
                 };
+            }
+            // Passed on unchecked: only arguments read one way only.
+            _ if skim::skip_strict(sent, 0, skim::MAX_DEPTH).is_none() => {
+                let why = "the arguments repeat a member or hold a string that is not Unicode";
+                let reply = reply::uncertain_arguments(id, why, self.shape(name, params.tagged));
+                let code = "invalid_arguments";
+                return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
             }
             _ => {
                 return self.forward_call(
@@ -143,10 +151,23 @@ impl Gate {
         id: &str,
         outcome: Outcome,
         reply: String,
+        verdict: CallVerdict,
+    ) -> Handled {
+        let code = outcome.as_str();
+        self.refuse_for(id, outcome, code, reply, verdict)
+    }
+
+    /// [`Gate::refuse`], with `code` as the verdict's code.
+    pub(crate) fn refuse_for(
+        &mut self,
+        id: &str,
+        outcome: Outcome,
+        code: &str,
+        reply: String,
         mut verdict: CallVerdict,
     ) -> Handled {
         self.pending.remove(id);
-        verdict.codes.push(outcome.as_str().to_owned());
+        verdict.codes.push(code.to_owned());
         verdict.outcome = outcome;
         Handled {
             routes: vec![Route::ToClient(reply)],
@@ -169,9 +190,11 @@ impl Gate {
 
 impl CallVerdict {
     /// The verdict on a call to `tool` with `params`, before it is judged: unchecked.
-    pub(crate) fn new(tool: &str, params: &Params<'_>) -> CallVerdict {
+    /// `listed` when the server lists the tool.
+    pub(crate) fn new(tool: &str, params: &Params<'_>, listed: bool) -> CallVerdict {
         CallVerdict {
             tool: tool.to_owned(),
+            method: "tools/call".to_owned(),
             outcome: Outcome::Unchecked,
             codes: Vec::new(),
             rules: Vec::new(),
@@ -179,6 +202,7 @@ impl CallVerdict {
             arguments: params.arguments.map_or("{}", |raw| raw.get()).to_owned(),
             confirmed: false,
             held: false,
+            listed,
         }
     }
 }

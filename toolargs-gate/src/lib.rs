@@ -75,6 +75,7 @@
 //! ```
 
 mod confirm;
+mod door;
 mod http;
 mod judge;
 mod listing;
@@ -147,6 +148,10 @@ pub enum Outcome {
     NotConfirmed,
     /// Needed the user's confirmation, and the client cannot ask for it; not forwarded.
     ConfirmationUnavailable,
+    /// Refused at the door: a message the gate cannot read one way only, a `tools/call` it
+    /// cannot judge (no id, params that are not an object, no tool name), or a call to a
+    /// tool the server listed twice. The code says which.
+    Refused,
 }
 
 impl Outcome {
@@ -162,6 +167,7 @@ impl Outcome {
             Outcome::ToolsUnavailable => "tools_unavailable",
             Outcome::NotConfirmed => "not_confirmed",
             Outcome::ConfirmationUnavailable => "confirmation_unavailable",
+            Outcome::Refused => "refused",
         }
     }
 }
@@ -170,8 +176,11 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CallVerdict {
-    /// The tool called.
+    /// The tool called (empty when the message names none).
     pub tool: String,
+    /// The message's method: `tools/call`, or that of another message the gate refused
+    /// (empty when it has none).
+    pub method: String,
     /// What the gate did.
     pub outcome: Outcome,
     /// The error codes of a rejection or a refusal.
@@ -186,6 +195,9 @@ pub struct CallVerdict {
     pub confirmed: bool,
     /// Whether the call waited while the gate asked the server for its tools.
     pub held: bool,
+    /// Whether the server listed the tool: the metrics count the calls to the others under
+    /// one label.
+    pub(crate) listed: bool,
 }
 
 /// What [`Gate::from_client`] made of one line.
@@ -251,6 +263,11 @@ pub struct Gate {
     /// The server said its tools changed since they were last listed: the next call waits
     /// for a listing.
     stale: bool,
+    /// When the server's tools were last listed (a first page learned).
+    listed_at: Option<Instant>,
+    /// How long a listing answers for the tools it does not name, when not
+    /// [`listing::LISTING_WINDOW`].
+    listing_window: Option<std::time::Duration>,
     /// Whether the client declared the elicitation capability in its `initialize` request.
     client_elicits: bool,
     /// Calls waiting for the user's confirmation, by the id (as JSON text) of the gate's
@@ -342,13 +359,16 @@ impl Gate {
     pub fn from_client(&mut self, line: &str) -> Handled {
         let message = match Message::read(line) {
             Ok(message) => message,
-            Err(reason) => {
-                return Handled {
-                    routes: vec![Route::ToClient(reply::parse_error(&reason))],
-                    verdict: None,
-                    listing: false,
-                }
-            }
+            Err(reason) => return self.refuse_message(None, reason.into()),
+        };
+        let is_call = message.method.as_deref() == Some("tools/call");
+        if let Err(doubt) = message::certain(line, is_call) {
+            return self.refuse_message(Some(&message), doubt.into());
+        }
+        let call = match is_call.then(|| door::call(&message)) {
+            Some(Err(refusal)) => return self.refuse_message(Some(&message), refusal),
+            Some(Ok(call)) => Some(call),
+            None => None,
         };
         let forward = || Handled {
             routes: vec![Route::ToServer(line.to_owned())],
@@ -397,9 +417,9 @@ impl Gate {
                 self.listing.insert(id.get().to_owned(), first);
             }
         }
-        match (method, message.id, message.params()) {
-            ("tools/call", Some(id), Some(params)) => self.call(line, id.get(), &params),
-            _ => forward(),
+        match call {
+            Some(call) => self.call(line, &call),
+            None => forward(),
         }
     }
 
@@ -455,6 +475,7 @@ impl Gate {
         self.tools.learn(result, first, &self.policy);
         if first {
             self.stale = false;
+            self.listed_at = Some(Instant::now());
         }
     }
 
@@ -527,8 +548,9 @@ impl Gate {
 
 impl CallVerdict {
     /// The verdict as a line of the log: `tool`, `outcome`, `codes`, `rules`, `paths`,
-    /// `confirmed: true` for a call the user confirmed, and `arguments` when asked for (then
-    /// `toolargs replay` reads the log as calls).
+    /// `confirmed: true` for a call the user confirmed, `method` for a message other than a
+    /// `tools/call` that the gate refused, and `arguments` when asked for (then `toolargs
+    /// replay` reads the log as calls).
     pub fn to_log(&self, arguments: bool) -> Value {
         let mut line = serde_json::json!({
             "tool": self.tool,
@@ -545,6 +567,9 @@ impl CallVerdict {
         }
         if arguments {
             line["arguments"] = Value::String(self.arguments.clone());
+        }
+        if self.method != "tools/call" {
+            line["method"] = Value::String(self.method.clone());
         }
         line
     }

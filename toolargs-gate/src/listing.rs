@@ -4,7 +4,7 @@
 //! gets the verdicts of one that does.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::value::RawValue;
 
@@ -20,6 +20,10 @@ const LISTING_ID_PREFIX: &str = "toolargs-gate-list-";
 /// The most pages one listing reads: a server whose cursors never end fails the listing
 /// instead of holding the call for ever.
 pub(crate) const MAX_PAGES: usize = 1000;
+
+/// How long a listing answers for the tools it does not name: within it, calls to invented
+/// names are refused at once, and cost the server no listing each.
+pub(crate) const LISTING_WINDOW: Duration = Duration::from_secs(5);
 
 /// The `_meta` keys a listing carries over from the call that started it: the protocol
 /// version and the client's capabilities, which every request of the 2026-07-28 revision
@@ -287,7 +291,7 @@ impl Gate {
         let mut handled = span.in_scope(|| match listed {
             Ok(()) => self.judge(&line, &id, &name, params, true),
             Err(why) => {
-                let verdict = CallVerdict::new(&name, params);
+                let verdict = CallVerdict::new(&name, params, self.tools.get(&name).is_some());
                 let reply =
                     reply::tools_unavailable(&id, &name, why, self.shape(&name, params.tagged));
                 self.refuse(&id, Outcome::ToolsUnavailable, reply, verdict)
@@ -307,7 +311,15 @@ impl Gate {
     /// server said its tools changed, or (on a transport with one answer channel, where
     /// calls keep their order) a listing is in flight already.
     pub(crate) fn must_wait(&self, name: &str) -> bool {
-        self.stale || self.tools.get(name).is_none() || (!self.per_exchange && self.listings.any())
+        let unknown = self.tools.get(name).is_none() && !self.listed_lately();
+        self.stale || unknown || (!self.per_exchange && self.listings.any())
+    }
+
+    /// Whether the server's tools were listed less than [`LISTING_WINDOW`] ago: a call to a
+    /// tool they do not name is refused without another listing.
+    pub(crate) fn listed_lately(&self) -> bool {
+        self.listed_at
+            .is_some_and(|listed| listed.elapsed() < self.listing_window.unwrap_or(LISTING_WINDOW))
     }
 
     /// Holds a call until the server's tools are in: it joins the listing in flight, or

@@ -1,8 +1,10 @@
 //! One JSON-RPC message as the gate reads it: its id, method, params and result, each kept as
 //! the text it was written as, so that what the gate forwards is what was sent.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashSet};
 
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -17,7 +19,11 @@ pub(crate) struct NotAMessage {
 
 /// A message, its members as written.
 pub(crate) struct Message<'a> {
+    /// The id, unless it is absent or `null`.
     pub id: Option<&'a RawValue>,
+    /// Whether the message has an `id` member at all, `null` included: a request, or a
+    /// response, not a notification.
+    pub has_id: bool,
     pub method: Option<String>,
     pub params: Option<&'a RawValue>,
     pub result: Option<&'a RawValue>,
@@ -88,6 +94,7 @@ impl<'a> Message<'a> {
         };
         Ok(Message {
             id: members.get("id").copied().filter(|id| id.get() != "null"),
+            has_id: members.contains_key("id"),
             method,
             params: members.get("params").copied(),
             result: members.get("result").copied(),
@@ -203,4 +210,174 @@ pub(crate) fn without_round(line: &str, key: &str) -> String {
         kept.join(","),
         &line[start + params.raw.get().len()..]
     )
+}
+
+/// Why the gate cannot read a message with certainty: another reader of the same text (one
+/// that takes the first of a repeated member, or decodes a lone surrogate) could read another
+/// message than the one the gate would judge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Doubt {
+    /// `duplicate_key` or `invalid_unicode`.
+    pub code: &'static str,
+    /// Where, as a JSON path (`$.params`).
+    pub path: String,
+}
+
+impl Doubt {
+    /// What the client is told.
+    pub(crate) fn message(&self) -> String {
+        match self.code {
+            "duplicate_key" => format!(
+                "a member is written twice at {}: the gate forwards only what it reads one way",
+                self.path
+            ),
+            _ => format!(
+                "a string at {} is not valid Unicode: the gate forwards only what it reads one way",
+                self.path
+            ),
+        }
+    }
+}
+
+/// Checks that `line`, a message [`Message::read`] read, has no member written twice and no
+/// string that is not Unicode at any depth. The arguments of a `tools/call` (`call`) are left
+/// to the judge, which refuses both with the argument's path.
+pub(crate) fn certain(line: &str, call: bool) -> Result<(), Doubt> {
+    let doubt = RefCell::new(None);
+    let check = Check {
+        path: "$".to_owned(),
+        spared: if call {
+            Spared::Arguments
+        } else {
+            Spared::Nothing
+        },
+        doubt: &doubt,
+    };
+    let mut reader = serde_json::Deserializer::from_str(line);
+    match check.deserialize(&mut reader) {
+        Ok(()) => Ok(()),
+        // A string serde_json refuses to decode: a lone surrogate (the text was read as JSON).
+        Err(_) => Err(doubt.into_inner().unwrap_or(Doubt {
+            code: "invalid_unicode",
+            path: "$".to_owned(),
+        })),
+    }
+}
+
+/// What [`Check`] leaves to the judge.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spared {
+    Nothing,
+    /// The arguments under this object's `params`.
+    Arguments,
+    /// This object's `arguments`.
+    Here,
+}
+
+/// Reads a value at `path` for [`certain`]: the first doubt found is kept in `doubt`, and
+/// ends the reading.
+struct Check<'d> {
+    path: String,
+    spared: Spared,
+    doubt: &'d RefCell<Option<Doubt>>,
+}
+
+impl Check<'_> {
+    /// The check of a value under this one, at `path`.
+    fn under(&self, path: String, spared: Spared) -> Check<'_> {
+        Check {
+            path,
+            spared,
+            doubt: self.doubt,
+        }
+    }
+
+    /// Keeps `doubt` unless one was found deeper already, and ends the reading.
+    fn doubt<E: de::Error>(&self, code: &'static str, path: &str) -> E {
+        self.doubt.borrow_mut().get_or_insert_with(|| Doubt {
+            code,
+            path: path.to_owned(),
+        });
+        E::custom(code)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Check<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, reader: D) -> Result<(), D::Error> {
+        reader.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Check<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<(), A::Error> {
+        for index in 0.. {
+            let item = self.under(format!("{}[{index}]", self.path), Spared::Nothing);
+            match items.next_element_seed(item) {
+                Ok(Some(())) => {}
+                Ok(None) => break,
+                Err(_) => {
+                    return Err(self.doubt("invalid_unicode", &format!("{}[{index}]", self.path)))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
+        let mut keys = HashSet::new();
+        loop {
+            let key: String = match members.next_key() {
+                Ok(Some(key)) => key,
+                Ok(None) => return Ok(()),
+                Err(_) => return Err(self.doubt("invalid_unicode", &self.path)),
+            };
+            let path = format!("{}.{key}", self.path);
+            let read = match (self.spared, key.as_str()) {
+                (Spared::Arguments, "params") => {
+                    members.next_value_seed(self.under(path.clone(), Spared::Here))
+                }
+                // Read as written: the judge reads it.
+                (Spared::Here, "arguments") => members.next_value::<&RawValue>().map(drop),
+                _ => members.next_value_seed(self.under(path.clone(), Spared::Nothing)),
+            };
+            if read.is_err() {
+                return Err(self.doubt("invalid_unicode", &path));
+            }
+            if !keys.insert(key) {
+                return Err(self.doubt("duplicate_key", &path));
+            }
+        }
+    }
 }

@@ -16,7 +16,8 @@
 //!
 //! Tool names come from the upstream, so the `tool` label takes at most
 //! [`MAX_TOOL_LABELS`] distinct names; calls to the tools beyond them count under
-//! `tool="_other"`.
+//! `tool="_other"`. The names of tools the upstream did not list come from the client, and
+//! count under `tool="_unlisted"`: invented names cannot take the labels of real tools.
 
 use std::collections::HashSet;
 use std::io;
@@ -42,6 +43,10 @@ pub const MAX_TOOL_LABELS: usize = 1000;
 
 /// The `tool` label of the calls to the tools beyond [`MAX_TOOL_LABELS`].
 pub const OTHER_TOOL: &str = "_other";
+
+/// The `tool` label of the calls to tools the upstream did not list (and of messages that
+/// name no tool).
+pub const UNLISTED_TOOL: &str = "_unlisted";
 
 /// The content type of [`Metrics::encode`]'s text: the Prometheus text format, version 0.0.4.
 pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
@@ -204,8 +209,13 @@ impl Metrics {
         if verdict.outcome == crate::Outcome::UnknownTool {
             self.unlisted();
         }
+        let tool = if verdict.listed {
+            &verdict.tool
+        } else {
+            UNLISTED_TOOL
+        };
         self.count_call(
-            &verdict.tool,
+            tool,
             verdict.outcome.as_str(),
             &verdict.codes,
             &verdict.rules,

@@ -45,6 +45,23 @@ pub(crate) fn unknown_tool(id: &str, tool: &str, shape: Shape) -> String {
     )
 }
 
+/// The result of a call to a tool the server's listing names more than once: the gate
+/// cannot tell which definition the server would hold the call to.
+pub(crate) fn duplicate_tool(id: &str, tool: &str, shape: Shape) -> String {
+    refused(
+        id,
+        shape,
+        "duplicate_tool",
+        &format!("the server lists `{tool}` more than once, and calls to it are refused"),
+    )
+}
+
+/// The result of a call whose arguments the gate cannot read one way only (a member
+/// written twice, a string that is not Unicode), to a tool it does not check.
+pub(crate) fn uncertain_arguments(id: &str, doubt: &str, shape: Shape) -> String {
+    refused(id, shape, "invalid_arguments", doubt)
+}
+
 /// The result of a call the gate could not judge: it asked the server for its tools, and
 /// `why` says what came back instead.
 pub(crate) fn tools_unavailable(id: &str, tool: &str, why: &str, shape: Shape) -> String {
@@ -175,7 +192,8 @@ fn result(id: &str, result: Value) -> String {
     format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#)
 }
 
-fn error(id: &str, code: i64, message: &str) -> String {
+/// A JSON-RPC error answering the request with `id` (as written).
+pub(crate) fn error(id: &str, code: i64, message: &str) -> String {
     let error = json!({"code": code, "message": message});
     format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#)
 }

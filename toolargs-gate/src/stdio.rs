@@ -13,10 +13,16 @@ use crate::{Gate, Metrics, Route, VerdictLog};
 /// error and skipped.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
 
-/// Names on stderr, once, each tool learned since the last call whose definition did not
-/// load, and each strict field of the policy its schema does not declare (nothing when stderr
+/// Names on stderr each tool a listing named twice, once, each tool learned since the last
+/// call whose definition did not load, and each strict field of the policy its schema does not declare (nothing when stderr
 /// is closed).
 pub(crate) fn report_new_tools(gate: &mut Gate) {
+    for name in gate.tools_mut().take_new_duplicated() {
+        let _ = writeln!(
+            io::stderr(),
+            "toolargs gate: `{name}` is listed twice; its calls are refused (duplicate_tool)"
+        );
+    }
     for unchecked in gate.tools_mut().take_new_unchecked() {
         let _ = writeln!(
             io::stderr(),

@@ -1,6 +1,6 @@
 use serde_json::{json, Value};
 
-use crate::{Gate, Outcome, Route, Unchecked, Unlisted};
+use crate::{CallVerdict, Gate, Outcome, Route, Unchecked, Unlisted};
 
 /// A gate that listed two tools: `lookup` (read-only) and `refund` (no annotations:
 /// destructive), and one whose schema does not load.
@@ -1013,25 +1013,31 @@ fn every_page_is_read_and_the_calls_that_arrive_meanwhile_wait_in_order() {
 #[test]
 fn a_tool_the_server_does_not_list_is_refused_unless_told_to_pass() {
     for (unlisted, passes) in [(Unlisted::Refuse, false), (Unlisted::Pass, true)] {
+        let check = |routes: Vec<Route>, verdict: CallVerdict, line: &str| {
+            if passes {
+                assert_eq!(routes, [Route::ToServer(line.to_owned())]);
+                assert_eq!(verdict.outcome, Outcome::Unchecked);
+            } else {
+                let reply = to_client(&routes);
+                assert_eq!(reply["id"], json!(13));
+                assert_eq!(
+                    reply["result"]["structuredContent"]["errors"][0]["error"],
+                    json!("unknown_tool")
+                );
+                assert_eq!(verdict.outcome, Outcome::UnknownTool);
+                assert_eq!(verdict.codes, ["unknown_tool"]);
+            }
+        };
         let mut gate = listed().with_unlisted(unlisted);
         let line = call(json!(13), "invented", r#"{"a": 1}"#);
-        // Even after the client listed: the gate asks again, the tool may be new.
+        // Just after a listing, an invented name costs the server no listing of its own.
+        let handled = gate.from_client(&line);
+        check(handled.routes, handled.verdict.unwrap(), &line);
+        // Past the window, the gate asks again: the tool may be new.
+        gate.listing_window = Some(std::time::Duration::ZERO);
         let (id, _) = listing_request(&gate.from_client(&line).routes);
         let routes = gate.from_server(&tools_page(&id, json!([refund_tool()]), None));
-        let verdict = gate.take_released().remove(0).verdict;
-        if passes {
-            assert_eq!(routes, [Route::ToServer(line)]);
-            assert_eq!(verdict.outcome, Outcome::Unchecked);
-        } else {
-            let reply = to_client(&routes);
-            assert_eq!(reply["id"], json!(13));
-            assert_eq!(
-                reply["result"]["structuredContent"]["errors"][0]["error"],
-                json!("unknown_tool")
-            );
-            assert_eq!(verdict.outcome, Outcome::UnknownTool);
-            assert_eq!(verdict.codes, ["unknown_tool"]);
-        }
+        check(routes, gate.take_released().remove(0).verdict, &line);
     }
 }
 

@@ -32,6 +32,14 @@ pub struct Tools {
     with_output_schema: HashSet<String>,
     /// The arguments each tool mirrors into `Mcp-Param-*` headers, for the tools that do.
     mirrors: HashMap<String, Vec<Mirror>>,
+    /// The tools the current listing names more than once, on one page or across its
+    /// pages: their calls are refused (`duplicate_tool`), whichever definition a server
+    /// would run.
+    duplicated: HashSet<String>,
+    /// The names the current listing gave so far.
+    listed_now: HashSet<String>,
+    /// Tools listed twice, not reported yet ([`Tools::take_new_duplicated`]).
+    new_duplicated: Vec<String>,
 }
 
 impl Tools {
@@ -62,6 +70,16 @@ impl Tools {
         self.tools.is_empty()
     }
 
+    /// Whether the current listing names `name` more than once.
+    pub fn is_duplicated(&self, name: &str) -> bool {
+        self.duplicated.contains(name)
+    }
+
+    /// The tools listed twice since the last call, to name once each time it happens.
+    pub fn take_new_duplicated(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.new_duplicated)
+    }
+
     /// The tools whose definitions did not load since the last call, to name once.
     pub fn take_new_unchecked(&mut self) -> Vec<UncheckedTool> {
         std::mem::take(&mut self.new_unchecked)
@@ -80,6 +98,8 @@ impl Tools {
             self.tools.clear();
             self.with_output_schema.clear();
             self.mirrors.clear();
+            self.duplicated.clear();
+            self.listed_now.clear();
         }
         let extras = extras(result);
         self.with_output_schema.extend(extras.with_output_schema);
@@ -89,6 +109,7 @@ impl Tools {
         };
         for spec in list.specs {
             if let Some(name) = spec.name().map(str::to_owned) {
+                self.listed(&name);
                 let (spec, missing) = policy.apply(&name, spec);
                 for field in missing {
                     if self.missing_seen.insert(field.clone()) {
@@ -100,12 +121,22 @@ impl Tools {
         }
         for refused in list.refused {
             let Some(name) = refused.name else { continue };
+            self.listed(&name);
             let unchecked = UncheckedTool {
                 name: name.clone(),
                 reason: refused.error.to_string(),
             };
             self.new_unchecked.push(unchecked.clone());
             self.tools.insert(name, Err(unchecked));
+        }
+    }
+}
+
+impl Tools {
+    /// Notes that the listing names `name`, once more.
+    fn listed(&mut self, name: &str) {
+        if !self.listed_now.insert(name.to_owned()) && self.duplicated.insert(name.to_owned()) {
+            self.new_duplicated.push(name.to_owned());
         }
     }
 }
