@@ -88,6 +88,24 @@ pub struct GateArgs {
     /// cores, at least 1].
     #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
     worker_threads: Option<u64>,
+    /// With --listen: the seconds a client has to send a request's headers; past them the
+    /// connection is closed, as is a kept-alive connection idle that long [default: 10].
+    #[arg(long, value_name = "SECS", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    header_timeout: Option<u64>,
+    /// With --listen: the seconds a client has to send a request's body; past them the
+    /// request is answered 408 and the connection closed [default: 30].
+    #[arg(long, value_name = "SECS", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout: Option<u64>,
+    /// With --listen: the most requests of one client address handled at once; one more is
+    /// answered 429 [default: 64].
+    #[arg(long, value_name = "N", requires = "listen", value_parser = clap::value_parser!(u64).range(1..))]
+    max_requests_per_client: Option<u64>,
+    /// With --listen: relay requests to paths that start with PREFIX whatever their body
+    /// (an OAuth token endpoint's forms, say); may be given more than once. A body that
+    /// reads as JSON is judged as a message on any path; any other body to a path that is
+    /// not the endpoint and not relayed is answered 404.
+    #[arg(long, value_name = "PREFIX", requires = "listen")]
+    relay_path: Vec<String>,
     /// The server to start, and its arguments (after `--`).
     #[arg(required_unless_present = "listen", last = true)]
     command: Vec<std::ffi::OsString>,
@@ -185,8 +203,9 @@ fn serve_metrics(address: SocketAddr) -> Result<(Arc<Metrics>, MetricsServer), S
     Ok((metrics, server))
 }
 
-/// The limits of `--max-requests`, `--max-sessions`, `--max-body-bytes`, `--drain-timeout` and
-/// `--worker-threads`, each the library's default when not given.
+/// The limits of `--max-requests`, `--max-sessions`, `--max-body-bytes`, `--drain-timeout`,
+/// `--worker-threads`, `--header-timeout`, `--body-timeout` and `--max-requests-per-client`,
+/// each the library's default when not given.
 fn http_options(args: &GateArgs) -> HttpOptions {
     let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
     let defaults = HttpOptions::default();
@@ -199,6 +218,18 @@ fn http_options(args: &GateArgs) -> HttpOptions {
                 .map_or(defaults.drain_timeout, Duration::from_secs),
         )
         .with_worker_threads(args.worker_threads.map_or(defaults.worker_threads, size))
+        .with_header_timeout(
+            args.header_timeout
+                .map_or(defaults.header_timeout, Duration::from_secs),
+        )
+        .with_body_timeout(
+            args.body_timeout
+                .map_or(defaults.body_timeout, Duration::from_secs),
+        )
+        .with_max_requests_per_client(
+            args.max_requests_per_client
+                .map_or(defaults.max_requests_per_client, size),
+        )
 }
 
 /// A Streamable HTTP endpoint at `listen` in front of `upstream`, a gate for each session.
@@ -227,7 +258,8 @@ fn serve_http(
     };
     let mut gate = HttpGate::bind(listen, upstream, new_gate, log)
         .map_err(|e| format!("{listen}: {e}"))?
-        .with_options(http_options(args));
+        .with_options(http_options(args))
+        .relaying(args.relay_path.iter().cloned());
     if let Some(metrics) = &metrics {
         gate = gate.with_metrics(metrics.clone());
     }

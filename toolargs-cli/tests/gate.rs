@@ -113,7 +113,14 @@ fn the_gate_judges_calls_between_a_client_and_a_server() {
         .iter()
         .map(|v| v["outcome"].as_str().unwrap())
         .collect();
-    assert_eq!(outcomes, ["repaired", "rejected", "repaired", "clean"]);
+    // The line that is not JSON was refused, and logged.
+    assert_eq!(
+        outcomes,
+        ["repaired", "rejected", "repaired", "clean", "refused"]
+    );
+    assert_eq!(verdicts[4]["codes"], json!(["invalid_json"]));
+    assert_eq!(verdicts[4]["method"], json!(""));
+    assert!(verdicts[4].get("arguments").is_none());
     // One stdio connection is one session, named after the gate's run.
     let session = verdicts[0]["session"].as_str().unwrap();
     assert!(

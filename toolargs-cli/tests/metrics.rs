@@ -233,7 +233,7 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
         call(5, "refund", json!({"amount_cents": 90000})),
         call(6, "lookup", json!({"q": "x", "ghost": 1})),
         call(7, "lookup", json!({"q": "y"})),
-        // Not among the tools listed: held while the gate lists them again, then refused.
+        // Not among the tools just listed: refused without another listing.
         call(8, "nope", json!({})),
     ];
     for (id, message) in (4..).zip(calls) {
@@ -266,7 +266,7 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
                 1.0,
             ),
             (
-                r#"toolargs_gate_calls_total{tool="nope",outcome="unknown_tool"}"#,
+                r#"toolargs_gate_calls_total{tool="_unlisted",outcome="unknown_tool"}"#,
                 1.0,
             ),
             (r#"toolargs_gate_errors_total{code="unknown_field"}"#, 1.0),
@@ -280,7 +280,7 @@ fn the_stdio_gate_counts_calls_by_tool_outcome_code_and_rule() {
                 r#"toolargs_gate_repairs_total{rule="strip_unknown_field"}"#,
                 1.0,
             ),
-            ("toolargs_gate_held_calls_total", 2.0),
+            ("toolargs_gate_held_calls_total", 1.0),
             ("toolargs_gate_unlisted_calls_total", 1.0),
             ("toolargs_gate_upstream_errors_total", 0.0),
             (

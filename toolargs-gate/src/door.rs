@@ -100,6 +100,22 @@ impl From<NotAMessage> for Refusal {
 }
 
 impl Gate {
+    /// Refuses the message `line` for a reason of the transport's: `code` in the verdict,
+    /// `rpc` and `why` in the answer.
+    pub(crate) fn refuse_line(
+        &mut self,
+        line: &str,
+        code: &'static str,
+        rpc: i64,
+        why: String,
+    ) -> Handled {
+        let refusal = Refusal::new(code, rpc, why);
+        match Message::read(line) {
+            Ok(message) => self.refuse_message(Some(&message), refusal),
+            Err(reason) => self.refuse_message(None, reason.into()),
+        }
+    }
+
     /// Refuses `message` (`None` for a line that is not one) for `refusal`: a request gets a
     /// JSON-RPC error with its id (`null` when the id is not certain), a notification or a
     /// response nothing; it never reaches the server.

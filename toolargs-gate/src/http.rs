@@ -15,12 +15,24 @@
 //!   (to a POST, or the GET stream) is relayed event by event as it arrives, each event's
 //!   data going through the gate and the event kept as written (`id:`, `event:`, `retry:`,
 //!   comments); the gate learns the tools from the `tools/list` results either way;
-//! - anything else (`202 Accepted`, a DELETE, an error status) passes through as it is, and
-//!   so does every request to another path (OAuth metadata, ...), unjudged.
+//! - anything else (`202 Accepted`, a DELETE, an error status) passes through as it is.
+//!
+//! Every spelling of the endpoint's path that some server reads as it (`/%6Dcp`, `//mcp`,
+//! `/x/../mcp`, `/MCP`, `/mcp/`) is the endpoint. A request to another path goes on to that
+//! path: without a body as it is (OAuth metadata, ...); with a body that reads as JSON
+//! through the gate, as at the endpoint, since a server may take messages there too; with
+//! any other body only under a prefix the operator relays ([`HttpGate::relaying`]), and
+//! otherwise it is answered `404`. A request whose `Mcp-Method` or `Mcp-Name` header is sent
+//! twice or disagrees with its body is answered `400` with the revision's `HeaderMismatch`
+//! error (`-32020`); a notification or response the gate refuses, `400`.
 //!
 //! An upstream that cannot be reached is answered `502` with a JSON-RPC error `-32603`; a
 //! body longer than [`HttpOptions::max_body_bytes`] ([`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES)
-//! unless told) is answered `413`.
+//! unless told) is answered `413`. A client has [`HttpOptions::header_timeout`] to send a
+//! request's headers (then the connection is closed) and [`HttpOptions::body_timeout`] to
+//! send its body (then it is answered `408` and the connection closed), and at most
+//! [`HttpOptions::max_requests_per_client`] requests of one address are handled at once
+//! (one more is answered `429`): slow clients cannot hold every request the gate serves.
 //!
 //! A drain ([`DrainHandle::drain`], or `SIGTERM`/`SIGINT` after [`HttpGate::drain_on_signals`])
 //! answers every new request `503` while the requests in flight finish, for at most
@@ -48,7 +60,7 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -72,8 +84,13 @@ macro_rules! note {
 }
 
 mod body;
+mod route;
 mod socket;
 mod upstream;
+
+/// The JSON-RPC error of a request whose `Mcp-Method` or `Mcp-Name` header disagrees with its
+/// body (the 2026-07-28 revision's `HeaderMismatch`).
+const HEADER_MISMATCH: i64 = -32020;
 
 use body::Answer;
 use socket::{Connection, Socket};
@@ -89,6 +106,16 @@ pub const MAX_SESSIONS: usize = 4096;
 
 /// How long a drain waits for the requests in flight, by default.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a client has to send a request's headers, by default; an idle kept-alive
+/// connection is closed after it too, as servers close theirs.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a client has to send a request's body, by default.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most requests of one client address handled at once, by default.
+pub const MAX_REQUESTS_PER_CLIENT: usize = 64;
 
 /// The limits of an [`HttpGate`], how long its drain waits, and its threads
 /// ([`HttpGate::with_options`]). A limit of 0 counts as 1.
@@ -123,6 +150,16 @@ pub struct HttpOptions {
     /// its clients or its server, and on two cores one thread served more calls than two, at
     /// less CPU per call.
     pub worker_threads: usize,
+    /// How long a client has to send a request's headers; past it the connection is closed
+    /// ([`HEADER_TIMEOUT`]).
+    pub header_timeout: Duration,
+    /// How long a client has to send a request's body; past it the request is answered
+    /// `408` and the connection closed ([`BODY_TIMEOUT`]).
+    pub body_timeout: Duration,
+    /// The most requests of one client address handled at once; one more is answered `429`,
+    /// so that a few slow clients cannot take every request the gate handles
+    /// ([`MAX_REQUESTS_PER_CLIENT`]).
+    pub max_requests_per_client: usize,
 }
 
 impl Default for HttpOptions {
@@ -133,6 +170,9 @@ impl Default for HttpOptions {
             max_body_bytes: MAX_LINE_BYTES,
             drain_timeout: DRAIN_TIMEOUT,
             worker_threads: 0,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            max_requests_per_client: MAX_REQUESTS_PER_CLIENT,
         }
     }
 }
@@ -167,6 +207,24 @@ impl HttpOptions {
         self.worker_threads = worker_threads;
         self
     }
+
+    /// A client has `header_timeout` to send a request's headers.
+    pub fn with_header_timeout(mut self, header_timeout: Duration) -> HttpOptions {
+        self.header_timeout = header_timeout;
+        self
+    }
+
+    /// A client has `body_timeout` to send a request's body.
+    pub fn with_body_timeout(mut self, body_timeout: Duration) -> HttpOptions {
+        self.body_timeout = body_timeout;
+        self
+    }
+
+    /// At most `max_requests_per_client` requests of one client address handled at once.
+    pub fn with_max_requests_per_client(mut self, max_requests_per_client: usize) -> HttpOptions {
+        self.max_requests_per_client = max_requests_per_client;
+        self
+    }
 }
 
 /// Starts the drain of an [`HttpGate`] from another thread ([`HttpGate::drain_handle`]).
@@ -197,6 +255,9 @@ struct Control {
     draining: AtomicBool,
     /// The requests being handled, each until its answer's body is done with.
     busy: AtomicUsize,
+    /// The requests being handled, by client address, each until its answer's body is done
+    /// with; an address is forgotten when it has none.
+    clients: Mutex<HashMap<IpAddr, usize>>,
 }
 
 #[derive(Debug, Default)]
@@ -208,6 +269,25 @@ struct ControlState {
 }
 
 impl Control {
+    /// A request of `client` arrived: how many of its requests were in flight before.
+    fn client_started(&self, client: IpAddr) -> usize {
+        let mut clients = lock(&self.clients);
+        let count = clients.entry(client).or_insert(0);
+        *count += 1;
+        *count - 1
+    }
+
+    /// A request of `client` was answered.
+    fn client_finished(&self, client: IpAddr) {
+        let mut clients = lock(&self.clients);
+        if let Some(count) = clients.get_mut(&client) {
+            *count -= 1;
+            if *count == 0 {
+                clients.remove(&client);
+            }
+        }
+    }
+
     /// `requests` in flight were answered.
     fn finished(&self, requests: usize) {
         self.busy.fetch_sub(requests, Ordering::SeqCst);
@@ -226,10 +306,20 @@ struct Busy {
     connection: Arc<Connection>,
 }
 
+/// How many requests were in flight when one arrived: in all, and of its client.
+struct InFlight {
+    all: usize,
+    client: usize,
+}
+
 impl Busy {
     /// Counts a request: the guard, and how many were in flight before it.
-    fn start(connection: &Arc<Connection>) -> (Busy, usize) {
-        let before = connection.control().busy.fetch_add(1, Ordering::SeqCst);
+    fn start(connection: &Arc<Connection>) -> (Busy, InFlight) {
+        let control = connection.control();
+        let before = InFlight {
+            all: control.busy.fetch_add(1, Ordering::SeqCst),
+            client: control.client_started(connection.peer()),
+        };
         let busy = Busy {
             connection: connection.clone(),
         };
@@ -239,6 +329,8 @@ impl Busy {
 
 impl Drop for Busy {
     fn drop(&mut self) {
+        let peer = self.connection.peer();
+        self.connection.control().client_finished(peer);
         self.connection.answered();
     }
 }
@@ -295,6 +387,18 @@ struct Shared {
     metrics: Option<Arc<Metrics>>,
     options: HttpOptions,
     control: Arc<Control>,
+    /// The path prefixes whose requests are relayed with bodies the gate does not read
+    /// ([`HttpGate::relaying`]).
+    relayed: Vec<String>,
+}
+
+impl Shared {
+    /// Whether requests to `path` are relayed whatever their body.
+    fn relays(&self, path: &str) -> bool {
+        self.relayed
+            .iter()
+            .any(|prefix| path.starts_with(prefix.as_str()))
+    }
 }
 
 struct Session {
@@ -359,6 +463,7 @@ impl HttpGate {
                 metrics: None,
                 options: HttpOptions::default(),
                 control: Arc::default(),
+                relayed: Vec::new(),
             },
         })
     }
@@ -370,6 +475,17 @@ impl HttpGate {
             self.shared.client = upstream::client(connector, options.max_requests.max(1));
         }
         self.shared.options = options;
+        self
+    }
+
+    /// Relays the requests to paths that start with one of `prefixes` whatever their body,
+    /// for what a server serves beside its endpoint with bodies that are not JSON (an OAuth
+    /// token endpoint's forms, say). A body that reads as JSON is judged as a message
+    /// wherever it goes; any other body to a path that is not the endpoint and not relayed is
+    /// answered `404`, since a server may read as a message what the gate cannot. Requests
+    /// without a body go on to every path.
+    pub fn relaying(mut self, prefixes: impl IntoIterator<Item = String>) -> HttpGate {
+        self.shared.relayed.extend(prefixes);
         self
     }
 
@@ -499,12 +615,13 @@ impl HttpGate {
 /// failed when it does.
 async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
     let mut http = hyper::server::conn::http1::Builder::new();
-    // A connection kept alive waits for its client's next request for as long as the client
-    // keeps it open, as an upstream's would.
-    http.header_read_timeout(None);
+    // Headers that never end would hold a connection for ever: past the timeout it is
+    // closed, and so is a kept-alive connection idle that long, as servers close theirs.
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(shared.options.header_timeout.max(Duration::from_millis(1)));
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok((stream, peer)) => (stream, peer.ip()),
             Err(e) if ended_connection(&e) => continue,
             Err(e) if out_of_resources(&e) => {
                 // Connections wait in the backlog until some close.
@@ -521,7 +638,7 @@ async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
         };
         // Answers leave as soon as they are written (see `bind`).
         let _ = stream.set_nodelay(true);
-        let connection = Arc::new(Connection::new(shared.control.clone()));
+        let connection = Arc::new(Connection::new(shared.control.clone(), peer));
         let socket = Socket::new(stream, connection.clone());
         let service = {
             let shared = shared.clone();
@@ -580,10 +697,15 @@ async fn answer(
         headers.insert(http::header::CONNECTION, HeaderValue::from_static("close"));
         return Ok(whole(StatusCode::SERVICE_UNAVAILABLE, headers, body, busy));
     }
-    if before >= shared.options.max_requests.max(1) {
+    if before.all >= shared.options.max_requests.max(1) {
         let body = reply::not_forwarded("", "the gate is handling too many requests");
         let status = StatusCode::SERVICE_UNAVAILABLE;
         return Ok(whole(status, HeaderMap::new(), body, busy));
+    }
+    if before.client >= shared.options.max_requests_per_client.max(1) {
+        let body = reply::not_forwarded("", "this client has too many requests in flight");
+        let status = StatusCode::TOO_MANY_REQUESTS;
+        return Ok(whole(status, json_type(), body, busy));
     }
     Ok(handle(&shared, request, busy).await)
 }
@@ -615,19 +737,27 @@ impl FromClient {
 
 async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Response<Answer> {
     let (parts, body) = request.into_parts();
-    let endpoint = parts.uri.path() == shared.path;
+    let path = parts.uri.path();
+    let endpoint = route::same_path(path, &shared.path);
     let mut sent = FromClient::of(parts.method, parts.headers);
     let body = if sent.method == Method::POST || !body.is_end_stream() {
         let limit = shared.options.max_body_bytes.max(1);
-        match read_at_most(body, limit).await {
-            Ok(Some(body)) => Some(body),
-            Ok(None) => {
+        let read = tokio::time::timeout(shared.options.body_timeout, read_at_most(body, limit));
+        match read.await {
+            Ok(Ok(Some(body))) => Some(body),
+            Ok(Ok(None)) => {
                 let why = format!("the message is longer than {limit} bytes");
                 let body = reply::not_forwarded("", &why);
                 return whole(StatusCode::PAYLOAD_TOO_LARGE, HeaderMap::new(), body, busy);
             }
             // The client went away: nobody reads the answer.
-            Err(_) => return whole(StatusCode::BAD_REQUEST, HeaderMap::new(), "", busy),
+            Ok(Err(_)) => return whole(StatusCode::BAD_REQUEST, HeaderMap::new(), "", busy),
+            Err(_) => {
+                let body = reply::not_forwarded("", "the request's body did not arrive in time");
+                let mut headers = json_type();
+                headers.insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+                return whole(StatusCode::REQUEST_TIMEOUT, headers, body, busy);
+            }
         }
     } else {
         None
@@ -645,11 +775,29 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
             }
         }
     };
-    if !endpoint {
-        return forward(shared, sent, target, body, None, busy).await;
+    // Another path: a body that reads as JSON may be a message to a server that takes them
+    // there too, and is judged as at the endpoint; any other body goes on only to the paths
+    // the operator relays, since a server may read as a message what the gate cannot.
+    let message_body = match body.as_deref() {
+        Some(bytes) if !bytes.is_empty() => {
+            endpoint || serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+        }
+        _ => false,
+    };
+    if !endpoint && !message_body {
+        let empty = body.as_ref().is_none_or(Bytes::is_empty);
+        if empty || shared.relays(path) {
+            return forward(shared, sent, target, body, None, busy).await;
+        }
+        let why = format!(
+            "the gate judges messages at {}; it relays no other body",
+            shared.path
+        );
+        let body = reply::not_forwarded("", &why);
+        return whole(StatusCode::NOT_FOUND, json_type(), body, busy);
     }
     let gate = gate_of(shared, sent.session.as_deref());
-    let Some(body) = body.filter(|_| sent.method == Method::POST) else {
+    let Some(body) = body.filter(|_| sent.method == Method::POST || message_body) else {
         // GET (the server's stream) and DELETE (the session's end) pass as they are; what the
         // server sends on the stream goes through the gate.
         let judged = Judged {
@@ -668,9 +816,13 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
         return whole(StatusCode::BAD_REQUEST, json_type(), body, busy);
     };
     let started = Instant::now();
+    let mismatch = route::headers_disagree(&sent.headers, text);
     let mut handled = {
         let mut gate = lock(&gate);
-        gate.from_client(text)
+        match mismatch.clone() {
+            Some(why) => gate.refuse_line(text, "header_mismatch", HEADER_MISMATCH, why),
+            None => gate.from_client(text),
+        }
     };
     // A call the gate cannot judge yet waits while the gate lists the upstream's tools, with
     // this client's headers and session: the tools this client would be shown.
@@ -718,8 +870,22 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
             };
             forward(shared, sent, target, Some(forwarded), Some(judged), busy).await
         }
+        // Headers that disagree with the body: the revision's `400`.
+        Some(Route::ToClient(answer)) if mismatch.is_some() => {
+            whole(StatusCode::BAD_REQUEST, json_type(), answer, busy)
+        }
         // The gate's own answer: a JSON-RPC response, as a server would give it.
         Some(Route::ToClient(answer)) => whole(StatusCode::OK, json_type(), answer, busy),
+        // A notification or response the gate refused: an error status, as a server that
+        // cannot accept one answers.
+        None if handled
+            .verdict
+            .as_ref()
+            .is_some_and(|verdict| verdict.outcome == crate::Outcome::Refused) =>
+        {
+            let body = reply::not_forwarded("", "the gate refused the message");
+            whole(StatusCode::BAD_REQUEST, json_type(), body, busy)
+        }
         // Nothing to forward or answer (an answer to a confirmation nobody waits for).
         None => whole(StatusCode::ACCEPTED, HeaderMap::new(), "", busy),
     }

@@ -40,6 +40,16 @@
 //! elicitation capability gets `confirmation_unavailable` instead. A held call the client
 //! cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
+//! A message is judged, answered by the gate, or refused ([`Outcome::Refused`]): one with a
+//! member written twice, or a string that is not Unicode, anywhere outside a call's arguments
+//! (`duplicate_key`, `invalid_unicode`), is never forwarded, whatever its method, since
+//! another reader could take it for another message; nor is a `tools/call` without an id or
+//! with a `null` one (`invalid_request`), or whose params are not an object naming the tool
+//! (`invalid_params`), nor a call to a tool the server listed twice (`duplicate_tool`). A
+//! request refused gets a JSON-RPC error, a notification nothing; each refusal has a verdict.
+//! Within 5 seconds of a listing, a call to a tool it did not name is refused without
+//! another listing.
+//!
 //! The arguments are judged as the client wrote them: a key sent twice is `duplicate_key`,
 //! and digits beyond a double are not rounded. Everything else passes through unchanged, ids
 //! preserved. A line that is not JSON gets a `-32700` error and the connection goes on; when
@@ -104,7 +114,10 @@ use toolargs_core::options::ParseOptions;
 use toolargs_core::Dialect;
 
 use confirm::HeldCall;
-pub use http::{DrainHandle, HttpGate, HttpOptions, DRAIN_TIMEOUT, MAX_REQUESTS, MAX_SESSIONS};
+pub use http::{
+    DrainHandle, HttpGate, HttpOptions, BODY_TIMEOUT, DRAIN_TIMEOUT, HEADER_TIMEOUT, MAX_REQUESTS,
+    MAX_REQUESTS_PER_CLIENT, MAX_SESSIONS,
+};
 use listing::Listings;
 pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
 use message::Message;
@@ -565,11 +578,11 @@ impl CallVerdict {
         if self.held {
             line["held"] = Value::Bool(true);
         }
-        if arguments {
-            line["arguments"] = Value::String(self.arguments.clone());
-        }
         if self.method != "tools/call" {
+            // Not a call: no arguments to replay.
             line["method"] = Value::String(self.method.clone());
+        } else if arguments {
+            line["arguments"] = Value::String(self.arguments.clone());
         }
         line
     }

@@ -35,6 +35,8 @@ pub(crate) struct Params<'a> {
     /// The params object as written.
     pub raw: &'a RawValue,
     pub name: Option<String>,
+    /// The resource a `resources/*` request names.
+    pub uri: Option<String>,
     pub arguments: Option<&'a RawValue>,
     pub cursor: Option<&'a RawValue>,
     /// The request a `notifications/cancelled` cancels.
@@ -114,6 +116,9 @@ impl<'a> Message<'a> {
             raw,
             name: members
                 .get("name")
+                .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
+            uri: members
+                .get("uri")
                 .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok()),
             arguments: members
                 .get("arguments")

@@ -4,6 +4,7 @@
 //! end the process before it is sent).
 
 use std::io::{self, IoSlice};
+use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -18,14 +19,17 @@ use super::Control;
 /// The answers of one connection whose bodies are done with and not yet flushed.
 pub(super) struct Connection {
     control: Arc<Control>,
+    /// The client's address.
+    peer: IpAddr,
     unflushed: AtomicUsize,
     closed: AtomicBool,
 }
 
 impl Connection {
-    pub(super) fn new(control: Arc<Control>) -> Connection {
+    pub(super) fn new(control: Arc<Control>, peer: IpAddr) -> Connection {
         Connection {
             control,
+            peer,
             unflushed: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
         }
@@ -33,6 +37,11 @@ impl Connection {
 
     pub(super) fn control(&self) -> &Arc<Control> {
         &self.control
+    }
+
+    /// The client's address.
+    pub(super) fn peer(&self) -> IpAddr {
+        self.peer
     }
 
     /// An answer's body is done with: it counts until the next flush.
