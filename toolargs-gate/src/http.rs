@@ -870,8 +870,15 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
             };
             forward(shared, sent, target, Some(forwarded), Some(judged), busy).await
         }
-        // Headers that disagree with the body: the revision's `400`.
-        Some(Route::ToClient(answer)) if mismatch.is_some() => {
+        // Headers that disagree with the body (the revision's `400`), or a body that is not
+        // JSON, as a server answers it.
+        Some(Route::ToClient(answer))
+            if mismatch.is_some()
+                || handled
+                    .verdict
+                    .as_ref()
+                    .is_some_and(|verdict| verdict.codes == ["invalid_json"]) =>
+        {
             whole(StatusCode::BAD_REQUEST, json_type(), answer, busy)
         }
         // The gate's own answer: a JSON-RPC response, as a server would give it.

@@ -88,9 +88,7 @@ pub(crate) fn headers_disagree(headers: &HeaderMap, text: &str) -> Option<String
             ));
         }
     }
-    let Some(header) = name_headers.first() else {
-        return None;
-    };
+    let header = name_headers.first()?;
     let params = message.params();
     let named = match method {
         Some("tools/call" | "prompts/get") => params.and_then(|p| p.name),
