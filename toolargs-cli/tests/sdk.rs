@@ -15,6 +15,14 @@
 //! (2025-11-25 with sessions, 2026-07-28 without), then the session header passing through
 //! and 16 sessions at once.
 //!
+//! `tests/sdk/attack_client.py` sends, as raw lines and raw HTTP requests, calls written so
+//! that a server would read them otherwise than the gate (an id `null`, a call as a
+//! notification, members written twice, a lone surrogate, a tool listed twice, other spellings
+//! of the endpoint's path, headers that disagree with the body), in front of the recording
+//! servers `tests/sdk/recording_server.py` and `tests/sdk/recording_server.mjs` (Python's
+//! `json`, JavaScript's `JSON.parse`) and of the FastMCP server over HTTP: each is answered by
+//! the gate, logged, and never reaches the tool; a client that stops mid-request is let go.
+//!
 //! The packages, pinned in `tests/sdk/requirements.txt` and `tests/sdk/package-lock.json`, are
 //! installed under the target directory: a virtual environment (pip) and an npm project (`npm
 //! ci`), each installed again only when its pins change.
@@ -264,5 +272,15 @@ fn no_way_around_the_gate_works_for_the_python_sdk_client() {
         "around",
         &venv.join("bin/python"),
         &sdk_dir().join("around_client.py"),
+    );
+}
+
+#[test]
+fn no_envelope_gets_a_call_past_the_gate() {
+    let venv = &installed().venv;
+    run_client(
+        "attack",
+        &venv.join("bin/python"),
+        &sdk_dir().join("attack_client.py"),
     );
 }
