@@ -49,6 +49,7 @@ pub mod currency;
 mod dates;
 mod decimal;
 mod decision;
+mod declared;
 
 mod entity;
 mod fingerprint;
@@ -64,6 +65,7 @@ pub use canonical::Canonical;
 pub use currency::{Currency, Rate};
 pub use decimal::CanonicalDecimal;
 pub use decision::{decide, Decision, Finding, Review, Verdict};
+pub use declared::{Declared, Meanings, SCHEMA_KEYWORD};
 pub use entity::{EntityId, ResolveError, Resolver};
 pub use fingerprint::{canonical_json, Fingerprint};
 pub use gate::SemanticGate;

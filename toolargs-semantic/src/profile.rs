@@ -280,6 +280,7 @@ fn overlay(
         field.critical |= declaration.critical;
         if let Some(kind) = &declaration.kind {
             check_kind(kind, &field.name, &names, &path)?;
+            check_fit(kind, field.meaning.leaf_mut(), &path)?;
             *field.meaning.leaf_mut() = Meaning::Kind(kind.clone());
         }
         let nested = &declaration.nested;
@@ -319,6 +320,24 @@ fn overlay(
         }
     }
     Ok(())
+}
+
+/// A kind fits a value the schema reads as text or a number (an entity's id, money, a
+/// quantity), or does not describe; never a boolean, an enum or an object.
+fn check_fit(kind: &Kind, meaning: &Meaning, path: &str) -> Result<(), SemanticError> {
+    let fits = match meaning {
+        Meaning::Text | Meaning::Json | Meaning::Kind(_) => true,
+        Meaning::Number => !matches!(kind, Kind::Date | Kind::DateTime),
+        Meaning::Boolean | Meaning::Enum { .. } | Meaning::Object(_) | Meaning::List(_) => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    Err(SemanticError::new(format!(
+        "{path} is {} in the schema, which cannot hold {}",
+        meaning.name(),
+        kind.name()
+    )))
 }
 
 fn check_kind(
