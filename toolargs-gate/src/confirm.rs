@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use crate::meaning::Ask;
 use crate::message::{self, Message, Params};
 use crate::{reply, CallVerdict, Gate, Handled, Outcome, Route};
 
@@ -32,10 +33,13 @@ pub(crate) const CONFIRMATION_KEY: &str = "toolargs-gate/confirm";
 
 impl Gate {
     /// Forwards a call that passed the gate as `line`, or, for a tool the policy says to
-    /// confirm, asks the user first (showing `arguments()`, the JSON text forwarded, made only
-    /// then): in the rounds of a 2026-07-28 call ([`Gate::confirm_in_rounds`]), or else with
-    /// an elicitation request of the gate's own, holding the call until the answer. Refuses
-    /// the call when the client cannot ask.
+    /// confirm or a call whose meaning `ask`s for it (a correction that changed it, an action
+    /// made lately), asks the user first (showing why and `arguments()`, the JSON text
+    /// forwarded, made only then): in the rounds of a 2026-07-28 call
+    /// ([`Gate::confirm_in_rounds`]), or else with an elicitation request of the gate's own,
+    /// holding the call until the answer. Refuses the call when the client cannot ask, and
+    /// when its meaning says to.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn forward_call(
         &mut self,
         id: &str,
@@ -44,16 +48,27 @@ impl Gate {
         line: String,
         arguments: impl FnOnce() -> String,
         verdict: CallVerdict,
+        ask: Ask,
     ) -> Handled {
-        if !self.policy.confirms(tool) {
-            return Handled {
-                routes: vec![Route::ToServer(line)],
-                verdict: Some(verdict),
-                listing: false,
-            };
-        }
         let tagged = params.tagged;
-        let why = if tagged {
+        let (why, code) = match ask {
+            Ask::Refuse { code, for_model } => {
+                let reply = reply::meaning_refused(id, &for_model, self.shape(tool, tagged));
+                return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
+            }
+            Ask::Confirm { why, code } => (Some(why), code),
+            Ask::Nothing if self.policy.confirms(tool) => (None, "confirmation_unavailable"),
+            Ask::Nothing => {
+                self.went_on(id, &verdict);
+                return Handled {
+                    routes: vec![Route::ToServer(line)],
+                    verdict: Some(verdict),
+                    listing: false,
+                };
+            }
+        };
+        let tagged = params.tagged;
+        let unable = if tagged {
             let elicits = params
                 .meta_capabilities
                 .is_some_and(message::declares_elicitation);
@@ -63,17 +78,27 @@ impl Gate {
         } else {
             (!self.client_elicits).then_some("this client cannot ask for it (no elicitation)")
         };
-        if let Some(why) = why {
-            let reply = reply::confirmation_unavailable(id, tool, why, self.shape(tool, tagged));
-            return self.refuse(id, Outcome::ConfirmationUnavailable, reply, verdict);
+        if let Some(unable) = unable {
+            let shape = self.shape(tool, tagged);
+            if code == "confirmation_unavailable" {
+                let reply = reply::confirmation_unavailable(id, tool, unable, shape);
+                return self.refuse(id, Outcome::ConfirmationUnavailable, reply, verdict);
+            }
+            let text = format!(
+                "{} The user cannot be asked ({unable}), so the call was not made.",
+                why.as_deref().unwrap_or_default()
+            );
+            let reply = reply::refused(id, shape, code, &text);
+            return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
         }
         if tagged {
-            return self.confirm_in_rounds(id, tool, params, line, arguments(), verdict);
+            let arguments = arguments();
+            return self.confirm_in_rounds(id, tool, params, line, arguments, verdict, why);
         }
         self.confirmations += 1;
         let request_id =
             Value::String(format!("{CONFIRMATION_ID_PREFIX}{}", self.confirmations)).to_string();
-        let request = reply::confirmation_request(&request_id, tool, &arguments());
+        let request = reply::confirmation_request(&request_id, tool, &arguments(), why.as_deref());
         self.held.insert(
             request_id,
             HeldCall {
@@ -99,6 +124,7 @@ impl Gate {
     /// retry that brings it back goes on (without the gate's answer and state) when the user
     /// accepted, and is refused otherwise; a retry with other arguments, or a state the gate
     /// did not give, is asked about again.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn confirm_in_rounds(
         &mut self,
         id: &str,
@@ -107,6 +133,7 @@ impl Gate {
         line: String,
         arguments: String,
         verdict: CallVerdict,
+        why: Option<String>,
     ) -> Handled {
         let state = params
             .request_state
@@ -135,6 +162,7 @@ impl Gate {
                 &state,
                 tool,
                 &arguments,
+                why.as_deref(),
             ))],
             // The verdict comes with the retry.
             verdict: None,
@@ -178,6 +206,7 @@ impl Gate {
         let action = answer.and_then(|answer| answer.get("action")?.as_str());
         if action == Some("accept") {
             verdict.confirmed = true;
+            self.went_on(id, &verdict);
             return Handled {
                 routes: vec![Route::ToServer(line())],
                 verdict: Some(verdict),

@@ -161,6 +161,8 @@ impl Gate {
                 .to_owned(),
             confirmed: false,
             held: false,
+            meaning: None,
+            fingerprint: None,
         };
         Handled {
             routes,

@@ -6,6 +6,7 @@ use toolargs_core::json::skim;
 use toolargs_core::judge::Judge;
 
 use crate::door::Call;
+use crate::meaning::Ask;
 use crate::message::{self, Params};
 use crate::trace::CallSpan;
 use crate::{reply, CallVerdict, Gate, Handled, Outcome, Route, Unchecked, Unlisted};
@@ -66,6 +67,18 @@ impl Gate {
             let reply = reply::duplicate_tool(id, name, self.shape(name, params.tagged));
             return self.refuse_for(id, Outcome::Refused, "duplicate_tool", reply, verdict);
         }
+        if let Some(why) = self.tools.meaning_invalid(name) {
+            let why = format!("the meaning declared for `{name}` does not fit its schema: {why}");
+            let reply =
+                reply::refused(id, self.shape(name, params.tagged), "meaning_invalid", &why);
+            return self.refuse_for(id, Outcome::Refused, "meaning_invalid", reply, verdict);
+        }
+        if self.corrections_spent(name, params) {
+            let why = format!("calls to `{name}` were corrected as often as the gate allows; do not retry it, ask the user what they want");
+            let code = "retry_budget_exhausted";
+            let reply = reply::refused(id, self.shape(name, params.tagged), code, &why);
+            return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
+        }
         let spec = match self.tools.get(name) {
             None if listed && self.unlisted == Unlisted::Refuse => {
                 let reply = reply::unknown_tool(id, name, self.shape(name, params.tagged));
@@ -100,12 +113,14 @@ impl Gate {
                     line.to_owned(),
                     || sent.to_owned(),
                     verdict,
+                    Ask::Nothing,
                 )
             }
         };
         match spec.parse_json(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
+                let ask = self.weigh(name, &parsed.args, &mut verdict);
                 self.forward_call(
                     id,
                     name,
@@ -113,6 +128,7 @@ impl Gate {
                     line.to_owned(),
                     || sent.to_owned(),
                     verdict,
+                    ask,
                 )
             }
             Ok(parsed) => {
@@ -122,10 +138,13 @@ impl Gate {
                     verdict.paths.push(repair.path.clone());
                 }
                 let line = message::with_arguments(line, params, &parsed.args);
-                self.forward_call(id, name, params, line, || parsed.args.to_string(), verdict)
+                let ask = self.weigh(name, &parsed.args, &mut verdict);
+                let arguments = || parsed.args.to_string();
+                self.forward_call(id, name, params, line, arguments, verdict, ask)
             }
             Err(rejection) => {
                 self.pending.remove(id);
+                self.rejected_original(name, sent);
                 verdict.outcome = Outcome::Rejected;
                 for error in rejection.errors() {
                     verdict.codes.push(error.code.to_string());
@@ -203,6 +222,8 @@ impl CallVerdict {
             confirmed: false,
             held: false,
             listed,
+            meaning: None,
+            fingerprint: None,
         }
     }
 }

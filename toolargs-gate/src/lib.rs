@@ -90,6 +90,7 @@ mod http;
 mod judge;
 mod listing;
 mod log;
+mod meaning;
 mod message;
 pub mod metrics;
 mod params;
@@ -120,6 +121,7 @@ pub use http::{
 };
 use listing::Listings;
 pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
+pub use meaning::MeaningOptions;
 use message::Message;
 pub use metrics::{Metrics, MetricsServer};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
@@ -211,6 +213,14 @@ pub struct CallVerdict {
     /// Whether the server listed the tool: the metrics count the calls to the others under
     /// one label.
     pub(crate) listed: bool,
+    /// What the gate made of the call's meaning, when its tool's meaning is known: a
+    /// correction's review against its original (`correction`: `original`, `decision`,
+    /// `findings`), the earlier call it repeats (`duplicate_of`: `id`, `seconds_ago`), and
+    /// the action's `fingerprint`.
+    pub meaning: Option<Value>,
+    /// The fingerprint of the call's action, for a tool that writes, deletes, pays or
+    /// notifies.
+    pub(crate) fingerprint: Option<toolargs_semantic::Fingerprint>,
 }
 
 /// What [`Gate::from_client`] made of one line.
@@ -278,6 +288,9 @@ pub struct Gate {
     stale: bool,
     /// When the server's tools were last listed (a first page learned).
     listed_at: Option<Instant>,
+    /// The session's corrections and the actions it forwarded.
+    episodes: meaning::Episodes,
+    meaning_options: MeaningOptions,
     /// How long a listing answers for the tools it does not name, when not
     /// [`listing::LISTING_WINDOW`].
     listing_window: Option<std::time::Duration>,
@@ -577,6 +590,9 @@ impl CallVerdict {
         }
         if self.held {
             line["held"] = Value::Bool(true);
+        }
+        if let Some(meaning) = &self.meaning {
+            line["meaning"] = meaning::logged(meaning, arguments);
         }
         if self.method != "tools/call" {
             // Not a call: no arguments to replay.

@@ -6,8 +6,11 @@
 //! unknown-key policy (`strip` or `reject`), which replaces what the effect implies; the
 //! fields that must be sent exactly as the schema says (`strict`: a value that would need a
 //! repair is rejected with `repair_forbidden`), each a top-level name or a path below it
-//! (`order.amount_cents`, `lines[].amount`); and `confirm`, which makes the
-//! gate ask the user before it forwards a call.
+//! (`order.amount_cents`, `lines[].amount`); `confirm`, which makes the
+//! gate ask the user before it forwards a call; `meaning`, what the arguments mean (a table of
+//! argument paths, each with the keys of the derive's `#[arg(...)]`: `semantic`, `currency`,
+//! `minor_units`, `unit`, `family`, `entity`, `critical`, `synonyms`); and `idempotent`, for a
+//! tool whose repeated call does one thing.
 //!
 //! The rule for a tool is the one that names it exactly, or else the first glob in file
 //! order that matches it. Rules do not merge: the rule found is the whole policy of the tool.
@@ -48,6 +51,7 @@ use serde::{Deserialize, Deserializer};
 use toolargs_core::effect::Effect;
 use toolargs_core::spec::UnknownPolicy;
 use toolargs_dynamic::Spec;
+use toolargs_semantic::Meanings;
 
 /// The rules of a policy file, in file order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -76,6 +80,15 @@ pub struct ToolRule {
     /// cannot be asked.
     #[serde(default)]
     pub confirm: bool,
+    /// What the tool's arguments mean, by path (`amount_cents`, `order.amount_cents`,
+    /// `lines[].amount`), in the derive's vocabulary: corrections are compared with the
+    /// original by it, and duplicate actions found (see the crate docs).
+    #[serde(default)]
+    pub meaning: Meanings,
+    /// The same call made twice does one thing: a call that repeats one forwarded lately is
+    /// not held as a duplicate action.
+    #[serde(default)]
+    pub idempotent: bool,
 }
 
 /// The file's shape: `tools`, a list of rules.
@@ -215,6 +228,18 @@ impl Policy {
     /// Whether calls to `tool` wait for the user's confirmation.
     pub fn confirms(&self, tool: &str) -> bool {
         self.rule_for(tool).is_some_and(|rule| rule.confirm)
+    }
+
+    /// What the policy says `tool`'s arguments mean.
+    pub fn meaning(&self, tool: &str) -> Meanings {
+        self.rule_for(tool)
+            .map(|rule| rule.meaning.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether the policy says a repeated call to `tool` does one thing.
+    pub fn idempotent(&self, tool: &str) -> bool {
+        self.rule_for(tool).is_some_and(|rule| rule.idempotent)
     }
 
     /// `spec`, the tool `tool` as loaded, with the policy's effect, unknown-key policy and

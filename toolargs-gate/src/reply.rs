@@ -103,8 +103,14 @@ const SHOWN_ARGUMENTS: usize = 4000;
 
 /// The gate's own request asking the user to confirm a call to `tool` with `arguments` (the
 /// JSON text that would be forwarded): an elicitation that asks for nothing but the answer.
-pub(crate) fn confirmation_request(id: &str, tool: &str, arguments: &str) -> String {
-    let params = confirmation_params(tool, arguments);
+/// `why`, when given, says why it is asked.
+pub(crate) fn confirmation_request(
+    id: &str,
+    tool: &str,
+    arguments: &str,
+    why: Option<&str>,
+) -> String {
+    let params = confirmation_params(tool, arguments, why);
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"elicitation/create","params":{params}}}"#)
 }
 
@@ -118,33 +124,42 @@ pub(crate) fn confirmation_round(
     state: &str,
     tool: &str,
     arguments: &str,
+    why: Option<&str>,
 ) -> String {
     let result = json!({
         "resultType": "input_required",
         "inputRequests": {key: {
             "method": "elicitation/create",
-            "params": confirmation_params(tool, arguments),
+            "params": confirmation_params(tool, arguments, why),
         }},
         "requestState": state,
     });
     self::result(id, result)
 }
 
-/// The params of the elicitation that asks the user to confirm a call.
-fn confirmation_params(tool: &str, arguments: &str) -> Value {
+/// The params of the elicitation that asks the user to confirm a call, for `why` when given.
+fn confirmation_params(tool: &str, arguments: &str, why: Option<&str>) -> Value {
     let shown = match arguments.char_indices().nth(SHOWN_ARGUMENTS) {
         Some((end, _)) => format!("{}… ({} bytes in all)", &arguments[..end], arguments.len()),
         None => arguments.to_owned(),
     };
+    let why = why.map_or(String::new(), |why| format!("{why}\n"));
     json!({
-        "message": format!("Allow the call to `{tool}` with these arguments?\n{shown}"),
+        "message": format!("{why}Allow the call to `{tool}` with these arguments?\n{shown}"),
         "requestedSchema": {"type": "object", "properties": {}},
     })
 }
 
+/// The result of a call the gate refused for its meaning: `for_model`, the errors for the
+/// model (JSON text of `{"ok": false, "errors": [...]}`).
+pub(crate) fn meaning_refused(id: &str, for_model: &str, shape: Shape) -> String {
+    let body: Value = serde_json::from_str(for_model).unwrap_or(Value::Null);
+    error_result(id, for_model.to_owned(), body, shape)
+}
+
 /// A refused call's tool result: one error, `code` at the root, in the model-facing shape of
 /// a rejection (`structured` as for [`rejected`]).
-fn refused(id: &str, shape: Shape, code: &str, message: &str) -> String {
+pub(crate) fn refused(id: &str, shape: Shape, code: &str, message: &str) -> String {
     let body = json!({"ok": false, "errors": [{
         "error": code,
         "path": "$",

@@ -23,6 +23,12 @@ pub(crate) fn report_new_tools(gate: &mut Gate) {
             "toolargs gate: `{name}` is listed twice; its calls are refused (duplicate_tool)"
         );
     }
+    for (name, why) in gate.tools_mut().take_new_meaning_invalid() {
+        let _ = writeln!(
+            io::stderr(),
+            "toolargs gate: the meaning declared for `{name}` does not fit its schema ({why}); its calls are refused (meaning_invalid)"
+        );
+    }
     for unchecked in gate.tools_mut().take_new_unchecked() {
         let _ = writeln!(
             io::stderr(),

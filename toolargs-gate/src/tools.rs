@@ -2,7 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use toolargs_core::effect::Effect;
 use toolargs_dynamic::{load_tool_list_lenient, Spec};
+use toolargs_semantic::{Meanings, Profile};
 
 use crate::params::{self, Mirror};
 use crate::policy::{Policy, StrictFieldMissing};
@@ -40,6 +42,17 @@ pub struct Tools {
     listed_now: HashSet<String>,
     /// Tools listed twice, not reported yet ([`Tools::take_new_duplicated`]).
     new_duplicated: Vec<String>,
+    /// What each tool's arguments mean, by name, for the tools whose meaning is declared:
+    /// what corrections are compared by and actions fingerprinted by.
+    profiles: HashMap<String, Profile>,
+    /// The tools whose declared meaning does not fit their schema, with why: their calls are
+    /// refused (`meaning_invalid`).
+    meaning_invalid: HashMap<String, String>,
+    /// Meanings that did not fit, not reported yet ([`Tools::take_new_meaning_invalid`]).
+    new_meaning_invalid: Vec<(String, String)>,
+    /// The tools whose repeated call does one thing (the policy's `idempotent`, or the
+    /// annotation `idempotentHint`).
+    idempotent: HashSet<String>,
 }
 
 impl Tools {
@@ -68,6 +81,27 @@ impl Tools {
     /// True when no tool was listed.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+
+    /// What `name`'s arguments mean, when it was listed and its meaning fits its schema.
+    pub(crate) fn profile(&self, name: &str) -> Option<&Profile> {
+        self.profiles.get(name)
+    }
+
+    /// Why the meaning declared for `name` does not fit its schema, if it does not.
+    pub(crate) fn meaning_invalid(&self, name: &str) -> Option<&str> {
+        self.meaning_invalid.get(name).map(String::as_str)
+    }
+
+    /// Whether a repeated call to `name` does one thing.
+    pub(crate) fn is_idempotent(&self, name: &str) -> bool {
+        self.idempotent.contains(name)
+    }
+
+    /// The tools whose declared meaning did not fit their schema since the last call, with
+    /// why, to name once.
+    pub fn take_new_meaning_invalid(&mut self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.new_meaning_invalid)
     }
 
     /// Whether the current listing names `name` more than once.
@@ -100,10 +134,14 @@ impl Tools {
             self.mirrors.clear();
             self.duplicated.clear();
             self.listed_now.clear();
+            self.profiles.clear();
+            self.meaning_invalid.clear();
+            self.idempotent.clear();
         }
         let extras = extras(result);
         self.with_output_schema.extend(extras.with_output_schema);
         self.mirrors.extend(extras.mirrors);
+        self.idempotent.extend(extras.idempotent);
         let Ok(list) = load_tool_list_lenient(result) else {
             return;
         };
@@ -114,6 +152,27 @@ impl Tools {
                 for field in missing {
                     if self.missing_seen.insert(field.clone()) {
                         self.new_missing.push(field);
+                    }
+                }
+                if policy.idempotent(&name) {
+                    self.idempotent.insert(name.clone());
+                }
+                // Meaning is judged for the tools it is declared for, by the policy or in
+                // the schema.
+                let meanings = policy.meaning(&name);
+                let undeclared = meanings.is_empty()
+                    && Meanings::in_schema(spec.schema()).is_ok_and(|m| m.is_empty());
+                // MCP says a tool without annotations may destroy.
+                let effect = spec.effect().unwrap_or(Effect::Destructive);
+                match Profile::declared(&name, effect, spec.schema(), &meanings) {
+                    _ if undeclared => {}
+                    Ok(profile) => {
+                        self.profiles.insert(name.clone(), profile);
+                    }
+                    Err(e) => {
+                        let why = e.message().to_owned();
+                        self.new_meaning_invalid.push((name.clone(), why.clone()));
+                        self.meaning_invalid.insert(name.clone(), why);
                     }
                 }
                 self.tools.insert(name, Ok(spec));
@@ -149,6 +208,8 @@ struct Extras {
     with_output_schema: Vec<String>,
     /// The tools whose arguments are mirrored into headers, with those arguments.
     mirrors: Vec<(String, Vec<Mirror>)>,
+    /// The tools annotated `idempotentHint: true`.
+    idempotent: Vec<String>,
 }
 
 /// The [`Extras`] of a `tools/list` result (its JSON text).
@@ -169,6 +230,11 @@ fn extras(result: &str) -> Extras {
             .is_some_and(|schema| !schema.is_null())
         {
             extras.with_output_schema.push(name.to_owned());
+        }
+        let annotations = tool.get("annotations");
+        if annotations.and_then(|a| a.get("idempotentHint")) == Some(&serde_json::Value::Bool(true))
+        {
+            extras.idempotent.push(name.to_owned());
         }
         if let Some(schema) = tool.get("inputSchema") {
             let mirrors = params::declared(schema);
