@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use toolargs_core::Dialect;
 use toolargs_gate::{
-    Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy, Unchecked, Unlisted,
-    VerdictLog,
+    Gate, HttpGate, HttpOptions, LogOptions, MeaningOptions, Metrics, MetricsServer, Policy,
+    Unchecked, Unlisted, VerdictLog,
 };
 
 /// The options of `toolargs gate`.
@@ -44,8 +44,8 @@ pub struct GateArgs {
     /// full schema the server listed. Off by default: clients see what the server sent.
     #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
     present: Option<Dialect>,
-    /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict` and
-    /// `confirm`.
+    /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict`,
+    /// `confirm`, `meaning` and `idempotent`.
     #[arg(long)]
     policy: Option<PathBuf>,
     /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8931) in front of `--upstream`,
@@ -106,6 +106,19 @@ pub struct GateArgs {
     /// not the endpoint and not relayed is answered 404.
     #[arg(long, value_name = "PREFIX", requires = "listen")]
     relay_path: Vec<String>,
+    /// For the tools whose meaning is declared: the calls to a tool after its call was
+    /// rejected before the next is refused retry_budget_exhausted [default: 2].
+    #[arg(long, value_name = "N")]
+    corrections_per_tool: Option<u32>,
+    /// For the tools whose meaning is declared: the corrections in a session, over every
+    /// tool [default: 20].
+    #[arg(long, value_name = "N")]
+    corrections_per_session: Option<u32>,
+    /// For the tools whose meaning is declared and that write, delete, pay or notify: how
+    /// long an action forwarded makes the same action a duplicate, held for the user's
+    /// confirmation or refused duplicate_action [default: 600].
+    #[arg(long, value_name = "SECS")]
+    duplicate_window: Option<u64>,
     /// The server to start, and its arguments (after `--`).
     #[arg(required_unless_present = "listen", last = true)]
     command: Vec<std::ffi::OsString>,
@@ -140,6 +153,7 @@ struct Setup {
     unchecked: Unchecked,
     unlisted: Unlisted,
     metrics: Option<Arc<Metrics>>,
+    meaning: MeaningOptions,
 }
 
 /// Serves until the server ends (its exit status is the gate's) or, over HTTP, until a drain
@@ -176,6 +190,20 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
         }
         None => (None, None),
     };
+    let defaults = MeaningOptions::default();
+    let meaning = defaults
+        .with_corrections_per_tool(
+            args.corrections_per_tool
+                .unwrap_or(defaults.corrections_per_tool),
+        )
+        .with_corrections_per_session(
+            args.corrections_per_session
+                .unwrap_or(defaults.corrections_per_session),
+        )
+        .with_duplicate_window(
+            args.duplicate_window
+                .map_or(defaults.duplicate_window, Duration::from_secs),
+        );
     let setup = Setup {
         present: args.present,
         policy,
@@ -183,6 +211,7 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
         unchecked,
         unlisted,
         metrics,
+        meaning,
     };
     match (args.listen, &args.upstream) {
         (Some(listen), Some(upstream)) => serve_http(listen, upstream, &args, setup),
@@ -246,13 +275,15 @@ fn serve_http(
         unchecked,
         unlisted,
         metrics,
+        meaning,
     } = setup;
     let new_gate = move || {
         presenting(
             Gate::new()
                 .with_unchecked(unchecked)
                 .with_unlisted(unlisted)
-                .with_policy(policy.clone()),
+                .with_policy(policy.clone())
+                .with_meaning_options(meaning),
             present,
         )
     };
@@ -280,7 +311,8 @@ fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode,
         Gate::new()
             .with_unchecked(setup.unchecked)
             .with_unlisted(setup.unlisted)
-            .with_policy(setup.policy),
+            .with_policy(setup.policy)
+            .with_meaning_options(setup.meaning),
         setup.present,
     );
     let (program, args) = command.split_first().ok_or("no server command given")?;

@@ -40,6 +40,14 @@
 //! elicitation capability gets `confirmation_unavailable` instead. A held call the client
 //! cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
+//! For the tools whose meaning is declared (the policy's `meaning`, or `x-toolargs` on a
+//! property of the schema), the gate judges meaning within the session too ([`MeaningOptions`]):
+//! a call after the tool's call was rejected is compared with that original by what its
+//! arguments mean, and refused (`meaning_changed`) or held for the user's confirmation
+//! (`confirmation_required` when the client cannot be asked); an action repeated within a
+//! window is held or refused (`duplicate_action`); and corrections are capped
+//! (`retry_budget_exhausted`).
+//!
 //! A message is judged, answered by the gate, or refused ([`Outcome::Refused`]): one with a
 //! member written twice, or a string that is not Unicode, anywhere outside a call's arguments
 //! (`duplicate_key`, `invalid_unicode`), is never forwarded, whatever its method, since
