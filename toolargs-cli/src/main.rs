@@ -91,7 +91,7 @@ enum Command {
     /// `input_required` answer), and refused (`confirmation_unavailable`) in an earlier
     /// revision, which has no way over HTTP to ask. The address listened on is printed on
     /// stderr once the gate is ready (port 0 picks a free port).
-    Gate(gate::GateArgs),
+    Gate(Box<gate::GateArgs>),
     /// Show what each provider would refuse or not be shown of a list of tools.
     ///
     /// Each tool is lowered to the strongest schema each provider accepts (the definition
@@ -109,7 +109,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
-        Command::Gate(args) => gate::run(args),
+        Command::Gate(args) => gate::run(*args),
         Command::Lint(args) => lint::run(args),
     };
     match result {
