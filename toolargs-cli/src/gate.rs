@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use toolargs_core::Dialect;
 use toolargs_gate::{
-    Gate, HttpGate, HttpOptions, LogOptions, MeaningOptions, Metrics, MetricsServer, Policy,
+    Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy, SessionOptions,
     Unchecked, Unlisted, VerdictLog,
 };
 
@@ -153,7 +153,7 @@ struct Setup {
     unchecked: Unchecked,
     unlisted: Unlisted,
     metrics: Option<Arc<Metrics>>,
-    meaning: MeaningOptions,
+    meaning: SessionOptions,
 }
 
 /// Serves until the server ends (its exit status is the gate's) or, over HTTP, until a drain
@@ -190,7 +190,7 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
         }
         None => (None, None),
     };
-    let defaults = MeaningOptions::default();
+    let defaults = SessionOptions::default();
     let meaning = defaults
         .with_corrections_per_tool(
             args.corrections_per_tool
@@ -283,7 +283,7 @@ fn serve_http(
                 .with_unchecked(unchecked)
                 .with_unlisted(unlisted)
                 .with_policy(policy.clone())
-                .with_meaning_options(meaning),
+                .with_session_options(meaning),
             present,
         )
     };
@@ -312,7 +312,7 @@ fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode,
             .with_unchecked(setup.unchecked)
             .with_unlisted(setup.unlisted)
             .with_policy(setup.policy)
-            .with_meaning_options(setup.meaning),
+            .with_session_options(setup.meaning),
         setup.present,
     );
     let (program, args) = command.split_first().ok_or("no server command given")?;

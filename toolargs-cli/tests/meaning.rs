@@ -108,7 +108,7 @@ fn the_server_executes_only_what_the_user_meant() {
         verdicts[2]["meaning"]["correction"]["decision"],
         json!("proceed")
     );
-    assert_eq!(verdicts[3]["meaning"]["duplicate_of"]["id"], json!(4));
+    assert_eq!(verdicts[3]["meaning"]["duplicate_of"]["label"], json!("4"));
     assert_eq!(
         verdicts[3]["meaning"]["fingerprint"],
         verdicts[2]["meaning"]["fingerprint"]

@@ -41,7 +41,7 @@
 //! cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
 //! For the tools whose meaning is declared (the policy's `meaning`, or `x-toolargs` on a
-//! property of the schema), the gate judges meaning within the session too ([`MeaningOptions`]):
+//! property of the schema), the gate judges meaning within the session too ([`SessionOptions`]):
 //! a call after the tool's call was rejected is compared with that original by what its
 //! arguments mean, and refused (`meaning_changed`) or held for the user's confirmation
 //! (`confirmation_required` when the client cannot be asked); an action repeated within a
@@ -129,11 +129,11 @@ pub use http::{
 };
 use listing::Listings;
 pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
-pub use meaning::MeaningOptions;
 use message::Message;
 pub use metrics::{Metrics, MetricsServer};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, run_stdio_with_metrics, MAX_LINE_BYTES};
+pub use toolargs_semantic::SessionOptions;
 pub use tools::{Tools, UncheckedTool};
 use trace::{Answer, CallSpan};
 
@@ -221,9 +221,10 @@ pub struct CallVerdict {
     /// Whether the server listed the tool: the metrics count the calls to the others under
     /// one label.
     pub(crate) listed: bool,
-    /// What the gate made of the call's meaning, when its tool's meaning is known: a
-    /// correction's review against its original (`correction`: `original`, `decision`,
-    /// `findings`), the earlier call it repeats (`duplicate_of`: `id`, `seconds_ago`), and
+    /// What the gate made of the call's meaning, when its tool's meaning is known
+    /// ([`Weighing::to_json`](toolargs_semantic::Weighing::to_json)): a correction's review
+    /// against its original (`correction`: `original`, `decision`, `findings`), the earlier
+    /// call it repeats (`duplicate_of`: `label`, its id as written, and `seconds_ago`), and
     /// the action's `fingerprint`.
     pub meaning: Option<Value>,
     /// The fingerprint of the call's action, for a tool that writes, deletes, pays or
@@ -297,8 +298,7 @@ pub struct Gate {
     /// When the server's tools were last listed (a first page learned).
     listed_at: Option<Instant>,
     /// The session's corrections and the actions it forwarded.
-    episodes: meaning::Episodes,
-    meaning_options: MeaningOptions,
+    session: toolargs_semantic::Session,
     /// How long a listing answers for the tools it does not name, when not
     /// [`listing::LISTING_WINDOW`].
     listing_window: Option<std::time::Duration>,

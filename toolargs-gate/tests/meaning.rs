@@ -4,7 +4,7 @@
 //! currency swapped, while the correction that means the original runs once.
 
 use serde_json::{json, Value};
-use toolargs_gate::{CallVerdict, Gate, MeaningOptions, Policy, Route};
+use toolargs_gate::{CallVerdict, Gate, Policy, Route, SessionOptions};
 
 const POLICY: &str = r#"
 [[tools]]
@@ -90,8 +90,8 @@ fn nothing_runs_but_what_the_user_meant() {
     assert!(!went, "{verdict:?}");
     assert_eq!(codes(&verdict), ["duplicate_action"]);
     assert_eq!(
-        verdict.meaning.as_ref().unwrap()["duplicate_of"]["id"],
-        json!(3)
+        verdict.meaning.as_ref().unwrap()["duplicate_of"]["label"],
+        json!("3")
     );
     // Another order, with a decimal comma; its correction swaps the currency.
     let (_, went) = call(
@@ -111,8 +111,8 @@ fn nothing_runs_but_what_the_user_meant() {
 
 #[test]
 fn corrections_are_capped() {
-    let options = MeaningOptions::default().with_corrections_per_tool(2);
-    let mut gate = gate(POLICY, json!([refund_tool()])).with_meaning_options(options);
+    let options = SessionOptions::default().with_corrections_per_tool(2);
+    let mut gate = gate(POLICY, json!([refund_tool()])).with_session_options(options);
     let bad = r#"{"order_id":"ord_1","amount_cents":"19.99","currency":"USD"}"#;
     for id in 1..=3 {
         let (verdict, went) = call(&mut gate, id, bad);

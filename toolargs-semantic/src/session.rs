@@ -1,0 +1,343 @@
+//! One conversation's calls, for the tools whose meaning is known: a call to a tool after that
+//! tool's call was rejected is its correction, compared with the original (kept as received);
+//! a call that repeats an action that ran lately is a duplicate; corrections are capped. The
+//! MCP gate and the Python and npm packages hold their sessions with it.
+//!
+//! ```
+//! use serde_json::json;
+//! use toolargs_core::Effect;
+//! use toolargs_semantic::{Decision, Meanings, Profile, Session, SessionOptions};
+//!
+//! let schema = json!({"type": "object", "properties": {
+//!     "amount_cents": {"type": "integer"}, "currency": {"type": "string"}}});
+//! let meanings: Meanings = serde_json::from_value(json!({"amount_cents": {
+//!     "semantic": "money", "currency": "currency", "minor_units": true, "critical": true}}))?;
+//! let profile = Profile::declared("refund", Effect::External, &schema, &meanings)?;
+//! let mut session = Session::new(SessionOptions::default());
+//!
+//! // The model sent dollars where cents go; the schema rejected it.
+//! assert!(session.admit("refund"));
+//! session.rejected("refund", r#"{"amount_cents": "19.99", "currency": "USD"}"#);
+//! // Its correction, 100 times what was meant, passes the schema and not the session.
+//! assert!(session.admit("refund"));
+//! let weighing = session.weigh(&profile, false, &json!({"amount_cents": 199900, "currency": "USD"}));
+//! assert_eq!((weighing.decision, weighing.code), (Decision::Reject, Some("meaning_changed")));
+//! // The one that means it runs; the same action again is a duplicate.
+//! let corrected = json!({"amount_cents": 1999, "currency": "USD"});
+//! let weighing = session.weigh(&profile, false, &corrected);
+//! assert_eq!(weighing.decision, Decision::Proceed);
+//! session.executed("refund", weighing.fingerprint, "call 3");
+//! let again = session.weigh(&profile, false, &corrected);
+//! assert_eq!((again.decision, again.code), (Decision::Confirm, Some("duplicate_action")));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use toolargs_core::effect::Effect;
+
+use super::decision::{Decision, Review};
+use super::fingerprint::Fingerprint;
+use super::gate::SemanticGate;
+use super::profile::Profile;
+
+/// How hard a [`Session`] holds corrections and repeated actions.
+///
+/// ```
+/// use std::time::Duration;
+/// use toolargs_semantic::SessionOptions;
+///
+/// let options = SessionOptions::default().with_duplicate_window(Duration::from_secs(60));
+/// assert_eq!(options.corrections_per_tool, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionOptions {
+    /// Calls to a tool after its call was rejected before the next is refused
+    /// `retry_budget_exhausted` (2: three attempts in all, as the agent loop's budget).
+    pub corrections_per_tool: u32,
+    /// Corrections in a session, over every tool (20).
+    pub corrections_per_session: u32,
+    /// How long an action of a tool that writes, deletes, pays or notifies makes the same
+    /// action a duplicate (10 minutes).
+    pub duplicate_window: Duration,
+}
+
+impl Default for SessionOptions {
+    fn default() -> SessionOptions {
+        SessionOptions {
+            corrections_per_tool: 2,
+            corrections_per_session: 20,
+            duplicate_window: Duration::from_secs(600),
+        }
+    }
+}
+
+impl SessionOptions {
+    /// At most `corrections` corrections of one tool's call.
+    pub fn with_corrections_per_tool(mut self, corrections: u32) -> SessionOptions {
+        self.corrections_per_tool = corrections;
+        self
+    }
+
+    /// At most `corrections` corrections in a session.
+    pub fn with_corrections_per_session(mut self, corrections: u32) -> SessionOptions {
+        self.corrections_per_session = corrections;
+        self
+    }
+
+    /// The same action within `window` is a duplicate.
+    pub fn with_duplicate_window(mut self, window: Duration) -> SessionOptions {
+        self.duplicate_window = window;
+        self
+    }
+}
+
+/// The most actions a session remembers; past it, the oldest is forgotten.
+const MAX_REMEMBERED: usize = 4096;
+
+/// One conversation's corrections and the actions that ran (see the [module](self) docs).
+#[derive(Debug, Default)]
+pub struct Session {
+    options: SessionOptions,
+    /// Per tool, the first call rejected since one of its calls last ran: the original, its
+    /// arguments as received.
+    originals: HashMap<String, String>,
+    /// Per tool, the calls made since its original.
+    corrections: HashMap<String, u32>,
+    /// Corrections made in the session.
+    spent: u32,
+    /// The actions that ran, oldest first: their fingerprint, a label of the call, and when.
+    done: VecDeque<(Fingerprint, String, Instant)>,
+}
+
+/// What a [`Session`] makes of a call that passed the schema.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Weighing {
+    /// What to do with the call.
+    pub decision: Decision,
+    /// Why it does not simply run: `meaning_changed` (rejected), `confirmation_required` (a
+    /// correction to confirm), `duplicate_action` (an action that ran lately).
+    pub code: Option<&'static str>,
+    /// The correction's review against its original, when the call is one.
+    pub review: Option<Review>,
+    /// The original, its arguments as received, when the call is a correction.
+    pub original: Option<String>,
+    /// The earlier call this one repeats: the label it ran under, and how long ago.
+    pub duplicate_of: Option<(String, Duration)>,
+    /// The action's fingerprint, for a tool that writes, deletes, pays or notifies and is not
+    /// idempotent: what [`Session::executed`] remembers.
+    pub fingerprint: Option<Fingerprint>,
+}
+
+impl Weighing {
+    /// What runs without a question.
+    fn proceed() -> Weighing {
+        Weighing {
+            decision: Decision::Proceed,
+            code: None,
+            review: None,
+            original: None,
+            duplicate_of: None,
+            fingerprint: None,
+        }
+    }
+
+    /// Why the call needs a decision, for the person asked.
+    pub fn prompt(&self) -> String {
+        match (&self.duplicate_of, &self.review) {
+            (Some((_, ago)), _) => format!(
+                "The same call was made {} s ago; making it again does it twice.",
+                ago.as_secs()
+            ),
+            (None, Some(review)) => review.prompt(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The findings, each with its `path`, `verdict` and `code` (what it means, whether it is
+    /// critical, and why, too): the correction's values that did not keep their meaning,
+    /// and the duplicate at `$`.
+    pub fn findings(&self) -> Vec<Value> {
+        let mut findings = Vec::new();
+        if let Some(review) = &self.review {
+            for finding in review.concerns() {
+                let code = if finding.verdict.is_mismatch() && review.decision == Decision::Reject {
+                    "meaning_changed"
+                } else {
+                    "confirmation_required"
+                };
+                findings.push(json!({
+                    "path": finding.path,
+                    "verdict": finding.verdict.as_str(),
+                    "code": code,
+                    "meaning": finding.meaning,
+                    "critical": finding.critical,
+                    "reason": finding.reason,
+                }));
+            }
+        }
+        if let Some((_, ago)) = &self.duplicate_of {
+            findings.push(json!({
+                "path": "$",
+                "verdict": "duplicate",
+                "code": "duplicate_action",
+                "reason": format!("the same call was made {} s ago", ago.as_secs()),
+            }));
+        }
+        findings
+    }
+
+    /// The errors for the model of a call that does not run, in the shape of a rejection's:
+    /// `{"ok": false, "errors": [{"error", "path", "message"}, ...]}`.
+    pub fn for_model(&self) -> String {
+        if let (Decision::Reject, Some(review)) = (self.decision, &self.review) {
+            return review.for_model();
+        }
+        let message = format!(
+            "{} The call was not made; ask the user before making it again.",
+            self.prompt()
+        );
+        json!({"ok": false, "errors": [{
+            "error": self.code.unwrap_or("confirmation_required"),
+            "path": "$",
+            "message": message,
+        }]})
+        .to_string()
+    }
+
+    /// The weighing for a log: the correction (`original`, `decision`, `findings`), the
+    /// earlier call repeated (`duplicate_of`: `label`, `seconds_ago`) and the `fingerprint`,
+    /// each when there is one; `None` when there is nothing to say.
+    pub fn to_json(&self) -> Option<Value> {
+        let mut out = serde_json::Map::new();
+        if let Some(review) = &self.review {
+            out.insert(
+                "correction".to_owned(),
+                json!({
+                    "original": self.original,
+                    "decision": review.decision.as_str(),
+                    "findings": review.concerns().map(|f| f.to_json()).collect::<Vec<_>>(),
+                }),
+            );
+        }
+        if let Some((label, ago)) = &self.duplicate_of {
+            out.insert(
+                "duplicate_of".to_owned(),
+                json!({"label": label, "seconds_ago": ago.as_secs()}),
+            );
+        }
+        if let Some(fingerprint) = &self.fingerprint {
+            out.insert(
+                "fingerprint".to_owned(),
+                Value::String(fingerprint.to_hex()),
+            );
+        }
+        (!out.is_empty()).then_some(Value::Object(out))
+    }
+}
+
+impl Session {
+    /// A session with `options` and no calls yet.
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            options,
+            ..Session::default()
+        }
+    }
+
+    /// The session's options.
+    pub fn options(&self) -> SessionOptions {
+        self.options
+    }
+
+    /// Counts a call to `tool` about to be judged: one after the tool's call was rejected is
+    /// a correction. False when the corrections are spent: the call is refused
+    /// `retry_budget_exhausted`, unjudged.
+    pub fn admit(&mut self, tool: &str) -> bool {
+        if !self.originals.contains_key(tool) {
+            return true;
+        }
+        let made = self.corrections.get(tool).copied().unwrap_or(0);
+        if made >= self.options.corrections_per_tool
+            || self.spent >= self.options.corrections_per_session
+        {
+            return false;
+        }
+        self.corrections.insert(tool.to_owned(), made + 1);
+        self.spent += 1;
+        true
+    }
+
+    /// A call to `tool` with `arguments` (the JSON text as received) was rejected: it is the
+    /// original of the corrections that follow, unless one is kept already.
+    pub fn rejected(&mut self, tool: &str, arguments: &str) {
+        self.originals
+            .entry(tool.to_owned())
+            .or_insert_with(|| arguments.to_owned());
+    }
+
+    /// What a call to `profile`'s tool with `arguments` (as judged, repaired perhaps) means
+    /// for the session: a correction is compared with its original and the tool's effect
+    /// decides; an action of a tool that acts and is not `idempotent` is compared with those
+    /// that ran within the window.
+    pub fn weigh(&self, profile: &Profile, idempotent: bool, arguments: &Value) -> Weighing {
+        let semantic = SemanticGate::new();
+        let mut weighing = Weighing::proceed();
+        if let Some(original) = self.originals.get(profile.name()) {
+            let sent: Value = serde_json::from_str(original).unwrap_or(Value::Null);
+            let review = semantic.compare(profile, &sent, arguments);
+            weighing.decision = review.decision;
+            weighing.code = match review.decision {
+                Decision::Reject => Some("meaning_changed"),
+                Decision::Confirm => Some("confirmation_required"),
+                Decision::Proceed | Decision::ProceedAndReport => None,
+            };
+            weighing.original = Some(original.clone());
+            weighing.review = Some(review);
+        }
+        if profile.effect() == Effect::ReadOnly || idempotent {
+            return weighing;
+        }
+        let fingerprint = semantic.fingerprint(profile, arguments);
+        let window = self.options.duplicate_window;
+        let earlier = self
+            .done
+            .iter()
+            .rev()
+            .take_while(|(_, _, at)| at.elapsed() < window)
+            .find(|(done, _, _)| *done == fingerprint);
+        if let Some((_, label, at)) = earlier {
+            weighing.duplicate_of = Some((label.clone(), at.elapsed()));
+            if weighing.decision != Decision::Reject {
+                weighing.decision = Decision::Confirm;
+                weighing.code = Some("duplicate_action");
+            }
+        }
+        weighing.fingerprint = Some(fingerprint);
+        weighing
+    }
+
+    /// A call to `tool` ran, under `label` (an id, say): the tool's corrections are over,
+    /// and its action, when it has a `fingerprint`, is remembered for the window.
+    pub fn executed(&mut self, tool: &str, fingerprint: Option<Fingerprint>, label: &str) {
+        self.originals.remove(tool);
+        self.corrections.remove(tool);
+        if let Some(fingerprint) = fingerprint {
+            if self.done.len() >= MAX_REMEMBERED {
+                self.done.pop_front();
+            }
+            self.done
+                .push_back((fingerprint, label.to_owned(), Instant::now()));
+        }
+    }
+
+    /// Whether `tool`'s call was rejected and no call of it ran since: the next is a
+    /// correction.
+    pub fn corrects(&self, tool: &str) -> bool {
+        self.originals.contains_key(tool)
+    }
+}
