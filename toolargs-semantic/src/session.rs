@@ -37,6 +37,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use toolargs_core::effect::Effect;
+use toolargs_core::judge::Judge;
+use toolargs_core::options::ParseOptions;
+use toolargs_core::report::{Parsed, Rejection};
 
 use super::decision::{Decision, Review};
 use super::fingerprint::Fingerprint;
@@ -131,6 +134,16 @@ pub struct Weighing {
     /// The action's fingerprint, for a tool that writes, deletes, pays or notifies and is not
     /// idempotent: what [`Session::executed`] remembers.
     pub fingerprint: Option<Fingerprint>,
+}
+
+/// A call judged within a session ([`Session::judge`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Judged {
+    /// The schema's verdict.
+    pub parsed: Result<Parsed<Value>, Rejection>,
+    /// What the session makes of a call that passed.
+    pub weighing: Option<Weighing>,
 }
 
 impl Weighing {
@@ -240,6 +253,12 @@ impl Weighing {
     }
 }
 
+/// Whether a call to `profile`'s tool is an action a repeat would do twice: its tool writes,
+/// deletes, pays or notifies, and is not `idempotent`.
+fn acts(profile: &Profile, idempotent: bool) -> bool {
+    profile.effect() != Effect::ReadOnly && !idempotent
+}
+
 impl Session {
     /// A session with `options` and no calls yet.
     pub fn new(options: SessionOptions) -> Session {
@@ -299,7 +318,7 @@ impl Session {
             weighing.original = Some(original.clone());
             weighing.review = Some(review);
         }
-        if profile.effect() == Effect::ReadOnly || idempotent {
+        if !acts(profile, idempotent) {
             return weighing;
         }
         let fingerprint = semantic.fingerprint(profile, arguments);
@@ -333,6 +352,47 @@ impl Session {
             self.done
                 .push_back((fingerprint, label.to_owned(), Instant::now()));
         }
+    }
+
+    /// Judges a call to `profile`'s tool within the session, its arguments `sent` as JSON text
+    /// as received: when the tool's corrections are spent it is refused unjudged (`None`);
+    /// else `judge` (the tool's schema) judges it, a rejection is kept as the original of the
+    /// corrections that follow, and a call that passes is weighed. The Python and npm
+    /// packages' sessions are this.
+    pub fn judge(
+        &mut self,
+        profile: &Profile,
+        idempotent: bool,
+        judge: &dyn Judge,
+        sent: &str,
+        options: &ParseOptions,
+    ) -> Option<Judged> {
+        if !self.admit(profile.name()) {
+            return None;
+        }
+        let parsed = judge.parse_json(&sent.into(), options);
+        let weighing = match &parsed {
+            Ok(parsed) => Some(self.weigh(profile, idempotent, &parsed.args)),
+            Err(_) => {
+                self.rejected(profile.name(), sent);
+                None
+            }
+        };
+        Some(Judged { parsed, weighing })
+    }
+
+    /// A call to `profile`'s tool with `arguments` ran, under `label`: [`Session::executed`]
+    /// with the fingerprint of its action.
+    pub fn executed_call(
+        &mut self,
+        profile: &Profile,
+        idempotent: bool,
+        arguments: &Value,
+        label: &str,
+    ) {
+        let fingerprint = acts(profile, idempotent)
+            .then(|| SemanticGate::new().fingerprint(profile, arguments));
+        self.executed(profile.name(), fingerprint, label);
     }
 
     /// Whether `tool`'s call was rejected and no call of it ran since: the next is a
