@@ -140,10 +140,70 @@ pub struct Weighing {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct Judged {
-    /// The schema's verdict.
-    pub parsed: Result<Parsed<Value>, Rejection>,
+    /// The schema's verdict; `None` for a call refused unjudged, its tool's corrections
+    /// spent.
+    pub parsed: Option<Result<Parsed<Value>, Rejection>>,
     /// What the session makes of a call that passed.
     pub weighing: Option<Weighing>,
+}
+
+/// What the model is told of a call refused because its tool's corrections are spent.
+const EXHAUSTED: &str =
+    "this tool's call was corrected as often as allowed; do not retry it, ask the user what they want";
+
+impl Judged {
+    /// What to do with the call: `reject` for one the schema rejected or refused unjudged,
+    /// else the weighing's (`proceed` when there is nothing to weigh).
+    pub fn decision(&self) -> Decision {
+        match (&self.parsed, &self.weighing) {
+            (Some(Ok(_)), Some(weighing)) => weighing.decision,
+            (Some(Ok(_)), None) => Decision::Proceed,
+            _ => Decision::Reject,
+        }
+    }
+
+    /// Why the call does not simply run, beyond the schema: `retry_budget_exhausted`, or the
+    /// weighing's code.
+    pub fn code(&self) -> Option<&'static str> {
+        match (&self.parsed, &self.weighing) {
+            (None, _) => Some("retry_budget_exhausted"),
+            (_, Some(weighing)) => weighing.code,
+            _ => None,
+        }
+    }
+
+    /// The findings, each with its `path`, `verdict` and `code` ([`Weighing::findings`]); a
+    /// call refused unjudged has one at `$`.
+    pub fn findings(&self) -> Vec<Value> {
+        match (&self.parsed, &self.weighing) {
+            (None, _) => vec![json!({
+                "path": "$",
+                "verdict": "exhausted",
+                "code": "retry_budget_exhausted",
+                "reason": EXHAUSTED,
+            })],
+            (_, Some(weighing)) => weighing.findings(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The errors for the model (`{"ok": false, "errors": [...]}`) of a call that passed the
+    /// schema and is not to run for its meaning, or was refused unjudged; `None` otherwise
+    /// (the schema's rejection says it all, or the call runs).
+    pub fn meaning_errors(&self) -> Option<String> {
+        match (&self.parsed, &self.weighing) {
+            (None, _) => Some(
+                json!({"ok": false, "errors": [{
+                    "error": "retry_budget_exhausted", "path": "$", "message": EXHAUSTED,
+                }]})
+                .to_string(),
+            ),
+            (Some(Ok(_)), Some(weighing)) if !weighing.decision.runs() => {
+                Some(weighing.for_model())
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Weighing {
@@ -355,7 +415,7 @@ impl Session {
     }
 
     /// Judges a call to `profile`'s tool within the session, its arguments `sent` as JSON text
-    /// as received: when the tool's corrections are spent it is refused unjudged (`None`);
+    /// as received: when the tool's corrections are spent it is refused unjudged;
     /// else `judge` (the tool's schema) judges it, a rejection is kept as the original of the
     /// corrections that follow, and a call that passes is weighed. The Python and npm
     /// packages' sessions are this.
@@ -366,9 +426,12 @@ impl Session {
         judge: &dyn Judge,
         sent: &str,
         options: &ParseOptions,
-    ) -> Option<Judged> {
+    ) -> Judged {
         if !self.admit(profile.name()) {
-            return None;
+            return Judged {
+                parsed: None,
+                weighing: None,
+            };
         }
         let parsed = judge.parse_json(&sent.into(), options);
         let weighing = match &parsed {
@@ -378,7 +441,10 @@ impl Session {
                 None
             }
         };
-        Some(Judged { parsed, weighing })
+        Judged {
+            parsed: Some(parsed),
+            weighing,
+        }
     }
 
     /// A call to `profile`'s tool with `arguments` ran, under `label`: [`Session::executed`]
