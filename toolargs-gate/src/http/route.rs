@@ -119,6 +119,20 @@ fn decoded(value: &str) -> Option<String> {
     }
 }
 
+/// Spellings of `/mcp` that servers read as it, for the tests.
+#[cfg(test)]
+pub(crate) const ENDPOINT_SPELLINGS: &[&str] = &[
+    "/mcp",
+    "/%6Dcp",
+    "/%6dcp",
+    "/%256Dcp",
+    "//mcp",
+    "/./mcp",
+    "/x/../mcp",
+    "/mcp/",
+    "/MCP",
+];
+
 #[cfg(test)]
 mod tests {
     use http::HeaderValue;
@@ -127,21 +141,10 @@ mod tests {
 
     #[test]
     fn every_spelling_of_the_endpoint_is_the_endpoint() {
-        for path in [
-            "/mcp",
-            "/%6Dcp",
-            "/%6dcp",
-            "/%256Dcp",
-            "//mcp",
-            "/./mcp",
-            "/x/../mcp",
-            "/mcp/",
-            "/MCP",
-            "/%2Fmcp",
-            "/mcp;v=1",
-            "\\mcp",
-            "/mcp/.",
-        ] {
+        for path in ENDPOINT_SPELLINGS
+            .iter()
+            .chain(&["/%2Fmcp", "/mcp;v=1", "\\mcp", "/mcp/."])
+        {
             assert!(same_path(path, "/mcp"), "{path}");
         }
         for path in [
