@@ -13,11 +13,16 @@
 //! | `toolargs_gate_upstream_errors_total` | counter | requests the upstream left unanswered: the HTTP gate's `502`s, and the requests a stdio server left when it ended |
 //! | `toolargs_gate_added_latency_seconds` | histogram | the time the gate spent on a call before forwarding or answering it |
 //! | `toolargs_gate_sessions` | gauge | the MCP sessions the HTTP gate keeps a gate for |
+//! | `toolargs_gate_meaning_decisions_total{tool,decision}` | counter | decisions on the meaning of calls to tools whose meaning is declared: a correction's (`proceed`, `proceed_and_report`, `confirm`, `reject`), and `duplicate` for a call repeating an action |
+//! | `toolargs_gate_meaning_findings_total{tool,field,verdict}` | counter | what a correction's review found, one per finding, by argument path and verdict (`changed`, `equivalent`, `unverified`, ...) |
 //!
 //! Tool names come from the upstream, so the `tool` label takes at most
 //! [`MAX_TOOL_LABELS`] distinct names; calls to the tools beyond them count under
 //! `tool="_other"`. The names of tools the upstream did not list come from the client, and
 //! count under `tool="_unlisted"`: invented names cannot take the labels of real tools.
+//! The `field` label is an argument path with its array indices folded (`$.items[*].amount`),
+//! and takes at most [`MAX_FIELD_LABELS`] distinct fields over all tools; the findings beyond
+//! them count under `field="_other"`.
 
 use std::collections::HashSet;
 use std::io;
@@ -32,6 +37,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
+use serde_json::Value;
 
 use crate::stdio::lock;
 use crate::CallVerdict;
@@ -43,6 +49,11 @@ pub const MAX_TOOL_LABELS: usize = 1000;
 
 /// The `tool` label of the calls to the tools beyond [`MAX_TOOL_LABELS`].
 pub const OTHER_TOOL: &str = "_other";
+
+/// The most distinct (tool, field) pairs the `field` label of
+/// `toolargs_gate_meaning_findings_total` takes; past them, findings count under
+/// [`OTHER_TOOL`] (`_other`). Each field has a few verdicts, so the series stay a few thousand.
+pub const MAX_FIELD_LABELS: usize = 500;
 
 /// The `tool` label of the calls to tools the upstream did not list (and of messages that
 /// name no tool).
@@ -72,6 +83,19 @@ struct CodeLabels {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RuleLabels {
     rule: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct DecisionLabels {
+    tool: String,
+    decision: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct FindingLabels {
+    tool: String,
+    field: String,
+    verdict: String,
 }
 
 /// The gate's counters, shared by its threads (`Arc<Metrics>`) and read by a scrape of
@@ -106,6 +130,8 @@ pub struct Metrics {
     calls: Family<CallLabels, Counter>,
     errors: Family<CodeLabels, Counter>,
     repairs: Family<RuleLabels, Counter>,
+    decisions: Family<DecisionLabels, Counter>,
+    findings: Family<FindingLabels, Counter>,
     held: Counter,
     unlisted: Counter,
     upstream_errors: Counter,
@@ -113,6 +139,8 @@ pub struct Metrics {
     sessions: Gauge,
     /// The tool names the `tool` label has taken.
     tools: Mutex<HashSet<String>>,
+    /// The (tool label, field) pairs the `field` label has taken.
+    fields: Mutex<HashSet<(String, String)>>,
     /// What `/healthz` says: the gate serves.
     serving: AtomicBool,
 }
@@ -137,6 +165,8 @@ impl Metrics {
         let calls = Family::<CallLabels, Counter>::default();
         let errors = Family::<CodeLabels, Counter>::default();
         let repairs = Family::<RuleLabels, Counter>::default();
+        let decisions = Family::<DecisionLabels, Counter>::default();
+        let findings = Family::<FindingLabels, Counter>::default();
         let held = Counter::default();
         let unlisted = Counter::default();
         let upstream_errors = Counter::default();
@@ -158,6 +188,16 @@ impl Metrics {
             "toolargs_gate_repairs",
             "Repairs of repaired calls, one per repair, by rule",
             repairs.clone(),
+        );
+        registry.register(
+            "toolargs_gate_meaning_decisions",
+            "Decisions on the meaning of calls, by tool and decision (duplicate: an action repeated)",
+            decisions.clone(),
+        );
+        registry.register(
+            "toolargs_gate_meaning_findings",
+            "Findings of the reviews of corrections, one per finding, by tool, field and verdict",
+            findings.clone(),
         );
         registry.register(
             "toolargs_gate_held_calls",
@@ -190,18 +230,21 @@ impl Metrics {
             calls,
             errors,
             repairs,
+            decisions,
+            findings,
             held,
             unlisted,
             upstream_errors,
             latency,
             sessions,
             tools: Mutex::new(HashSet::new()),
+            fields: Mutex::new(HashSet::new()),
             serving: AtomicBool::new(true),
         }
     }
 
-    /// Counts the verdict on one `tools/call` (its outcome, error codes and repair rules) and
-    /// the time the gate spent on it, `latency`.
+    /// Counts the verdict on one `tools/call` (its outcome, error codes, repair rules and what
+    /// its meaning came to) and the time the gate spent on it, `latency`.
     pub fn record_call(&self, verdict: &CallVerdict, latency: Duration) {
         if verdict.held {
             self.held();
@@ -221,6 +264,46 @@ impl Metrics {
             &verdict.rules,
             latency,
         );
+        if let Some(meaning) = &verdict.meaning {
+            self.count_meaning(tool, meaning);
+        }
+    }
+
+    /// Counts what a verdict's `meaning` came to for a call to `tool`: the decision on a
+    /// correction and each of its findings, and a duplicate action.
+    fn count_meaning(&self, tool: &str, meaning: &Value) {
+        let tool = self.tool_label(tool);
+        let name =
+            |value: &Value, key: &str| value.get(key).and_then(Value::as_str).map(str::to_owned);
+        if let Some(correction) = meaning.get("correction") {
+            if let Some(decision) = name(correction, "decision") {
+                let labels = DecisionLabels {
+                    tool: tool.clone(),
+                    decision,
+                };
+                self.decisions.get_or_create(&labels).inc();
+            }
+            let findings = correction.get("findings").and_then(Value::as_array);
+            for finding in findings.into_iter().flatten() {
+                let (Some(path), Some(verdict)) = (name(finding, "path"), name(finding, "verdict"))
+                else {
+                    continue;
+                };
+                let labels = FindingLabels {
+                    field: self.field_label(&tool, &path),
+                    tool: tool.clone(),
+                    verdict,
+                };
+                self.findings.get_or_create(&labels).inc();
+            }
+        }
+        if meaning.get("duplicate_of").is_some() {
+            let labels = DecisionLabels {
+                tool,
+                decision: "duplicate".to_owned(),
+            };
+            self.decisions.get_or_create(&labels).inc();
+        }
     }
 
     /// [`Metrics::record_call`], from the verdict's parts.
@@ -302,6 +385,40 @@ impl Metrics {
         tools.insert(tool.to_owned());
         tool.to_owned()
     }
+
+    /// The `field` label of `path` in the findings on `tool` (a label already): the path
+    /// with its array indices folded while fewer than [`MAX_FIELD_LABELS`] fields are
+    /// labelled, else [`OTHER_TOOL`] for a field not seen yet.
+    fn field_label(&self, tool: &str, path: &str) -> String {
+        let field = (tool.to_owned(), fold_indices(path));
+        let mut fields = lock(&self.fields);
+        if fields.contains(&field) {
+            return field.1;
+        }
+        if fields.len() >= MAX_FIELD_LABELS {
+            return OTHER_TOOL.to_owned();
+        }
+        fields.insert(field.clone());
+        field.1
+    }
+}
+
+/// `path` with each array index written `[*]`: `$.items[3].amount` is `$.items[*].amount`,
+/// one field however long the list.
+fn fold_indices(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut rest = path;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && rest[digits..].starts_with(']') {
+            out.push('*');
+            rest = &rest[digits..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// An HTTP server of its own, on a thread of its own, for [`Metrics`]: `GET /metrics`, the
@@ -387,6 +504,7 @@ fn answer(request: tiny_http::Request, metrics: &Metrics) {
 mod tests {
     use super::*;
     use crate::{Gate, HttpGate, Outcome};
+    use serde_json::json;
     use std::io::Read;
 
     /// A verdict counted, as [`Metrics::record_call`] counts it.
@@ -524,6 +642,120 @@ mod tests {
         assert!(
             text.contains(r#"toolargs_gate_calls_total{tool="a\"b\\c\nd",outcome="clean"} 1"#),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn meaning_counts_decisions_and_findings_by_tool_and_field() {
+        let policy = "[[tools]]\nname = \"issue_refund\"\n[tools.meaning]\n\
+            amount_cents = { semantic = \"money\", currency = \"currency\", minor_units = true, critical = true }\n";
+        let mut gate = Gate::new().with_policy(crate::Policy::from_toml(policy).unwrap());
+        gate.from_client(r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#);
+        gate.from_server(
+            r#"{"jsonrpc":"2.0","id":0,"result":{"tools":[{"name":"issue_refund",
+            "annotations":{"destructiveHint":true},"inputSchema":{"type":"object","properties":{
+            "order_id":{"type":"string"},"amount_cents":{"type":"integer"},
+            "currency":{"type":"string"}},"required":["order_id","amount_cents","currency"]}}]}}"#,
+        );
+        let metrics = Metrics::new();
+        // Dollars where cents go; a correction 100 times the amount; the one meant; again.
+        for (id, arguments) in [
+            r#"{"order_id":"o","amount_cents":"19.99","currency":"USD"}"#,
+            r#"{"order_id":"o","amount_cents":199900,"currency":"USD"}"#,
+            r#"{"order_id":"o","amount_cents":1999,"currency":"USD"}"#,
+            r#"{"order_id":"o","amount_cents":1999,"currency":"USD"}"#,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let call = format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"issue_refund","arguments":{arguments}}}}}"#
+            );
+            let verdict = gate.from_client(&call).verdict.unwrap();
+            metrics.record_call(&verdict, Duration::ZERO);
+        }
+        let text = metrics.encode();
+        let expect = [
+            (
+                r#"toolargs_gate_meaning_decisions_total{tool="issue_refund",decision="reject"}"#,
+                1.0,
+            ),
+            (
+                r#"toolargs_gate_meaning_decisions_total{tool="issue_refund",decision="proceed"}"#,
+                1.0,
+            ),
+            (
+                r#"toolargs_gate_meaning_decisions_total{tool="issue_refund",decision="duplicate"}"#,
+                1.0,
+            ),
+            (
+                r#"toolargs_gate_meaning_findings_total{tool="issue_refund",field="$.amount_cents",verdict="changed"}"#,
+                1.0,
+            ),
+            (r#"toolargs_gate_errors_total{code="meaning_changed"}"#, 1.0),
+        ];
+        for (series, value) in expect {
+            assert_eq!(sample(&text, series), Some(value), "{series} in\n{text}");
+        }
+        assert!(
+            text.contains("# TYPE toolargs_gate_meaning_findings_total counter"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn fields_fold_their_indices_and_beyond_the_bound_count_as_other() {
+        assert_eq!(fold_indices("$.items[12].amount"), "$.items[*].amount");
+        assert_eq!(fold_indices("$.a[0][3]"), "$.a[*][*]");
+        assert_eq!(fold_indices("$[\"x[\"]"), "$[\"x[\"]");
+        let metrics = Metrics::new();
+        let review = |path: &str| {
+            json!({"correction": {"decision": "confirm",
+                "findings": [{"path": path, "verdict": "unverified"}]}})
+        };
+        for i in 0..MAX_FIELD_LABELS + 3 {
+            metrics.count_meaning("t", &review(&format!("$.f{i}")));
+        }
+        // A field that took a label keeps it; indices fold into one.
+        metrics.count_meaning("t", &review("$.f0"));
+        metrics.count_meaning("u", &review("$.list[1]"));
+        metrics.count_meaning("u", &review("$.list[2]"));
+        metrics.count_meaning(
+            "u",
+            &json!({"duplicate_of": {"label": "1", "seconds_ago": 3}}),
+        );
+        let text = metrics.encode();
+        let series = text
+            .lines()
+            .filter(|l| l.starts_with("toolargs_gate_meaning_findings_total{"))
+            .count();
+        // The labelled fields, and `_other` of each tool.
+        assert_eq!(series, MAX_FIELD_LABELS + 2);
+        let finding = |tool: &str, field: &str| {
+            sample(
+                &text,
+                &format!(
+                    r#"toolargs_gate_meaning_findings_total{{tool="{tool}",field="{field}",verdict="unverified"}}"#
+                ),
+            )
+        };
+        assert_eq!(finding("t", "$.f0"), Some(2.0));
+        assert_eq!(finding("t", "_other"), Some(3.0));
+        // The bound was reached: the new tool's field is `_other` too.
+        assert_eq!(finding("u", "_other"), Some(2.0));
+        assert_eq!(
+            sample(
+                &text,
+                r#"toolargs_gate_meaning_decisions_total{tool="t",decision="confirm"}"#
+            ),
+            Some(MAX_FIELD_LABELS as f64 + 4.0)
+        );
+        assert_eq!(
+            sample(
+                &text,
+                r#"toolargs_gate_meaning_decisions_total{tool="u",decision="duplicate"}"#
+            ),
+            Some(1.0)
         );
     }
 
