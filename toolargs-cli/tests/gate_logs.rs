@@ -676,3 +676,94 @@ fn a_log_the_gate_wrote_replays_with_its_chain() {
     let _ = std::fs::remove_file(&log);
     let _ = std::fs::remove_file(&tools);
 }
+
+/// The cells of the row whose first cells are `first` in the text table titled `title`.
+fn row_starting(out: &str, title: &str, first: &[&str]) -> Vec<String> {
+    let section = out
+        .split("\n\n")
+        .find(|s| s.starts_with(title))
+        .unwrap_or_else(|| panic!("no section {title}:\n{out}"));
+    section
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .find(|cells| cells.len() >= first.len() && cells[..first.len()] == *first)
+        .unwrap_or_else(|| panic!("no row {first:?} in {title}:\n{section}"))
+}
+
+#[test]
+fn meaning_counts_decisions_by_tool_and_findings_by_field() {
+    // The log of a gate whose policy declares issue_refund's amount (money, critical) and
+    // order (an entity): dollars where cents go and a correction 100 times the amount, the
+    // one meant, a duplicate, a correction to another order and amount, one to another order
+    // only, and a correction past the budget.
+    let log = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gate_meaning.jsonl");
+    let log = log.to_str().unwrap();
+    let report = report(&[log]);
+    let recorded = &report["recorded"];
+    assert_eq!(
+        recorded["outcomes"],
+        json!({"rejected": 2, "refused": 5, "clean": 1})
+    );
+    assert_eq!(
+        recorded["meaning"],
+        json!({
+            "decisions": {"issue_refund": {"reject": 2, "proceed": 1, "confirm": 1, "duplicate": 1}},
+            "findings": [
+                {"tool": "issue_refund", "field": "$.amount_cents", "total": 2,
+                 "verdicts": {"changed": 2}},
+                {"tool": "issue_refund", "field": "$.order_id", "total": 2,
+                 "verdicts": {"unverified": 2}},
+            ],
+        }),
+        "{report:#}"
+    );
+    assert_eq!(
+        recorded["codes"],
+        json!({"ambiguous_integer": 2, "meaning_changed": 2, "duplicate_action": 1,
+               "confirmation_required": 1, "retry_budget_exhausted": 1})
+    );
+
+    // The same counts in the text tables: decisions in the gate's order, differences in
+    // meaning before doubts.
+    let (out, err, code) = replay(&[log]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        row_starting(&out, "meaning decisions by tool", &["tool"]),
+        [
+            "tool",
+            "decisions",
+            "proceed",
+            "confirm",
+            "reject",
+            "duplicate"
+        ]
+    );
+    assert_eq!(
+        row_starting(&out, "meaning decisions by tool", &["issue_refund"]),
+        ["issue_refund", "5", "1", "1", "2", "1"]
+    );
+    let findings = "meaning findings by field";
+    assert_eq!(
+        row_starting(&out, findings, &["tool"]),
+        ["tool", "field", "findings", "changed", "unverified"]
+    );
+    assert_eq!(
+        row_starting(&out, findings, &["issue_refund", "$.amount_cents"]),
+        ["issue_refund", "$.amount_cents", "2", "2", "0"]
+    );
+    assert_eq!(
+        row_starting(&out, findings, &["issue_refund", "$.order_id"]),
+        ["issue_refund", "$.order_id", "2", "0", "2"]
+    );
+    let (markdown, _, _) = replay(&["--format", "markdown", log]);
+    assert!(
+        markdown.contains("| issue_refund | $.amount_cents | 2 | 2 | 0 |"),
+        "{markdown}"
+    );
+
+    // A log without meaning has no such tables.
+    let plain = write("no-meaning.jsonl", VERDICTS);
+    let (out, _, _) = replay(&[plain.to_str().unwrap()]);
+    assert!(!out.contains("meaning"), "{out}");
+    let _ = std::fs::remove_file(plain);
+}

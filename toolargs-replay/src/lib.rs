@@ -17,7 +17,8 @@
 //! report lists it with the load warnings of the tools that loaded.
 //!
 //! The MCP gate's verdict log is read as it is: its verdicts are counted as recorded ([`Recorded`]:
-//! by tool and outcome, code, rule, session and over time), and those that carry their arguments
+//! by tool and outcome, code, rule, session and over time, and the gate's decisions on meaning
+//! with their findings by tool, field and verdict), and those that carry their arguments
 //! are judged again against the tools given, today's decision compared with the recorded one
 //! ([`ChangedDecision`]).
 
@@ -42,7 +43,7 @@ pub use log::{LogSource, Replayer, ToolSet};
 pub use outcome::{BadRecord, Judgement, Location, Outcome};
 pub use recorded::{
     BucketSpan, ChainCheck, ChangedDecision, OutcomeCounts, Recorded, TimeBucket, Timeline,
-    BUCKETS_FILLED, CHANGES_KEPT, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
+    BUCKETS_FILLED, CHANGES_KEPT, DUPLICATE, HOURS_SHOWN, NO_ARGUMENTS, NO_DEFINITION,
 };
 pub use shown::{field_of_pointer, NotShown, Shown};
 pub use tally::{GroupKey, Report, Tally, ToolWarning, BAD_LINES_KEPT, LOAD_WARNINGS_SHOWN};

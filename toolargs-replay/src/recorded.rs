@@ -1,12 +1,15 @@
 //! The verdicts a gate recorded ([`InputFormat::Gate`](crate::InputFormat::Gate)), counted
-//! as they were made: by tool and outcome, by code, by rule, by session and over time; and,
-//! for the calls judged again, where today's verdict differs from the recorded one.
+//! as they were made: by tool and outcome, by code, by rule, by session and over time, and
+//! what the gate made of their meaning (decisions by tool, findings by tool, field and
+//! verdict); and, for the calls judged again, where today's verdict differs from the recorded
+//! one.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
 use crate::clock::{self, DAY, HOUR};
+use crate::drill::field_of;
 use crate::formats::gate::GateRecord;
 use crate::outcome::{merge_locations, Location};
 
@@ -22,6 +25,10 @@ pub const HOURS_SHOWN: i64 = 48;
 /// The most buckets a [`Timeline`] fills in between the first and the last: a log with
 /// farther-apart times (a stray `time`, say) lists only the buckets that hold records.
 pub const BUCKETS_FILLED: i64 = 1000;
+
+/// The decision counted in [`Recorded::meaning_decisions`] for a call the gate found to
+/// repeat an action it had forwarded lately (the verdict's `meaning.duplicate_of`).
+pub const DUPLICATE: &str = "duplicate";
 
 /// Why a recorded verdict was not judged again.
 pub const NO_ARGUMENTS: &str = "no_arguments";
@@ -52,6 +59,12 @@ pub struct Recorded {
     pub untimed: u64,
     /// Verdicts on calls the user confirmed.
     pub confirmed: u64,
+    /// Decisions on meaning by tool, then decision: a correction's (`proceed`,
+    /// `proceed_and_report`, `confirm`, `reject`), and [`DUPLICATE`] for an action repeated.
+    pub meaning_decisions: BTreeMap<String, OutcomeCounts>,
+    /// The findings of corrections' reviews by tool and field (the argument path, its array
+    /// indices as `[*]`), then verdict (`changed`, `equivalent`, `unverified`, ...).
+    pub meaning_findings: BTreeMap<(String, String), OutcomeCounts>,
     /// Verdicts whose call was judged again (they carry their arguments and the tool is
     /// defined); these are the calls of the report's [`Tally`](crate::Tally).
     pub judged: u64,
@@ -236,6 +249,11 @@ fn decision(outcome: &str) -> Option<&'static str> {
     }
 }
 
+/// The string member `key` of `value`, if it is one.
+fn name<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
 /// Each distinct name once, in order.
 fn distinct<'a>(names: &[&'a str]) -> Vec<&'a str> {
     let mut out = names.to_vec();
@@ -281,6 +299,37 @@ impl Recorded {
         }
         if record.confirmed {
             self.confirmed += 1;
+        }
+        if let Some(meaning) = record.meaning {
+            self.add_meaning(record.tool, meaning);
+        }
+    }
+
+    /// Counts what the gate made of the meaning of a call to `tool`: a correction's decision
+    /// and findings, and a duplicate action.
+    fn add_meaning(&mut self, tool: &str, meaning: &Value) {
+        let mut decide = |decision: &str| match self.meaning_decisions.get_mut(tool) {
+            Some(counts) => add_to(counts, decision),
+            None => add_to(
+                self.meaning_decisions.entry(tool.to_owned()).or_default(),
+                decision,
+            ),
+        };
+        let correction = meaning.get("correction");
+        if let Some(decision) = correction.and_then(|c| name(c, "decision")) {
+            decide(decision);
+        }
+        if meaning.get("duplicate_of").is_some() {
+            decide(DUPLICATE);
+        }
+        let findings = correction
+            .and_then(|c| c.get("findings"))
+            .and_then(Value::as_array);
+        for finding in findings.into_iter().flatten() {
+            if let (Some(path), Some(verdict)) = (name(finding, "path"), name(finding, "verdict")) {
+                let key = (tool.to_owned(), field_of(path).into_owned());
+                add_to(self.meaning_findings.entry(key).or_default(), verdict);
+            }
         }
     }
 
@@ -336,6 +385,8 @@ impl Recorded {
         merge_nested(&mut self.hours, &other.hours);
         self.untimed += other.untimed;
         self.confirmed += other.confirmed;
+        merge_nested(&mut self.meaning_decisions, &other.meaning_decisions);
+        merge_nested(&mut self.meaning_findings, &other.meaning_findings);
         self.judged += other.judged;
         merge_counts(&mut self.not_judged, &other.not_judged);
         self.compared += other.compared;
@@ -394,7 +445,9 @@ impl Recorded {
     }
 
     /// The counters as JSON: `{"records", "outcomes", "confirmed", "untimed", "tools":
-    /// {TOOL: {OUTCOME: N}}, "codes", "rules", "sessions": [{"session", "total", "outcomes"}],
+    /// {TOOL: {OUTCOME: N}}, "codes", "rules", "meaning": {"decisions": {TOOL: {DECISION: N}},
+    /// "findings": [{"tool", "field", "total", "verdicts": {VERDICT: N}}]}, "sessions":
+    /// [{"session", "total", "outcomes"}],
     /// "over_time": {"bucket": "hour"|"day", "buckets": [{"start", "label", "total",
     /// "outcomes"}]}, "judged_again": {"judged", "not_judged", "compared", "changed",
     /// "changes": [{"recorded", "today", "count"}], "examples": [{"at", "tool", "recorded",
@@ -441,6 +494,13 @@ impl Recorded {
                 })
             })
             .collect();
+        let findings: Vec<Value> = self
+            .meaning_findings
+            .iter()
+            .map(|((tool, field), verdicts)| {
+                json!({"tool": tool, "field": field, "total": total(verdicts), "verdicts": verdicts})
+            })
+            .collect();
         let mut out = Map::new();
         out.insert("records".into(), json!(self.records));
         out.insert("outcomes".into(), json!(self.outcomes));
@@ -449,6 +509,10 @@ impl Recorded {
         out.insert("tools".into(), json!(self.tools));
         out.insert("codes".into(), json!(self.codes));
         out.insert("rules".into(), json!(self.rules));
+        out.insert(
+            "meaning".into(),
+            json!({"decisions": self.meaning_decisions, "findings": findings}),
+        );
         out.insert("sessions".into(), Value::Array(sessions));
         out.insert(
             "over_time".into(),
@@ -561,6 +625,91 @@ mod tests {
             json["sessions"][0],
             json!({"session": null, "total": 2, "outcomes": {"clean": 1, "repaired": 1}})
         );
+    }
+
+    #[test]
+    fn meaning_counts_decisions_by_tool_and_findings_by_field_and_verdict() {
+        let with = |tool: &str, meaning: Value| {
+            let mut line = verdict(T0, Some("s"), tool, "refused");
+            line["meaning"] = meaning;
+            line
+        };
+        let changed = |path: &str| json!({"path": path, "meaning": "money", "verdict": "changed", "critical": true});
+        let lines = [
+            with(
+                "refund",
+                json!({"correction": {"decision": "reject", "findings": [changed("$.amount_cents")]},
+                       "fingerprint": "ab"}),
+            ),
+            with(
+                "refund",
+                json!({"correction": {"decision": "proceed", "findings": []}, "fingerprint": "cd"}),
+            ),
+            with(
+                "refund",
+                json!({"duplicate_of": {"label": "4", "seconds_ago": 0}, "fingerprint": "cd"}),
+            ),
+            with(
+                "ship",
+                json!({"correction": {"decision": "confirm", "findings": [
+                    changed("$.items[0].qty"),
+                    {"path": "$.items[3].qty", "verdict": "unverified"},
+                    {"path": "$.date", "verdict": "ambiguous"},
+                    {"verdict": "changed"},
+                ]}}),
+            ),
+            // Only a fingerprint, and a meaning that is no object: nothing to count.
+            with("refund", json!({"fingerprint": "ef"})),
+            with("refund", json!("odd")),
+            verdict(T0, None, "refund", "clean"),
+        ];
+        // Counted in two parts and merged.
+        let mut all = Recorded::default();
+        let mut part = Recorded::default();
+        for (i, line) in lines.into_iter().enumerate() {
+            part.add(&gate::read(&line).unwrap());
+            if i == 2 {
+                all.merge(&std::mem::take(&mut part));
+            }
+        }
+        all.merge(&part);
+        let counts = |pairs: &[(&str, u64)]| -> OutcomeCounts {
+            pairs.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect()
+        };
+        assert_eq!(
+            all.meaning_decisions["refund"],
+            counts(&[("reject", 1), ("proceed", 1), (DUPLICATE, 1)])
+        );
+        assert_eq!(all.meaning_decisions["ship"], counts(&[("confirm", 1)]));
+        let field = |tool: &str, field: &str| &all.meaning_findings[&(tool.into(), field.into())];
+        assert_eq!(
+            field("refund", "$.amount_cents"),
+            &counts(&[("changed", 1)])
+        );
+        // Indices fold: one field however long the list.
+        assert_eq!(
+            field("ship", "$.items[*].qty"),
+            &counts(&[("changed", 1), ("unverified", 1)])
+        );
+        assert_eq!(field("ship", "$.date"), &counts(&[("ambiguous", 1)]));
+        assert_eq!(all.meaning_findings.len(), 3);
+        let json = all.to_json(|at| at.line.to_string());
+        assert_eq!(
+            json["meaning"]["decisions"],
+            json!({"refund": {"duplicate": 1, "proceed": 1, "reject": 1}, "ship": {"confirm": 1}})
+        );
+        assert_eq!(
+            json["meaning"]["findings"],
+            json!([
+                {"tool": "refund", "field": "$.amount_cents", "total": 1, "verdicts": {"changed": 1}},
+                {"tool": "ship", "field": "$.date", "total": 1, "verdicts": {"ambiguous": 1}},
+                {"tool": "ship", "field": "$.items[*].qty", "total": 2,
+                 "verdicts": {"changed": 1, "unverified": 1}},
+            ])
+        );
+        // A log without meaning says so with empty counts.
+        let none = record(verdict(T0, None, "t", "clean")).to_json(|at| at.line.to_string());
+        assert_eq!(none["meaning"], json!({"decisions": {}, "findings": []}));
     }
 
     #[test]

@@ -1,14 +1,14 @@
 //! The verdicts a gate's verdict log recorded, in the human formats of a replay report: their
-//! tables (outcomes, tools, codes, rules, sessions, time buckets, the decisions today's policy
-//! makes differently, the hash chain), and the stacked bar chart of outcomes over time that
-//! leads the HTML page.
+//! tables (outcomes, tools, codes, rules, the decisions on meaning and their findings by
+//! field, sessions, time buckets, the decisions today's policy makes differently, the hash
+//! chain), and the stacked bar chart of outcomes over time that leads the HTML page.
 
 use std::fmt::Write;
 
 use super::text::{html_escape, md_escape};
 
 use toolargs_replay::{
-    BucketSpan, OutcomeCounts, Recorded, Report, Timeline, NO_ARGUMENTS, NO_DEFINITION,
+    BucketSpan, OutcomeCounts, Recorded, Report, Timeline, DUPLICATE, NO_ARGUMENTS, NO_DEFINITION,
 };
 
 /// How many sessions the tables show, those with the most verdicts (JSON lists them all).
@@ -24,6 +24,24 @@ const KNOWN_OUTCOMES: [&str; 7] = [
     "blocked",
     "not_confirmed",
     "confirmation_unavailable",
+];
+
+/// The decisions on meaning a gate writes, in the order the tables show them.
+const KNOWN_DECISIONS: [&str; 5] = [
+    "proceed",
+    "proceed_and_report",
+    "confirm",
+    "reject",
+    DUPLICATE,
+];
+
+/// The verdicts of findings, differences in meaning first, in the order the tables show them.
+const KNOWN_VERDICTS: [&str; 5] = [
+    "changed",
+    "invalid",
+    "ambiguous",
+    "unverified",
+    "equivalent",
 ];
 
 /// The chart's classes, bottom to top, and their colours; `other` stacks every other outcome.
@@ -59,17 +77,25 @@ fn pct(n: u64, of: u64) -> String {
 
 /// Every outcome the log names, in table order.
 fn outcome_columns(recorded: &Recorded) -> Vec<&str> {
-    let mut columns: Vec<&str> = KNOWN_OUTCOMES
+    columns_of(&KNOWN_OUTCOMES, [&recorded.outcomes])
+}
+
+/// The names counted in any of `counts`: those of `known` first, in its order, then the
+/// others in name order.
+fn columns_of<'a>(
+    known: &[&'a str],
+    counts: impl IntoIterator<Item = &'a OutcomeCounts> + Clone,
+) -> Vec<&'a str> {
+    let named = |name: &str| counts.clone().into_iter().any(|c| c.contains_key(name));
+    let mut columns: Vec<&str> = known.iter().copied().filter(|k| named(k)).collect();
+    let mut others: Vec<&str> = counts
         .into_iter()
-        .filter(|o| recorded.outcomes.contains_key(*o))
+        .flat_map(|c| c.keys().map(String::as_str))
+        .filter(|name| !known.contains(name))
         .collect();
-    columns.extend(
-        recorded
-            .outcomes
-            .keys()
-            .map(String::as_str)
-            .filter(|o| !KNOWN_OUTCOMES.contains(o)),
-    );
+    others.sort_unstable();
+    others.dedup();
+    columns.extend(others);
     columns
 }
 
@@ -151,6 +177,7 @@ pub fn tables(report: &Report) -> Vec<Table> {
     let mut out = Vec::new();
     out.extend(chain_table(report));
     count_tables(&mut out, r, &columns);
+    meaning_tables(&mut out, r);
     out.push(session_table(r, &columns));
     out.extend(time_table(r, &columns));
     judged_tables(&mut out, report);
@@ -224,6 +251,53 @@ fn count_tables(out: &mut Vec<Table>, r: &Recorded, columns: &[&str]) {
                 .map(|(rule, n)| vec![rule.clone(), n.to_string()])
                 .collect(),
             left: 1,
+        });
+    }
+}
+
+/// The decisions on meaning by tool, and the findings of corrections by tool, field and
+/// verdict, when the log holds any.
+fn meaning_tables(out: &mut Vec<Table>, r: &Recorded) {
+    if !r.meaning_decisions.is_empty() {
+        let columns = columns_of(&KNOWN_DECISIONS, r.meaning_decisions.values());
+        let mut table = by_outcome(
+            "meaning decisions by tool".to_owned(),
+            "tool",
+            &columns,
+            r.meaning_decisions
+                .iter()
+                .map(|(tool, counts)| (tool.clone(), counts)),
+        );
+        table.head[1] = "decisions".to_owned();
+        out.push(table);
+    }
+    if !r.meaning_findings.is_empty() {
+        let columns = columns_of(&KNOWN_VERDICTS, r.meaning_findings.values());
+        let mut head = vec!["tool".to_owned(), "field".to_owned(), "findings".to_owned()];
+        head.extend(columns.iter().map(|c| (*c).to_owned()));
+        let rows = r
+            .meaning_findings
+            .iter()
+            .map(|((tool, field), counts)| {
+                let mut row = vec![
+                    tool.clone(),
+                    field.clone(),
+                    counts.values().sum::<u64>().to_string(),
+                ];
+                row.extend(
+                    columns
+                        .iter()
+                        .map(|c| counts.get(*c).copied().unwrap_or(0).to_string()),
+                );
+                row
+            })
+            .collect();
+        out.push(Table {
+            title: "meaning findings by field (corrections compared with their original)"
+                .to_owned(),
+            head,
+            rows,
+            left: 2,
         });
     }
 }

@@ -1,7 +1,8 @@
 //! The verdict log of `toolargs gate`: one record per `tools/call` the gate judged,
 //! `{"time", "timestamp", "session", "tool", "outcome", "codes", "rules", "paths",
-//! "latency_us", "confirmed", "arguments", "prev"}`. Each record is a verdict already made;
-//! one that carries its `arguments` is a call too, judged again when its tool is defined.
+//! "latency_us", "confirmed", "meaning", "arguments", "prev"}`. Each record is a verdict
+//! already made; one that carries its `arguments` is a call too, judged again when its tool
+//! is defined.
 
 use serde_json::{Map, Value};
 
@@ -28,6 +29,9 @@ pub(crate) struct GateRecord<'a> {
     pub time: Option<f64>,
     /// The user confirmed the call.
     pub confirmed: bool,
+    /// What the gate made of the call's meaning (`correction`, `duplicate_of`,
+    /// `fingerprint`), for a tool whose meaning is declared.
+    pub meaning: Option<&'a Value>,
     /// The arguments as the client sent them, when logged.
     pub arguments: Option<Args<'a>>,
 }
@@ -74,6 +78,7 @@ pub(crate) fn read(record: &Value) -> Result<GateRecord<'_>, BadRecord> {
         session: text("session"),
         time,
         confirmed: fields.get("confirmed") == Some(&Value::Bool(true)),
+        meaning: fields.get("meaning").filter(|m| m.is_object()),
         arguments: fields
             .get("arguments")
             .filter(|a| !a.is_null())
