@@ -23,6 +23,12 @@
 //! `json`, JavaScript's `JSON.parse`) and of the FastMCP server over HTTP: each is answered by
 //! the gate, logged, and never reaches the tool; a client that stops mid-request is let go.
 //!
+//! `tests/sdk/meaning_client.py` makes the calls of a model asked to refund $19.99 through
+//! `toolargs gate --policy` with the amount's meaning declared, over stdio and over HTTP in
+//! both revisions: the FastMCP server executes only the refund meant (no correction 100
+//! times the amount, no repeated refund, no currency swapped), and the log holds each
+//! decision.
+//!
 //! The packages, pinned in `tests/sdk/requirements.txt` and `tests/sdk/package-lock.json`, are
 //! installed under the target directory: a virtual environment (pip) and an npm project (`npm
 //! ci`), each installed again only when its pins change.
@@ -282,5 +288,15 @@ fn no_envelope_gets_a_call_past_the_gate() {
         "attack",
         &venv.join("bin/python"),
         &sdk_dir().join("attack_client.py"),
+    );
+}
+
+#[test]
+fn corrections_and_repeated_actions_are_judged_by_meaning_for_the_python_sdk_client() {
+    let venv = &installed().venv;
+    run_client(
+        "meaning",
+        &venv.join("bin/python"),
+        &sdk_dir().join("meaning_client.py"),
     );
 }

@@ -7,8 +7,10 @@ the tool and in which type.
 
 import json
 import os
+from typing import Annotated
 
 from fastmcp import FastMCP
+from pydantic import Field
 
 mcp = FastMCP("shop")
 
@@ -25,6 +27,15 @@ def refund(order_id: str, amount_cents: int, notify: bool = False) -> dict:
     return {"order_id": order_id, "refunded_cents": amount_cents, "notified": notify}
 
 
+@mcp.tool(annotations={"destructiveHint": True})
+def issue_refund(
+    order_id: str, amount_cents: int, currency: Annotated[str, Field(pattern="^[A-Z]{3}$")]
+) -> dict:
+    """Refund part of an order, in cents of `currency`."""
+    record("issue_refund", order_id=order_id, amount_cents=amount_cents, currency=currency)
+    return {"order_id": order_id, "refunded_cents": amount_cents, "currency": currency}
+
+
 @mcp.tool(annotations={"readOnlyHint": True})
 def quote(order_id: str, quantity: int = 1) -> dict:
     """The price of an order line, in cents."""
@@ -37,8 +48,6 @@ if os.environ.get("SHOP_CHANGES"):
     # one that takes at most 10, and says so with `notifications/tools/list_changed`.
     import mcp_types
     from fastmcp import Context
-    from pydantic import Field
-    from typing import Annotated
 
     @mcp.tool
     async def tighten(ctx: Context) -> str:

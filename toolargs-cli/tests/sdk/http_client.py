@@ -189,7 +189,7 @@ async def session_header(gated_url, checks):
     )
     checks.check(
         "the session's calls are answered",
-        len(listed.tools) == 2 and not result.is_error,
+        len(listed.tools) == 3 and not result.is_error,
         f"{listed} {result}",
     )
     checks.check(
