@@ -456,8 +456,8 @@ impl Session {
         arguments: &Value,
         label: &str,
     ) {
-        let fingerprint = acts(profile, idempotent)
-            .then(|| SemanticGate::new().fingerprint(profile, arguments));
+        let fingerprint =
+            acts(profile, idempotent).then(|| SemanticGate::new().fingerprint(profile, arguments));
         self.executed(profile.name(), fingerprint, label);
     }
 
