@@ -211,3 +211,116 @@ fn a_client_that_can_ask_the_user_gets_the_duplicate_confirmed_once() {
     assert_eq!(handled.routes, [Route::ToServer(line)]);
     assert!(handled.verdict.unwrap().confirmed);
 }
+
+/// An invoice tool with an argument of each kind the golden pairs cover.
+fn invoice_tool() -> Value {
+    json!({"name": "create_invoice", "annotations": {"destructiveHint": false},
+        "inputSchema": {"type": "object", "additionalProperties": false, "properties": {
+            "amount": {"type": "number"},
+            "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+            "due_date": {"type": "string", "format": "date"},
+            "duration": {"type": "number"},
+            "unit": {"type": "string"},
+            "speed": {"type": "string", "enum": ["standard", "overnight"]},
+            "recipient": {"type": "string"}}}})
+}
+
+const INVOICE_POLICY: &str = r#"
+[[tools]]
+name = "create_invoice"
+[tools.meaning]
+amount = { semantic = "money", currency = "currency", critical = true }
+due_date = { semantic = "date" }
+duration = { semantic = "duration", unit = "unit" }
+speed = { synonyms = { overnight = ["next_day"] } }
+recipient = { semantic = "entity", entity = "person" }
+"#;
+
+#[test]
+fn the_golden_pairs_of_each_kind_are_decided_by_what_they_mean() {
+    // The original the user meant, rejected for an invented key; its correction; where it goes.
+    let pairs = [
+        (
+            "currency swapped",
+            json!({"amount": 100, "currency": "USD"}),
+            json!({"amount": 100, "currency": "CAD"}),
+            Some("meaning_changed"),
+        ),
+        (
+            "currency kept",
+            json!({"amount": 100, "currency": "USD"}),
+            json!({"amount": 100.0, "currency": "USD"}),
+            None,
+        ),
+        (
+            "a date with two readings",
+            json!({"due_date": "04/03/2026"}),
+            json!({"due_date": "2026-03-04"}),
+            Some("confirmation_required"),
+        ),
+        (
+            "one and a half hours as 36",
+            json!({"duration": 1.5, "unit": "hours"}),
+            json!({"duration": 36, "unit": "hours"}),
+            Some("confirmation_required"),
+        ),
+        (
+            "one and a half hours as 90 minutes",
+            json!({"duration": 1.5, "unit": "hours"}),
+            json!({"duration": 90, "unit": "min"}),
+            None,
+        ),
+        (
+            "an enum's synonym for its value",
+            json!({"speed": "next_day"}),
+            json!({"speed": "overnight"}),
+            None,
+        ),
+        (
+            "an enum's other value",
+            json!({"speed": "next_day"}),
+            json!({"speed": "standard"}),
+            Some("confirmation_required"),
+        ),
+        (
+            "another recipient",
+            json!({"recipient": "Alice"}),
+            json!({"recipient": "Bob"}),
+            Some("confirmation_required"),
+        ),
+        (
+            "the same recipient",
+            json!({"recipient": "Alice"}),
+            json!({"recipient": "Alice"}),
+            None,
+        ),
+    ];
+    for (what, meant, corrected, refused) in pairs {
+        let mut gate = gate(INVOICE_POLICY, json!([invoice_tool()]));
+        let mut original = meant.clone();
+        original["memo"] = json!("invented");
+        let line = |id: u64, arguments: &Value| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "create_invoice", "arguments": arguments}})
+            .to_string()
+        };
+        let first = gate.from_client(&line(1, &original)).verdict.unwrap();
+        assert!(
+            codes(&first).contains(&"unknown_field"),
+            "{what}: {first:?}"
+        );
+        let handled = gate.from_client(&line(2, &corrected));
+        let verdict = handled.verdict.unwrap();
+        let went = handled
+            .routes
+            .iter()
+            .any(|route| matches!(route, Route::ToServer(_)));
+        match refused {
+            None => assert!(went, "{what}: {verdict:?}"),
+            Some(code) => {
+                assert!(!went, "{what}");
+                assert_eq!(codes(&verdict), [code], "{what}: {verdict:?}");
+            }
+        }
+    }
+}
