@@ -112,8 +112,10 @@ pub struct Session {
     corrections: HashMap<String, u32>,
     /// Corrections made in the session.
     spent: u32,
-    /// The actions that ran, oldest first: their fingerprint, a label of the call, and when.
-    done: VecDeque<(Fingerprint, String, Instant)>,
+    /// The actions that ran: by fingerprint, the label of the last call of each and when.
+    done: HashMap<Fingerprint, (String, Instant)>,
+    /// The fingerprints of the actions that ran, oldest first, to forget the oldest.
+    order: VecDeque<(Fingerprint, Instant)>,
 }
 
 /// What a [`Session`] makes of a call that passed the schema.
@@ -385,11 +387,9 @@ impl Session {
         let window = self.options.duplicate_window;
         let earlier = self
             .done
-            .iter()
-            .rev()
-            .take_while(|(_, _, at)| at.elapsed() < window)
-            .find(|(done, _, _)| *done == fingerprint);
-        if let Some((_, label, at)) = earlier {
+            .get(&fingerprint)
+            .filter(|(_, at)| at.elapsed() < window);
+        if let Some((label, at)) = earlier {
             weighing.duplicate_of = Some((label.clone(), at.elapsed()));
             if weighing.decision != Decision::Reject {
                 weighing.decision = Decision::Confirm;
@@ -406,11 +406,17 @@ impl Session {
         self.originals.remove(tool);
         self.corrections.remove(tool);
         if let Some(fingerprint) = fingerprint {
-            if self.done.len() >= MAX_REMEMBERED {
-                self.done.pop_front();
+            if self.order.len() >= MAX_REMEMBERED {
+                if let Some((oldest, at)) = self.order.pop_front() {
+                    // Forgotten unless the same action ran again since.
+                    if self.done.get(&oldest).is_some_and(|(_, last)| *last == at) {
+                        self.done.remove(&oldest);
+                    }
+                }
             }
-            self.done
-                .push_back((fingerprint, label.to_owned(), Instant::now()));
+            let now = Instant::now();
+            self.order.push_back((fingerprint, now));
+            self.done.insert(fingerprint, (label.to_owned(), now));
         }
     }
 
@@ -465,5 +471,51 @@ impl Session {
     /// correction.
     pub fn corrects(&self, tool: &str) -> bool {
         self.originals.contains_key(tool)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn profile() -> Profile {
+        let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+        Profile::from_schema("act", Effect::Additive, &schema)
+    }
+
+    #[test]
+    fn an_action_is_a_duplicate_within_the_window_and_until_forgotten() {
+        let profile = profile();
+        let mut session = Session::new(SessionOptions::default());
+        for n in 0..=MAX_REMEMBERED {
+            session.executed_call(&profile, false, &json!({"n": n}), &n.to_string());
+        }
+        // The oldest was forgotten; the newest is remembered under its label.
+        assert_eq!(
+            session
+                .weigh(&profile, false, &json!({"n": 0}))
+                .duplicate_of,
+            None
+        );
+        let newest = session.weigh(&profile, false, &json!({"n": MAX_REMEMBERED}));
+        assert_eq!(
+            newest.duplicate_of.map(|(label, _)| label),
+            Some(MAX_REMEMBERED.to_string())
+        );
+        assert_eq!(newest.code, Some("duplicate_action"));
+        // Idempotent, or past the window: not a duplicate.
+        assert_eq!(
+            session.weigh(&profile, true, &json!({"n": 5})).fingerprint,
+            None
+        );
+        let mut brief =
+            Session::new(SessionOptions::default().with_duplicate_window(Duration::ZERO));
+        brief.executed_call(&profile, false, &json!({"n": 1}), "1");
+        assert_eq!(
+            brief.weigh(&profile, false, &json!({"n": 1})).decision,
+            Decision::Proceed
+        );
     }
 }
