@@ -92,7 +92,7 @@ fn given_tools(tools: &Bound<'_, PyAny>) -> PyResult<ReplayTools> {
         std::fs::read_to_string(&path)
             .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?
     } else {
-        ToolSet::new(tools)?.text
+        ToolSet::new(tools, None)?.text
     };
     ReplayTools::from_json_lenient(&text).map_err(|e| LoadError::new_err(e.to_string()))
 }

@@ -1,10 +1,12 @@
-//! What `parse` returns: the verdict, with the arguments, repairs and errors as Python objects.
+//! What `parse` returns: the verdict, with the arguments, repairs and errors as Python objects,
+//! and within a session what the call's meaning decides.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 use serde_json::Value;
 use toolargs_core::{Parsed, Rejection};
+use toolargs_semantic::{Decision, Judged};
 
 use crate::convert::to_python;
 
@@ -12,30 +14,71 @@ use crate::convert::to_python;
 /// repairs) or rejected (with every error).
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct ParseResult {
-    verdict: Result<Parsed<Value>, Rejection>,
+    /// The schema's verdict; `None` for a call a session refused unjudged.
+    verdict: Option<Result<Parsed<Value>, Rejection>>,
+    /// What a session made of the call, for a tool whose meaning is declared.
+    meaning: Option<Meaning>,
     /// The arguments as a Python dict, built once, when first asked for.
     arguments: PyOnceLock<Py<PyAny>>,
+}
+
+/// A session's word on a call to a tool whose meaning is declared.
+struct Meaning {
+    decision: Decision,
+    findings: Vec<Value>,
+    /// The errors for the model (JSON text) of a call not to run for its meaning.
+    refused: Option<String>,
 }
 
 impl ParseResult {
     pub(crate) fn new(verdict: Result<Parsed<Value>, Rejection>) -> ParseResult {
         ParseResult {
-            verdict,
+            verdict: Some(verdict),
+            meaning: None,
             arguments: PyOnceLock::new(),
         }
     }
-}
 
-impl ParseResult {
+    /// A call judged within a session: a call rejected for its meaning is not accepted, one
+    /// to confirm is (the caller asks).
+    pub(crate) fn judged(judged: Judged) -> ParseResult {
+        let decision = judged.decision();
+        let findings = judged.findings();
+        let refused = match decision {
+            Decision::Reject => judged.meaning_errors(),
+            _ => None,
+        };
+        ParseResult {
+            verdict: judged.parsed,
+            meaning: Some(Meaning {
+                decision,
+                findings,
+                refused,
+            }),
+            arguments: PyOnceLock::new(),
+        }
+    }
+
+    /// The schema's accepted call, unless the session refused it.
+    fn accepted(&self) -> Option<&Parsed<Value>> {
+        if self.meaning.as_ref().is_some_and(|m| m.refused.is_some()) {
+            return None;
+        }
+        match &self.verdict {
+            Some(Ok(parsed)) => Some(parsed),
+            _ => None,
+        }
+    }
+
     /// The arguments, or `toolargs.Rejected` raised with the errors.
     pub(crate) fn into_arguments(self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match &self.verdict {
-            Ok(parsed) => Ok(to_python(py, &parsed.args)?.unbind()),
-            Err(rejection) => {
+        match self.accepted() {
+            Some(parsed) => Ok(to_python(py, &parsed.args)?.unbind()),
+            None => {
                 static REJECTED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
                 let rejected = REJECTED.import(py, "toolargs", "Rejected")?;
                 Err(PyErr::from_value(
-                    rejected.call1((self.errors(), rejection.for_model()))?,
+                    rejected.call1((self.errors(), self.for_model()))?,
                 ))
             }
         }
@@ -47,13 +90,13 @@ impl ParseResult {
     /// True when the call was accepted, with or without repairs.
     #[getter]
     fn ok(&self) -> bool {
-        self.verdict.is_ok()
+        self.accepted().is_some()
     }
 
     /// The arguments (a dict, as sent or repaired), or None when rejected.
     #[getter]
     fn arguments(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let Ok(parsed) = &self.verdict else {
+        let Some(parsed) = self.accepted() else {
             return Ok(None);
         };
         let arguments = self
@@ -65,7 +108,7 @@ impl ParseResult {
     /// Every repair, in the order made; empty when rejected or clean.
     #[getter]
     fn repairs(&self, py: Python<'_>) -> PyResult<Vec<Repair>> {
-        let Ok(parsed) = &self.verdict else {
+        let Some(parsed) = self.accepted() else {
             return Ok(Vec::new());
         };
         parsed
@@ -85,9 +128,11 @@ impl ParseResult {
     /// Every error, in the order found; empty when accepted.
     #[getter]
     fn errors(&self) -> Vec<ArgumentError> {
+        if let Some(refused) = self.meaning.as_ref().and_then(|m| m.refused.as_deref()) {
+            return meaning_errors(refused);
+        }
         match &self.verdict {
-            Ok(_) => Vec::new(),
-            Err(rejection) => rejection
+            Some(Err(rejection)) => rejection
                 .errors()
                 .iter()
                 .map(|e| ArgumentError {
@@ -96,26 +141,58 @@ impl ParseResult {
                     message: e.message.clone(),
                 })
                 .collect(),
+            _ => Vec::new(),
         }
     }
 
     /// The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
     /// rejected, `{"ok":true}` when accepted.
     fn for_model(&self) -> String {
+        if let Some(refused) = self.meaning.as_ref().and_then(|m| m.refused.as_ref()) {
+            return refused.clone();
+        }
         match &self.verdict {
-            Ok(_) => r#"{"ok":true}"#.to_owned(),
-            Err(rejection) => rejection.for_model(),
+            Some(Err(rejection)) => rejection.for_model(),
+            _ => r#"{"ok":true}"#.to_owned(),
         }
     }
 
+    /// What to do with the call: `"proceed"`, `"proceed_and_report"`, `"confirm"` (ask the
+    /// user first) or `"reject"`. Outside a session, and for a tool whose meaning is not
+    /// declared, the schema's verdict: `"proceed"` or `"reject"`.
+    #[getter]
+    fn decision(&self) -> &'static str {
+        match (&self.meaning, &self.verdict) {
+            (Some(meaning), _) => meaning.decision.as_str(),
+            (None, Some(Ok(_))) => Decision::Proceed.as_str(),
+            (None, _) => Decision::Reject.as_str(),
+        }
+    }
+
+    /// What the session found of the call's meaning: dicts with `path`, `verdict` and `code`
+    /// (`meaning_changed`, `confirmation_required`, `duplicate_action`,
+    /// `retry_budget_exhausted`), and the rest known (`meaning`, `critical`, `reason`).
+    #[getter]
+    fn findings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let findings = self.meaning.as_ref().map_or(&[][..], |m| &m.findings);
+        to_python(py, &Value::Array(findings.to_vec()))
+    }
+
     fn __repr__(&self) -> String {
-        match &self.verdict {
-            Ok(parsed) => format!(
-                "ParseResult(ok=True, arguments={}, repairs={})",
+        let decision = match &self.meaning {
+            Some(meaning) => format!(", decision={:?}", meaning.decision.as_str()),
+            None => String::new(),
+        };
+        match self.accepted() {
+            Some(parsed) => format!(
+                "ParseResult(ok=True, arguments={}, repairs={}{decision})",
                 parsed.args,
                 parsed.repairs.len()
             ),
-            Err(rejection) => format!("ParseResult(ok=False, errors={})", rejection.for_model()),
+            None => format!(
+                "ParseResult(ok=False, errors={}{decision})",
+                self.for_model()
+            ),
         }
     }
 }
@@ -177,4 +254,26 @@ impl ArgumentError {
             self.path, self.code, self.message
         )
     }
+}
+
+/// The errors of a session's refusal, from its text for the model.
+fn meaning_errors(refused: &str) -> Vec<ArgumentError> {
+    let body: Value = serde_json::from_str(refused).unwrap_or(Value::Null);
+    let text = |error: &Value, key: &str| {
+        error
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    body.get("errors")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|error| ArgumentError {
+            path: text(error, "path"),
+            code: text(error, "error"),
+            message: text(error, "message"),
+        })
+        .collect()
 }

@@ -1,39 +1,52 @@
 //! `Spec` (one tool's contract) and `ToolSet` (the tools of a list), loaded from definitions
-//! given as Python values or JSON text.
+//! given as Python values or JSON text, with the meaning declared for their arguments.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
+use serde_json::Value;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::{Dialect, Effect, Judge, Limits, ParseOptions, Rejection, UnknownPolicy};
+use toolargs_semantic::{Meanings, Profile, SemanticError};
 
 use crate::convert::{to_json_text, to_python, NotJson};
 use crate::result::ParseResult;
+use crate::session::{Session, Tools};
 use crate::LoadError;
 
 /// Payloads this long (in bytes) are parsed with the GIL released, so that other Python
 /// threads run meanwhile; below it, releasing costs more than the parse.
-const DETACH_AT_BYTES: usize = 64 * 1024;
+pub(crate) const DETACH_AT_BYTES: usize = 64 * 1024;
 
 /// One tool's argument contract, loaded from a JSON Schema or a tool definition.
 #[pyclass(frozen, module = "toolargs")]
+#[derive(Clone)]
 pub(crate) struct Spec {
     pub(crate) spec: Arc<toolargs_dynamic::Spec>,
+    /// What its arguments mean, when declared: what a session judges its calls by.
+    pub(crate) profile: Option<Arc<Profile>>,
+    /// Whether a repeated call does one thing (the annotation `idempotentHint`).
+    pub(crate) idempotent: bool,
 }
 
 #[pymethods]
 impl Spec {
     #[new]
-    #[pyo3(signature = (definition, effect=None, unknown=None))]
+    #[pyo3(signature = (definition, effect=None, unknown=None, meaning=None))]
     fn new(
         definition: &Bound<'_, PyAny>,
         effect: Option<&str>,
         unknown: Option<&str>,
+        meaning: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Spec> {
+        let meanings = match meaning {
+            Some(meaning) => meanings_of(meaning, "meaning")?,
+            None => Meanings::default(),
+        };
         let text = definition_text(definition)?;
         let mut spec = toolargs_dynamic::Spec::from_json(&text)
             .map_err(|e| LoadError::new_err(e.to_string()))?;
@@ -55,8 +68,15 @@ impl Spec {
                 }
             });
         }
+        let name = spec.name().unwrap_or_default().to_owned();
+        let profile = profile_of(&spec, &name, &meanings).map_err(|e| {
+            LoadError::new_err(format!("the meaning declared does not fit the schema: {e}"))
+        })?;
+        let idempotent = serde_json::from_str(&text).is_ok_and(|d: Value| is_idempotent(&d));
         Ok(Spec {
             spec: Arc::new(spec),
+            profile: profile.map(Arc::new),
+            idempotent,
         })
     }
 
@@ -93,6 +113,12 @@ impl Spec {
             .iter()
             .map(ToString::to_string)
             .collect()
+    }
+
+    /// A session over this tool: one conversation's calls, judged by its declared meaning as
+    /// well as by its schema.
+    fn session(slf: &Bound<'_, Spec>) -> Session {
+        Session::new(Tools::One(slf.clone().unbind()))
     }
 
     /// Judges one call's arguments (JSON text, bytes, or a decoded dict): never raises for
@@ -138,12 +164,13 @@ impl Spec {
 
     /// Loads a pydantic model's JSON Schema (`Model.model_json_schema()`).
     #[classmethod]
-    #[pyo3(signature = (model, effect=None, unknown=None))]
+    #[pyo3(signature = (model, effect=None, unknown=None, meaning=None))]
     fn from_pydantic(
         _cls: &Bound<'_, PyType>,
         model: &Bound<'_, PyAny>,
         effect: Option<&str>,
         unknown: Option<&str>,
+        meaning: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Spec> {
         // As an MCP tool named after the model, so that the spec has its name and description.
         let schema = model.call_method0("model_json_schema")?;
@@ -153,7 +180,7 @@ impl Spec {
             definition.set_item("description", description)?;
         }
         definition.set_item("inputSchema", schema)?;
-        Spec::new(&definition, effect, unknown)
+        Spec::new(&definition, effect, unknown, meaning)
     }
 
     fn __repr__(&self) -> String {
@@ -188,7 +215,22 @@ pub(crate) struct ToolSet {
 #[pymethods]
 impl ToolSet {
     #[new]
-    pub(crate) fn new(definitions: &Bound<'_, PyAny>) -> PyResult<ToolSet> {
+    #[pyo3(signature = (definitions, meaning=None))]
+    pub(crate) fn new(
+        definitions: &Bound<'_, PyAny>,
+        meaning: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<ToolSet> {
+        let mut meanings = BTreeMap::new();
+        if let Some(meaning) = meaning {
+            let tools: BTreeMap<String, Value> = serde_json::from_str(&meaning_text(meaning)?)
+                .map_err(|_| {
+                    LoadError::new_err("meaning must be a dict of tool names to declarations")
+                })?;
+            for (tool, declared) in tools {
+                let declared = Meanings(declarations(declared, &format!("meaning[{tool:?}]"))?);
+                meanings.insert(tool, declared);
+            }
+        }
         let definitions = match definitions.cast::<PyDict>() {
             // A whole JSON-RPC response to `tools/list`: its result holds the tools.
             Ok(dict) if !dict.contains("tools")? => match dict.get_item("result")? {
@@ -201,18 +243,41 @@ impl ToolSet {
         let list = toolargs_dynamic::load_tool_list_lenient(&text)
             .map_err(|e| LoadError::new_err(e.to_string()))?;
         let named = list.by_name();
-        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
-        let specs = named
-            .specs
-            .into_iter()
-            .map(|(name, spec)| {
-                let spec = Spec {
-                    spec: Arc::new(spec),
-                };
-                (name, spec)
-            })
-            .collect();
-        let unchecked = named.unchecked;
+        let mut unchecked = named.unchecked;
+        let mut names = Vec::with_capacity(named.specs.len());
+        let mut specs = HashMap::with_capacity(named.specs.len());
+        let idempotent = idempotent_tools(&text);
+        for (name, spec) in named.specs {
+            let given = meanings.remove(&name);
+            match profile_of(&spec, &name, given.as_ref().unwrap_or(&Meanings::default())) {
+                Ok(profile) => {
+                    let spec = Spec {
+                        spec: Arc::new(spec),
+                        profile: profile.map(Arc::new),
+                        idempotent: idempotent.contains(&name),
+                    };
+                    names.push(name.clone());
+                    specs.insert(name, spec);
+                }
+                // The meaning given beside the definitions is the caller's to fix.
+                Err(e) if given.is_some() => {
+                    return Err(LoadError::new_err(format!(
+                        "{name}: the meaning declared does not fit its schema: {e}"
+                    )))
+                }
+                // A schema's own declaration that does not fit leaves its tool unchecked.
+                Err(e) => unchecked.push((
+                    Some(name),
+                    format!("the meaning its schema declares does not fit it: {e}"),
+                )),
+            }
+        }
+        let refused = |tool: &str| unchecked.iter().any(|(n, _)| n.as_deref() == Some(tool));
+        if let Some(tool) = meanings.keys().find(|tool| !refused(tool)) {
+            return Err(LoadError::new_err(format!(
+                "meaning[{tool:?}]: no tool of this name"
+            )));
+        }
         Ok(ToolSet {
             names,
             specs,
@@ -223,7 +288,7 @@ impl ToolSet {
 
     /// The names of the tools that loaded, in the order of the definitions.
     #[getter]
-    fn names(&self) -> Vec<String> {
+    pub(crate) fn names(&self) -> Vec<String> {
         self.names.clone()
     }
 
@@ -232,6 +297,12 @@ impl ToolSet {
     #[getter]
     fn unchecked(&self) -> Vec<(Option<String>, String)> {
         self.unchecked.clone()
+    }
+
+    /// A session over the tools: one conversation's calls, judged by their declared meaning
+    /// as well as by their schemas.
+    fn session(slf: &Bound<'_, ToolSet>) -> Session {
+        Session::new(Tools::Set(slf.clone().unbind()))
     }
 
     /// Judges a call to the tool `name`; a name that is not a loaded tool raises `KeyError`.
@@ -300,10 +371,7 @@ impl ToolSet {
     }
 
     fn __getitem__(&self, name: &str) -> PyResult<Spec> {
-        let spec = self.spec(name)?;
-        Ok(Spec {
-            spec: spec.spec.clone(),
-        })
+        self.spec(name).cloned()
     }
 
     fn __contains__(&self, name: &str) -> bool {
@@ -333,7 +401,7 @@ impl ToolSet {
         })
     }
 
-    fn spec(&self, name: &str) -> PyResult<&Spec> {
+    pub(crate) fn spec(&self, name: &str) -> PyResult<&Spec> {
         self.specs.get(name).ok_or_else(|| {
             let reason = self
                 .unchecked
@@ -361,6 +429,79 @@ fn definition_text(definition: &Bound<'_, PyAny>) -> PyResult<String> {
         .map_err(|NotJson(e)| LoadError::new_err(format!("{}: {}", e.path, e.message)))
 }
 
+/// The meaning of `spec`'s arguments, when `meanings` or its schema (under `x-toolargs`)
+/// declares any; a tool without annotations is taken to destroy, as MCP says.
+fn profile_of(
+    spec: &toolargs_dynamic::Spec,
+    name: &str,
+    meanings: &Meanings,
+) -> Result<Option<Profile>, SemanticError> {
+    if meanings.is_empty() && Meanings::in_schema(spec.schema())?.is_empty() {
+        return Ok(None);
+    }
+    let effect = spec.effect().unwrap_or(Effect::Destructive);
+    Profile::declared(name, effect, spec.schema(), meanings).map(Some)
+}
+
+/// A `meaning` option as JSON text.
+fn meaning_text(meaning: &Bound<'_, PyAny>) -> PyResult<String> {
+    to_json_text(meaning, &Limits::DEFAULT)
+        .map_err(|NotJson(e)| LoadError::new_err(format!("meaning: {}: {}", e.path, e.message)))
+}
+
+/// The declarations of a `meaning` option (`what` names it in errors): argument paths to
+/// declarations.
+fn meanings_of(meaning: &Bound<'_, PyAny>, what: &str) -> PyResult<Meanings> {
+    let value = serde_json::from_str(&meaning_text(meaning)?)
+        .map_err(|e| LoadError::new_err(format!("{what}: {e}")))?;
+    declarations(value, what).map(Meanings)
+}
+
+/// Each declaration of `value` (argument paths to declarations), or a `LoadError` naming the
+/// one that does not read.
+fn declarations(
+    value: Value,
+    what: &str,
+) -> PyResult<BTreeMap<String, toolargs_semantic::Declared>> {
+    let Value::Object(paths) = value else {
+        return Err(LoadError::new_err(format!(
+            "{what} must be a dict of argument paths to declarations"
+        )));
+    };
+    paths
+        .into_iter()
+        .map(|(path, declared)| {
+            serde_json::from_value(declared)
+                .map(|declared| (path.clone(), declared))
+                .map_err(|e| LoadError::new_err(format!("{what}[{path:?}]: {e}")))
+        })
+        .collect()
+}
+
+/// Whether a tool's definition is annotated `idempotentHint: true`.
+fn is_idempotent(definition: &Value) -> bool {
+    definition.pointer("/annotations/idempotentHint") == Some(&Value::Bool(true))
+}
+
+/// The names of the tools of a list of definitions (or a `tools/list` result) annotated
+/// `idempotentHint: true`.
+fn idempotent_tools(text: &str) -> Vec<String> {
+    let Ok(definitions) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    let list = match &definitions {
+        Value::Object(object) => object.get("tools").unwrap_or(&Value::Null),
+        list => list,
+    };
+    list.as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter(|definition| is_idempotent(definition))
+        .filter_map(|definition| definition.get("name")?.as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// Outcomes, codes and rules of many calls, one entry each.
 type Checked = (
     Vec<&'static str>,
@@ -374,7 +515,7 @@ enum Arguments {
     Bytes(Vec<u8>),
 }
 
-fn parse(
+pub(crate) fn parse(
     py: Python<'_>,
     spec: &toolargs_dynamic::Spec,
     arguments: &Bound<'_, PyAny>,

@@ -1,5 +1,18 @@
 from os import PathLike
-from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Type, TypedDict, Union
+from typing import (
+    Any,
+    Dict,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypedDict,
+    Union,
+    overload,
+)
 
 
 Effect = Literal["read_only", "additive", "destructive", "external"]
@@ -7,6 +20,7 @@ Unknown = Literal["strip", "reject"]
 Definition = Union[str, bytes, Dict[str, Any], List[Any]]
 Arguments = Union[str, bytes, bytearray, Dict[str, Any], Any]
 StrPath = Union[str, "PathLike[str]"]
+Decision = Literal["proceed", "proceed_and_report", "confirm", "reject"]
 Dialect = Literal[
     "json_schema",
     "openai_chat",
@@ -24,6 +38,26 @@ class Change(TypedDict):
     instead: str
     enforced: bool
     exact: bool
+
+class Declaration(TypedDict, total=False):
+    semantic: str
+    currency: str
+    minor_units: bool
+    unit: str
+    family: str
+    entity: str
+    critical: bool
+    synonyms: Dict[str, List[str]]
+
+Meaning = Mapping[str, Declaration]
+
+class Finding(TypedDict, total=False):
+    path: str
+    verdict: str
+    code: str
+    meaning: str
+    critical: bool
+    reason: str
 
 class LoadError(ValueError): ...
 
@@ -55,6 +89,20 @@ class ParseResult:
     @property
     def errors(self) -> List[ArgumentError]: ...
     def for_model(self) -> str: ...
+    @property
+    def decision(self) -> Decision: ...
+    @property
+    def findings(self) -> List[Finding]: ...
+
+class Session:
+    @overload
+    def parse(self, name: str, arguments: Arguments, /) -> ParseResult: ...
+    @overload
+    def parse(self, arguments: Arguments, /) -> ParseResult: ...
+    @overload
+    def executed(self, name: str, arguments: Arguments, /) -> None: ...
+    @overload
+    def executed(self, arguments: Arguments, /) -> None: ...
 
 class Spec:
     def __init__(
@@ -62,6 +110,7 @@ class Spec:
         definition: Definition,
         effect: Optional[Effect] = None,
         unknown: Optional[Unknown] = None,
+        meaning: Optional[Meaning] = None,
     ) -> None: ...
     @classmethod
     def from_pydantic(
@@ -69,6 +118,7 @@ class Spec:
         model: Type[Any],
         effect: Optional[Effect] = None,
         unknown: Optional[Unknown] = None,
+        meaning: Optional[Meaning] = None,
     ) -> "Spec": ...
     @property
     def name(self) -> Optional[str]: ...
@@ -80,17 +130,21 @@ class Spec:
     def unknown(self) -> Unknown: ...
     @property
     def warnings(self) -> List[str]: ...
+    def session(self) -> Session: ...
     def parse(self, arguments: Arguments) -> ParseResult: ...
     def validate(self, arguments: Arguments) -> Dict[str, Any]: ...
     def tool_definition(self, dialect: Dialect) -> Dict[str, Any]: ...
     def lowering(self, dialect: Dialect) -> List[Change]: ...
 
 class ToolSet:
-    def __init__(self, definitions: Definition) -> None: ...
+    def __init__(
+        self, definitions: Definition, meaning: Optional[Mapping[str, Meaning]] = None
+    ) -> None: ...
     @property
     def names(self) -> List[str]: ...
     @property
     def unchecked(self) -> List[Tuple[Optional[str], str]]: ...
+    def session(self) -> Session: ...
     def parse(self, name: str, arguments: Arguments) -> ParseResult: ...
     def check_many(
         self, names: Sequence[Optional[str]], arguments: Sequence[Optional[str]]

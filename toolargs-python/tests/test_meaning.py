@@ -1,0 +1,221 @@
+"""Meaning in a session: corrections compared with their originals, duplicate actions, the
+retry budget, and declarations that do not fit."""
+
+import json
+
+import pytest
+
+import toolargs
+
+REFUND = {
+    "name": "issue_refund",
+    "description": "Refund part of an order.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "order_id": {"type": "string"},
+            "amount_cents": {"type": "integer"},
+            "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        },
+        "required": ["order_id", "amount_cents", "currency"],
+    },
+    "annotations": {"destructiveHint": True},
+}
+
+LOOKUP = {
+    "name": "lookup_order",
+    "inputSchema": {
+        "type": "object",
+        "properties": {"order_id": {"type": "string"}},
+        "required": ["order_id"],
+    },
+    "annotations": {"readOnlyHint": True},
+}
+
+MONEY = {
+    "amount_cents": {
+        "semantic": "money",
+        "currency": "currency",
+        "minor_units": True,
+        "critical": True,
+    }
+}
+
+
+@pytest.fixture
+def session():
+    return toolargs.ToolSet([REFUND, LOOKUP], meaning={"issue_refund": MONEY}).session()
+
+
+def codes(result):
+    return [e.code for e in result.errors]
+
+
+def finding_codes(result):
+    return [f["code"] for f in result.findings]
+
+
+def test_the_five_calls_of_a_model_asked_to_refund_19_99(session):
+    # Dollars where cents go: the schema rejects it, and it is the original.
+    first = session.parse(
+        "issue_refund", '{"order_id": "ord_1", "amount_cents": "19.99", "currency": "USD"}'
+    )
+    assert not first.ok
+    assert (first.decision, codes(first), first.findings) == ("reject", ["ambiguous_integer"], [])
+
+    # A hundred times what was meant passes the schema, not the session.
+    second = session.parse(
+        "issue_refund", {"order_id": "ord_1", "amount_cents": 199900, "currency": "USD"}
+    )
+    assert not second.ok and second.arguments is None
+    assert second.decision == "reject"
+    assert codes(second) == ["meaning_changed"]
+    body = json.loads(second.for_model())
+    assert body["ok"] is False and body["errors"][0]["error"] == "meaning_changed"
+    [finding] = second.findings
+    assert finding["code"] == "meaning_changed"
+    assert finding["verdict"] == "changed"
+    assert finding["path"] == "$.amount_cents"
+    assert finding["critical"] is True
+
+    # The correction that means it runs.
+    third = session.parse(
+        "issue_refund", {"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"}
+    )
+    assert third.ok
+    assert third.decision == "proceed"
+    assert third.findings == []
+    assert third.arguments == {"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"}
+    session.executed("issue_refund", third.arguments)
+
+    # The same refund again, written otherwise, would refund twice: the caller must ask.
+    fourth = session.parse(
+        "issue_refund", '{"currency":"USD","order_id":"ord_1","amount_cents":1999.0}'
+    )
+    assert fourth.ok and fourth.errors == []
+    assert fourth.decision == "confirm"
+    assert finding_codes(fourth) == ["duplicate_action"]
+    assert fourth.findings[0]["path"] == "$"
+    assert fourth.findings[0]["verdict"] == "duplicate"
+
+    # Another order, in a decimal comma: rejected, the original of its corrections.
+    fifth = session.parse(
+        "issue_refund", {"order_id": "ord_2", "amount_cents": "15,00", "currency": "USD"}
+    )
+    assert not fifth.ok and fifth.decision == "reject" and fifth.findings == []
+
+    # A correction in another currency is another refund.
+    sixth = session.parse(
+        "issue_refund", {"order_id": "ord_2", "amount_cents": 1500, "currency": "CAD"}
+    )
+    assert not sixth.ok
+    assert sixth.decision == "reject"
+    assert codes(sixth) == ["meaning_changed"]
+    assert "meaning_changed" in finding_codes(sixth)
+
+
+def test_a_fourth_attempt_after_three_rejected_is_refused_unjudged(session):
+    for amount in ["19.99", "19,99", "$19.99"]:
+        result = session.parse(
+            "issue_refund", {"order_id": "ord_1", "amount_cents": amount, "currency": "USD"}
+        )
+        assert not result.ok and result.decision == "reject"
+        assert codes(result) != ["retry_budget_exhausted"]
+    # Even a call the schema would accept.
+    result = session.parse(
+        "issue_refund", {"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"}
+    )
+    assert not result.ok and result.arguments is None
+    assert result.decision == "reject"
+    assert codes(result) == ["retry_budget_exhausted"]
+    assert [(f["path"], f["code"]) for f in result.findings] == [("$", "retry_budget_exhausted")]
+    assert json.loads(result.for_model())["errors"][0]["error"] == "retry_budget_exhausted"
+    # The other tools are not held by it.
+    assert session.parse("lookup_order", {"order_id": "ord_1"}).decision == "proceed"
+
+
+def test_a_tool_without_declared_meaning_parses_as_the_tool_set_does(session):
+    tools = toolargs.ToolSet([REFUND, LOOKUP])
+    for arguments in ['{"order_id": "ord_1"}', '{"order_id": 7}', "{}"]:
+        plain = tools.parse("lookup_order", arguments)
+        judged = session.parse("lookup_order", arguments)
+        assert (judged.ok, judged.arguments, codes(judged)) == (
+            plain.ok,
+            plain.arguments,
+            codes(plain),
+        )
+        assert judged.for_model() == plain.for_model()
+        assert judged.decision == ("proceed" if plain.ok else "reject")
+        assert judged.findings == []
+    # Running it twice is no duplicate: its meaning is not declared.
+    session.executed("lookup_order", {"order_id": "ord_1"})
+    assert session.parse("lookup_order", {"order_id": "ord_1"}).decision == "proceed"
+    with pytest.raises(KeyError):
+        session.parse("no_such_tool", {})
+    with pytest.raises(KeyError):
+        session.executed("no_such_tool", {})
+
+
+def test_outside_a_session_the_decision_is_the_schemas():
+    spec = toolargs.Spec(REFUND, meaning=MONEY)
+    clean = spec.parse({"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"})
+    assert (clean.decision, clean.findings) == ("proceed", [])
+    rejected = spec.parse({"order_id": "ord_1", "amount_cents": "19.99", "currency": "USD"})
+    assert (rejected.decision, rejected.findings) == ("reject", [])
+
+
+def test_meaning_declared_in_the_schema_under_x_toolargs():
+    definition = json.loads(json.dumps(REFUND))
+    definition["inputSchema"]["properties"]["amount_cents"]["x-toolargs"] = MONEY["amount_cents"]
+    tools = toolargs.ToolSet([definition])
+    assert tools.unchecked == []
+    session = tools.session()
+    assert not session.parse(
+        "issue_refund", {"order_id": "ord_1", "amount_cents": "19.99", "currency": "USD"}
+    ).ok
+    corrected = session.parse(
+        "issue_refund", {"order_id": "ord_1", "amount_cents": 199900, "currency": "USD"}
+    )
+    assert (corrected.decision, codes(corrected)) == ("reject", ["meaning_changed"])
+
+    # A Spec reads it too, and its own session judges by it.
+    session = toolargs.Spec(definition).session()
+    assert not session.parse({"order_id": "ord_1", "amount_cents": "19.99", "currency": "USD"}).ok
+    corrected = session.parse({"order_id": "ord_1", "amount_cents": 199900, "currency": "USD"})
+    assert codes(corrected) == ["meaning_changed"]
+    meant = session.parse("issue_refund", {"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"})
+    assert meant.decision == "proceed"
+    session.executed(meant.arguments)
+    again = session.parse({"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"})
+    assert again.decision == "confirm"
+    with pytest.raises(KeyError):
+        session.parse("lookup_order", {})
+
+
+def test_an_idempotent_tool_repeated_is_no_duplicate():
+    definition = dict(REFUND, annotations={"destructiveHint": True, "idempotentHint": True})
+    session = toolargs.ToolSet([definition], meaning={"issue_refund": MONEY}).session()
+    call = {"order_id": "ord_1", "amount_cents": 1999, "currency": "USD"}
+    assert session.parse("issue_refund", call).decision == "proceed"
+    session.executed("issue_refund", call)
+    assert session.parse("issue_refund", call).decision == "proceed"
+
+
+def test_a_declaration_that_does_not_fit_is_a_load_error_naming_it():
+    missing = {"amount": {"semantic": "money", "currency": "USD"}}
+    with pytest.raises(toolargs.LoadError, match="amount"):
+        toolargs.Spec(REFUND, meaning=missing)
+    with pytest.raises(toolargs.LoadError, match="issue_refund.*amount"):
+        toolargs.ToolSet([REFUND, LOOKUP], meaning={"issue_refund": missing})
+    with pytest.raises(toolargs.LoadError, match="semantics"):
+        toolargs.Spec(REFUND, meaning={"amount_cents": {"semantics": "money"}})
+    with pytest.raises(toolargs.LoadError, match="refund_order"):
+        toolargs.ToolSet([REFUND], meaning={"refund_order": MONEY})
+    # A schema whose own declaration does not fit leaves its tool unchecked, not the set.
+    definition = json.loads(json.dumps(REFUND))
+    definition["inputSchema"]["properties"]["order_id"]["x-toolargs"] = {"semantic": "cash"}
+    tools = toolargs.ToolSet([definition, LOOKUP])
+    assert tools.names == ["lookup_order"]
+    assert [name for name, _ in tools.unchecked] == ["issue_refund"]
+    with pytest.raises(toolargs.LoadError, match="cash"):
+        toolargs.Spec(definition)
