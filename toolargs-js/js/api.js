@@ -110,9 +110,15 @@ export class ParseResult {
     return this.ok ? OK_FOR_MODEL : this.#model;
   }
 
-  /** `JSON.stringify` writes all four (a `BigInt` needs a replacer, as anywhere). */
+  /** `JSON.stringify` writes all four, and a session's `decision` and `findings` (a `BigInt`
+   * needs a replacer, as anywhere). */
   toJSON() {
-    return { ok: this.ok, arguments: this.arguments, repairs: this.repairs, errors: this.errors };
+    const out = { ok: this.ok, arguments: this.arguments, repairs: this.repairs, errors: this.errors };
+    if (this.decision !== undefined) {
+      out.decision = this.decision;
+      out.findings = this.findings;
+    }
+    return out;
   }
 }
 
@@ -158,11 +164,12 @@ export class Spec {
       this.#names = JSON.parse(options.memberNames);
       return;
     }
-    const { effect, unknown } = options ?? {};
+    const { effect, unknown, meaning } = options ?? {};
     checkOption("effect", effect);
     checkOption("unknown", unknown);
     const text = definitionText(definition);
-    this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined));
+    const declared = meaningText(meaning);
+    this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined, declared));
     this.#names = JSON.parse(this.#native.memberNames);
   }
 
@@ -240,12 +247,13 @@ export class ToolSet {
   #native;
   #specs = new Map();
 
-  constructor(definitions) {
+  constructor(definitions, options) {
     let list = definitions;
     // A whole JSON-RPC response to `tools/list`: its result holds the tools.
     if (isPlainObject(list) && !("tools" in list) && "result" in list) list = list.result;
     const text = definitionText(list);
-    this.#native = loading(() => NativeToolSet.load(text));
+    const declared = meaningText(options?.meaning);
+    this.#native = loading(() => NativeToolSet.load(text, declared));
     this.names = Object.freeze(this.#native.names);
     this.unchecked = Object.freeze(JSON.parse(this.#native.unchecked).map((p) => Object.freeze(p)));
   }
@@ -273,6 +281,85 @@ export class ToolSet {
     const spec = this.get(name);
     if (spec === undefined) throw new RangeError(this.#native.whyNot(String(name)));
     return spec.parse(args);
+  }
+
+  /** A session over the tools: one conversation's calls, judged by their meaning too. */
+  session() {
+    return new Session(WRAP, this, this.#native);
+  }
+}
+
+/** One conversation's calls to a set's tools (`toolset.session()`): a call after one of its
+ * tool's was rejected is a correction, compared with that original; corrections are capped.
+ * The decisions are the Rust session's. */
+class Session {
+  #native;
+  #tools;
+  #set;
+
+  constructor(token, tools, set) {
+    if (token !== WRAP) throw new TypeError("a session is made by toolset.session()");
+    this.#tools = tools;
+    this.#set = set;
+    this.#native = set.session();
+  }
+
+  /** Judges a call to the tool `name`: the verdict, with `decision` and `findings`. A call
+   * not to run for its meaning is not `ok`, its errors those for the model. */
+  parse(name, args) {
+    this.#known(name);
+    const sent = callBytes(args);
+    const judged =
+      sent instanceof NotJson
+        ? this.#native.judgeNotJson(name, JSON.stringify(sent.steps), sent.what)
+        : this.#native.judge(name, sent);
+    // The verdict is read before anything else crosses.
+    const verdict = judged.verdict;
+    const result =
+      verdict === undefined
+        ? new ParseResult(WRAP, false, null, null, undefined, judged.errors)
+        : verdictOf(verdict);
+    result.decision = judged.decision;
+    result.findings = JSON.parse(judged.findings);
+    judged.free();
+    return result;
+  }
+
+  #known(name) {
+    if (!this.#tools.has(name)) {
+      throw new RangeError(this.#set.whyNot(String(name)));
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+
+/** A call's arguments as the bytes the gate reads (text with a lone surrogate in WTF-8, which
+ * it rejects), or `NotJson` for a value JSON cannot carry. */
+function callBytes(args) {
+  if (args instanceof Uint8Array) return args;
+  if (args instanceof ArrayBuffer) return new Uint8Array(args);
+  let text = args;
+  if (typeof args !== "string") {
+    try {
+      text = writeJson(args, limitsOf().depth, limitsOf().bytes);
+    } catch (e) {
+      if (e instanceof NotJson) return e;
+      throw e;
+    }
+  }
+  return wellFormed(text) ? encoder.encode(text) : wtf8(text);
+}
+
+/** The `meaning` option as JSON text, or `undefined` when not given. */
+function meaningText(meaning) {
+  if (meaning === undefined || meaning === null) return undefined;
+  if (!isPlainObject(meaning)) throw new TypeError("meaning must be an object");
+  try {
+    return writeJson(meaning, limitsOf().depth, limitsOf().bytes);
+  } catch (e) {
+    if (!(e instanceof NotJson)) throw e;
+    throw new LoadError(`the meaning: ${e.what}`);
   }
 }
 

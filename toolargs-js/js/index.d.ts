@@ -86,6 +86,31 @@ export interface Change {
   exact: boolean;
 }
 
+/** What one argument means, in the derive's vocabulary; the keys are those of `x-toolargs` in
+ * a schema, which the `meaning` option's declarations override. */
+export interface MeaningDeclaration {
+  /** `"money"`, `"date"`, `"datetime"`, `"entity"`, `"quantity"`, or a unit family
+   * (`"duration"`, `"length"`, `"mass"`, `"data_size"`). */
+  semantic?: string;
+  /** For money: the sibling argument that holds the currency, or a fixed ISO 4217 code. */
+  currency?: string;
+  /** For money: the amount is in minor units (cents). */
+  minor_units?: boolean;
+  /** For a quantity: the sibling argument that holds the unit, or a fixed unit. */
+  unit?: string;
+  /** For `semantic: "quantity"`: the unit family. */
+  family?: string;
+  /** For an entity: what it refers to (`"person"`, `"account"`). */
+  entity?: string;
+  /** A change here rejects a correction instead of asking for a confirmation. */
+  critical?: boolean;
+  /** For an enum: other names of its values, by value (`{ overnight: ["next_day"] }`). */
+  synonyms?: Record<string, string[]>;
+}
+
+/** Declarations by argument path (`amount_cents`, `order.amount_cents`, `lines[].amount`). */
+export type Meaning = Record<string, MeaningDeclaration>;
+
 /** Options of a loaded spec. Absent (or `null`), the definition's MCP annotations decide, and a
  * definition without them rejects unknown keys. */
 export interface SpecOptions {
@@ -93,6 +118,68 @@ export interface SpecOptions {
   effect?: Effect | null;
   /** What happens to undeclared keys, over what the effect implies. */
   unknown?: UnknownPolicy | null;
+  /** What the arguments mean, over what `x-toolargs` in the schema says; weighed in a
+   * `ToolSet`'s session. */
+  meaning?: Meaning | null;
+}
+
+/** Options of a set of tools. */
+export interface ToolSetOptions {
+  /** What each tool's arguments mean, by tool name, over what `x-toolargs` in its schema
+   * says: weighed in the set's sessions. */
+  meaning?: Record<string, Meaning> | null;
+}
+
+/** What to do with a call judged in a session: run it; run it and report what was found; ask
+ * the user first; or not run it. */
+export type Decision = "proceed" | "proceed_and_report" | "confirm" | "reject";
+
+/** Why a call in a session does not simply run. */
+export type MeaningCode =
+  | "meaning_changed"
+  | "confirmation_required"
+  | "duplicate_action"
+  | "retry_budget_exhausted";
+
+/** One thing a session found in a call: where, what, and its code. */
+export interface Finding {
+  /** The JSON path of the value (`$` for the whole call). */
+  readonly path: string;
+  /** What was found (`"changed"`, `"exhausted"`, ...). */
+  readonly verdict: string;
+  /** Its code. */
+  readonly code: MeaningCode;
+  /** What the value means (`"money"`), for a value of a correction. */
+  readonly meaning?: string;
+  /** Whether the value was declared critical. */
+  readonly critical?: boolean;
+  /** Why, in one sentence. */
+  readonly reason?: string;
+}
+
+/** The verdict on one call in a session: the schema's, and what its meaning decides. */
+export interface SessionResult extends ParseResult {
+  /** What to do with the call. `"reject"` is not `ok`: the errors are the schema's, or those
+   * of a call not to run for its meaning (`meaning_changed`, `retry_budget_exhausted`);
+   * `"confirm"` stays `ok`, and the user must be asked (the code is in `findings`). */
+  readonly decision: Decision;
+  /** What the session found; empty for a tool whose meaning is not declared. */
+  readonly findings: Finding[];
+}
+
+/**
+ * One conversation's calls to a set's tools: a call to a tool after its call was rejected is
+ * a correction, compared with that original by what the values mean; corrections are capped
+ * (two per tool). Tools whose meaning is not declared are judged by their schema alone.
+ */
+export interface Session {
+  /**
+   * Judges a call to the tool `name` in the conversation. Never throws for what the
+   * arguments hold.
+   *
+   * @throws {RangeError} `name` is not a tool that loaded (the message says why).
+   */
+  parse(name: string, args: Arguments): SessionResult;
 }
 
 /** One repair: where, by which rule, the value before and after. */
@@ -176,8 +263,10 @@ export class Spec {
    * object, JSON text or UTF-8 bytes.
    *
    * @throws {LoadError} the definition cannot be loaded (not JSON, a keyword the gate cannot
-   *   enforce as written, a remote `$ref`, ...); the message says where and why.
+   *   enforce as written, a remote `$ref`, ...), or a declaration of its meaning does not fit
+   *   it; the message says where and why.
    * @throws {RangeError} `effect` or `unknown` is not one of its names.
+   * @throws {TypeError} `meaning` is not an object.
    */
   constructor(definition: object | string | Uint8Array | ArrayBuffer, options?: SpecOptions);
 
@@ -243,9 +332,11 @@ export class Spec {
  */
 export class ToolSet {
   /**
-   * @throws {LoadError} `definitions` is not a list of definitions.
+   * @throws {LoadError} `definitions` is not a list of definitions, or a declaration of a
+   *   tool's meaning does not fit it (or names no tool of the list); the message names it.
+   * @throws {TypeError} `meaning` is not an object.
    */
-  constructor(definitions: object | string | Uint8Array | ArrayBuffer);
+  constructor(definitions: object | string | Uint8Array | ArrayBuffer, options?: ToolSetOptions);
 
   /** The names of the tools that loaded, in the order of the definitions. */
   readonly names: readonly string[];
@@ -264,6 +355,9 @@ export class ToolSet {
    * @throws {RangeError} `name` is not a tool that loaded (the message says why).
    */
   parse(name: string, args: Arguments): ParseResult;
+
+  /** A session over the tools: one conversation's calls, weighed by their meaning too. */
+  session(): Session;
 }
 
 /** A tool definition that cannot be loaded; the message says where and why. */

@@ -18,6 +18,7 @@
 mod alloc;
 pub mod convert;
 pub mod io;
+mod session;
 mod spec;
 pub mod tape;
 
@@ -29,6 +30,7 @@ use toolargs_core::Limits;
 use wasm_bindgen::prelude::*;
 
 pub use io::{input_buffer, memory, output_at};
+pub use session::{Judgement, Session};
 pub use spec::{Failure, Spec, Stream, ToolSet};
 
 /// The depth past which the gate rejects a payload (`too_deep`): the wrapper writes one level

@@ -12,7 +12,9 @@ use toolargs_core::{Dialect, Effect, ParseOptions, Parsed, UnknownPolicy};
 use wasm_bindgen::prelude::*;
 
 use toolargs_dynamic::Arguments;
+use toolargs_semantic::Profile;
 
+use crate::session::{idempotent_tools, is_idempotent, meanings, meanings_by_tool, profile_of};
 use crate::tape::Tape;
 use crate::{convert, io};
 
@@ -41,7 +43,7 @@ impl Failure {
 }
 
 impl Failure {
-    fn load(message: impl Into<String>) -> Failure {
+    pub(crate) fn load(message: impl Into<String>) -> Failure {
         Failure {
             kind: "load",
             message: message.into(),
@@ -68,19 +70,26 @@ fn dialect_named(name: &str) -> Result<Dialect, Failure> {
 
 /// One tool's argument contract, loaded from a JSON Schema or a tool definition.
 #[wasm_bindgen]
+#[derive(Clone)]
 pub struct Spec {
-    spec: Arc<toolargs_dynamic::Spec>,
+    pub(crate) spec: Arc<toolargs_dynamic::Spec>,
+    /// What its arguments mean, when declared (by the `meaning` option or `x-toolargs`).
+    pub(crate) meaning: Option<Arc<Profile>>,
+    /// Whether a repeated call does one thing (MCP's `idempotentHint`).
+    pub(crate) idempotent: bool,
 }
 
 #[wasm_bindgen]
 impl Spec {
     /// Loads `definition` (JSON text), with the tool's `effect` (`"read_only"`, `"additive"`,
     /// `"destructive"`, `"external"`) and the `unknown` policy (`"strip"`, `"reject"`) when
-    /// given, over what its annotations say.
+    /// given, over what its annotations say, and what its arguments mean: `meaning`, JSON text
+    /// of declarations by argument path, laid over those of `x-toolargs` in the schema.
     pub fn load(
         definition: &str,
         effect: Option<String>,
         unknown: Option<String>,
+        meaning: Option<String>,
     ) -> Result<Spec, Failure> {
         let mut spec = toolargs_dynamic::Spec::from_json(definition)
             .map_err(|e| Failure::load(e.to_string()))?;
@@ -102,9 +111,20 @@ impl Spec {
                 }
             });
         }
+        let meanings = meanings(meaning.as_deref(), "the meaning")?;
+        let name = spec.name().unwrap_or_default().to_owned();
+        let meaning = profile_of(&spec, &name, &meanings)?;
         Ok(Spec {
+            idempotent: is_idempotent(definition),
             spec: Arc::new(spec),
+            meaning: meaning.map(Arc::new),
         })
+    }
+
+    /// Whether the tool's meaning is declared: its calls in a session are weighed by it.
+    #[wasm_bindgen(getter, js_name = hasMeaning)]
+    pub fn has_meaning(&self) -> bool {
+        self.meaning.is_some()
     }
 
     /// The tool's name, when the definition gives one.
@@ -244,29 +264,54 @@ impl Spec {
 #[wasm_bindgen]
 pub struct ToolSet {
     names: Vec<String>,
-    specs: HashMap<String, Arc<toolargs_dynamic::Spec>>,
+    pub(crate) specs: Arc<HashMap<String, Spec>>,
     unchecked: Vec<(Option<String>, String)>,
 }
 
 #[wasm_bindgen]
 impl ToolSet {
-    /// Loads a list of definitions, or an MCP `tools/list` result, given as JSON text.
-    pub fn load(definitions: &str) -> Result<ToolSet, Failure> {
+    /// Loads a list of definitions, or an MCP `tools/list` result, given as JSON text, with
+    /// what the tools' arguments mean: `meaning`, JSON text of declarations by tool name, then
+    /// by argument path. A declaration for a tool that is not in the list is a load failure.
+    pub fn load(definitions: &str, meaning: Option<String>) -> Result<ToolSet, Failure> {
         let list = toolargs_dynamic::load_tool_list_lenient(definitions)
             .map_err(|e| Failure::load(e.to_string()))?;
         let named = list.by_name();
-        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
-        let specs = named
-            .specs
-            .into_iter()
-            .map(|(name, spec)| (name, Arc::new(spec)))
-            .collect();
         let unchecked = named.unchecked;
+        let mut meanings = meanings_by_tool(meaning.as_deref())?;
+        if let Some(stray) = meanings.keys().find(|tool| {
+            !named.specs.iter().any(|(name, _)| name == *tool)
+                && !unchecked
+                    .iter()
+                    .any(|(name, _)| name.as_deref() == Some(tool))
+        }) {
+            return Err(Failure::load(format!(
+                "the meaning names the tool {stray:?}, which the definitions do not"
+            )));
+        }
+        let idempotent = idempotent_tools(definitions);
+        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
+        let mut specs = HashMap::new();
+        for (name, spec) in named.specs {
+            let declared = meanings.remove(&name).unwrap_or_default();
+            let meaning = profile_of(&spec, &name, &declared)?;
+            let tool = Spec {
+                spec: Arc::new(spec),
+                meaning: meaning.map(Arc::new),
+                idempotent: idempotent.contains(&name),
+            };
+            specs.insert(name, tool);
+        }
         Ok(ToolSet {
             names,
-            specs,
+            specs: Arc::new(specs),
             unchecked,
         })
+    }
+
+    /// A session over the set's tools: one conversation's calls, judged by their meaning.
+    pub fn session(&self) -> crate::session::Session {
+        crate::session::Session::over(self.specs.clone())
     }
 
     /// The names of the tools that loaded, in the order of the definitions.
@@ -295,7 +340,7 @@ impl ToolSet {
 
     /// The spec of the tool `name`, when it loaded.
     pub fn get(&self, name: &str) -> Option<Spec> {
-        self.specs.get(name).map(|spec| Spec { spec: spec.clone() })
+        self.specs.get(name).cloned()
     }
 
     /// Why `name` is not a tool of the set, in one sentence starting with the name.

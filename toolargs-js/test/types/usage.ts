@@ -5,15 +5,19 @@ import {
   type ArgumentError,
   type ArgumentStream,
   type Change,
+  type Decision,
   type Dialect,
   type Effect,
   type Fed,
+  type Finding,
   type JsonObject,
   type JsonValue,
   LoadError,
   ParseResult,
   Rejected,
   type Repair,
+  type Session,
+  type SessionResult,
   Spec,
   ToolSet,
 } from "toolargs";
@@ -75,6 +79,17 @@ const unchecked: readonly (readonly [string | null, string])[] = tools.unchecked
 const one: Spec | undefined = tools.get("x");
 const has: boolean = tools.has("x");
 const judged: ParseResult = tools.parse("x", "{}");
+
+const meaning = { amount_cents: { semantic: "money", currency: "currency", minor_units: true, critical: true } };
+const meant = new Spec({ type: "object" }, { meaning, effect: "external" });
+const refunds = new ToolSet({ tools: [] }, { meaning: { issue_refund: meaning } });
+const session: Session = refunds.session();
+const weighed: SessionResult = session.parse("issue_refund", { amount_cents: 1999 });
+const decision: Decision = weighed.decision;
+const finding: Finding | undefined = weighed.findings[0];
+const why: string | undefined = finding?.code;
+const asParse: ParseResult = weighed;
+void [meant, decision, why, asParse];
 
 const stream: ArgumentStream = spec.stream();
 const fed: Fed = stream.feed('{"a"');
