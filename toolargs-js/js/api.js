@@ -296,6 +296,7 @@ class Session {
   #native;
   #tools;
   #set;
+  #ran = 0;
 
   constructor(token, tools, set) {
     if (token !== WRAP) throw new TypeError("a session is made by toolset.session()");
@@ -323,6 +324,16 @@ class Session {
     result.findings = JSON.parse(judged.findings);
     judged.free();
     return result;
+  }
+
+  /** Records that a call to the tool `name` with `args` ran: its tool's corrections are
+   * over, and the same action again is a duplicate. */
+  executed(name, args) {
+    this.#known(name);
+    const sent = callBytes(args);
+    if (sent instanceof NotJson) throw new TypeError(`the arguments are not JSON: ${sent.what}`);
+    this.#ran += 1;
+    this.#native.executed(name, sent, `call ${this.#ran}`);
   }
 
   #known(name) {

@@ -169,8 +169,10 @@ export interface SessionResult extends ParseResult {
 
 /**
  * One conversation's calls to a set's tools: a call to a tool after its call was rejected is
- * a correction, compared with that original by what the values mean; corrections are capped
- * (two per tool). Tools whose meaning is not declared are judged by their schema alone.
+ * a correction, compared with that original by what the values mean; an action repeated
+ * within ten minutes of one that ran is a duplicate (`confirm`, `duplicate_action`);
+ * corrections are capped (two per tool). Tools whose meaning is not declared are judged by
+ * their schema alone.
  */
 export interface Session {
   /**
@@ -180,6 +182,14 @@ export interface Session {
    * @throws {RangeError} `name` is not a tool that loaded (the message says why).
    */
   parse(name: string, args: Arguments): SessionResult;
+  /**
+   * Records that a call to the tool `name` with `args` ran: its tool's corrections are over,
+   * and the same action again within the window is a duplicate.
+   *
+   * @throws {RangeError} `name` is not a tool that loaded.
+   * @throws {TypeError} `args` is not JSON.
+   */
+  executed(name: string, args: Arguments): void;
 }
 
 /** One repair: where, by which rule, the value before and after. */

@@ -210,6 +210,25 @@ impl Session {
         self.judge_call(name, Ok(bytes))
     }
 
+    /// A call to the tool `name` with the arguments `bytes` ran, under `label`: the tool's
+    /// corrections are over, and its action is remembered. The arguments are taken as the
+    /// tool's schema reads them (repaired), when it accepts them.
+    pub fn executed(&mut self, name: &str, bytes: &[u8], label: &str) {
+        let Some(tool) = self.tools.get(name) else {
+            return;
+        };
+        let Some(profile) = &tool.meaning else {
+            return;
+        };
+        let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
+        let arguments = match tool.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
+            Ok(parsed) => parsed.args,
+            Err(_) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
+        };
+        self.session
+            .executed_call(profile, tool.idempotent, &arguments, label);
+    }
+
     /// Judges a call to the tool `name` whose arguments are a JavaScript value that is not
     /// JSON (`invalid_json` at the path `steps`, a JSON array, where `what` was found).
     #[wasm_bindgen(js_name = judgeNotJson)]

@@ -55,6 +55,20 @@ test("a model's corrections of a refund of $19.99: what changes the amount is re
   assert.deepEqual(meant.arguments, { order_id: "ord_1", amount_cents: 1999, currency: "USD" });
   assert.equal(meant.forModel(), '{"ok":true}');
   assert.deepEqual(JSON.parse(JSON.stringify(meant)).decision, "proceed");
+  session.executed("issue_refund", meant.arguments);
+
+  // The same refund, regenerated after a timeout in another layout: held, not run twice.
+  const again = session.parse("issue_refund", '{"currency":"USD","order_id":"ord_1","amount_cents":1999.0}');
+  assert.equal(again.ok, true);
+  assert.equal(again.decision, "confirm");
+  assert.deepEqual(
+    again.findings.map((f) => [f.path, f.code]),
+    [["$", "duplicate_action"]],
+  );
+  // Another order is another action.
+  const other = session.parse("issue_refund", '{"order_id":"ord_3","amount_cents":1999,"currency":"USD"}');
+  assert.equal(other.decision, "proceed");
+  assert.throws(() => session.executed("nope", {}), RangeError);
 });
 
 test("a correction that changes the currency is refused", () => {

@@ -44,10 +44,7 @@ impl ParseResult {
     pub(crate) fn judged(judged: Judged) -> ParseResult {
         let decision = judged.decision();
         let findings = judged.findings();
-        let refused = match decision {
-            Decision::Reject => judged.meaning_errors(),
-            _ => None,
-        };
+        let refused = judged.meaning_errors();
         ParseResult {
             verdict: judged.parsed,
             meaning: Some(Meaning {

@@ -33,7 +33,9 @@
 //! ```
 
 use std::collections::{HashMap, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use serde_json::{json, Value};
 use toolargs_core::effect::Effect;
@@ -190,8 +192,9 @@ impl Judged {
     }
 
     /// The errors for the model (`{"ok": false, "errors": [...]}`) of a call that passed the
-    /// schema and is not to run for its meaning, or was refused unjudged; `None` otherwise
-    /// (the schema's rejection says it all, or the call runs).
+    /// schema and is rejected for its meaning, or was refused unjudged; `None` otherwise (the
+    /// schema's rejection says it all, the call runs, or it waits for a person's
+    /// confirmation).
     pub fn meaning_errors(&self) -> Option<String> {
         match (&self.parsed, &self.weighing) {
             (None, _) => Some(
@@ -200,7 +203,7 @@ impl Judged {
                 }]})
                 .to_string(),
             ),
-            (Some(Ok(_)), Some(weighing)) if !weighing.decision.runs() => {
+            (Some(Ok(_)), Some(weighing)) if weighing.decision == Decision::Reject => {
                 Some(weighing.for_model())
             }
             _ => None,
