@@ -43,6 +43,21 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// Longest preview of a value quoted in a message, in characters.
 pub const PREVIEW_CHARS: usize = 40;
 
+/// `bytes` as lower-case hex digits, two per byte (digests in logs and fingerprints).
+///
+/// ```
+/// assert_eq!(toolargs_core::internal::text::lower_hex(&[0x0f, 0xa0]), "0fa0");
+/// ```
+pub fn lower_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+    }
+    hex
+}
+
 /// Quotes a string as JSON, cut to [`PREVIEW_CHARS`] characters with an ellipsis.
 pub fn preview_str(s: &str) -> String {
     let mut quoted = String::with_capacity(s.len().min(4 * PREVIEW_CHARS) + 5);

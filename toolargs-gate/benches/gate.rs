@@ -5,7 +5,8 @@
 //! - `gate`: [`Gate::from_client`] on a call to `issue_refund`, its envelope read with
 //!   certainty and its arguments judged;
 //! - `gate_meaning`: the same with the meaning of the amount declared (each call a new refund,
-//!   weighed and fingerprinted; every 8th a correction of a rejected call, compared with it).
+//!   weighed and fingerprinted; every 8th the correction of a rejected call in dollars, compared
+//!   with it, the rejected call judged too).
 //!
 //! Each kind is a clean call and a repaired one.
 //!
@@ -18,7 +19,7 @@ use std::time::Duration;
 
 use criterion::Criterion;
 use serde_json::{json, Value};
-use toolargs_gate::{Gate, Policy, Route};
+use toolargs_gate::{Gate, Policy, Route, SessionOptions};
 
 const MEANING: &str = r#"
 [[tools]]
@@ -27,9 +28,16 @@ name = "issue_refund"
 amount_cents = { semantic = "money", currency = "currency", minor_units = true, critical = true }
 "#;
 
-/// A gate that learned `issue_refund`, with `policy`.
+/// A gate that learned `issue_refund`, with `policy`; its duplicate window is zero, so that
+/// the calls, which come round again, run each time (the lookup is made all the same), and
+/// its corrections are not capped.
 fn gate(policy: &str) -> Gate {
-    let mut gate = Gate::new().with_policy(Policy::from_toml(policy).unwrap());
+    let options = SessionOptions::default()
+        .with_duplicate_window(Duration::ZERO)
+        .with_corrections_per_session(u32::MAX);
+    let mut gate = Gate::new()
+        .with_policy(Policy::from_toml(policy).unwrap())
+        .with_session_options(options);
     gate.from_client(r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#);
     let tools = json!({"jsonrpc": "2.0", "id": 0, "result": {"tools": [{"name": "issue_refund",
         "annotations": {"destructiveHint": true},
@@ -60,7 +68,11 @@ fn judge_all(gate: &mut Gate, lines: &[String], at: &mut usize, corrections: boo
     let line = &lines[*at % lines.len()];
     *at += 1;
     if corrections && *at % 8 == 0 {
-        let rejected = line.replace(r#""currency":"USD""#, r#""currency":"usd""#);
+        // The same refund in dollars, rejected (`ambiguous_integer`): the call is its
+        // correction, which means the same.
+        let (before, after) = line.split_once(r#""amount_cents":"#).unwrap();
+        let (_, rest) = after.split_once(',').unwrap();
+        let rejected = format!(r#"{before}"amount_cents":"19.99",{rest}"#);
         black_box(gate.from_client(&rejected));
     }
     let handled = gate.from_client(line);
@@ -83,8 +95,7 @@ fn main() {
             })
         });
         for (name, policy, corrections) in [("gate", "", false), ("gate_meaning", MEANING, true)] {
-            // A fresh gate for each measurement batch would cost more than the call: one gate
-            // judges them all (a session remembers its last 4 096 actions).
+            // One gate judges them all, as one session would.
             let mut gate = gate(policy);
             let mut at = 0;
             group.bench_function(name, |b| {

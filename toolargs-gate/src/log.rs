@@ -342,13 +342,7 @@ fn sha256(bytes: &[u8]) -> [u8; 32] {
 }
 
 fn hex(bytes: &[u8; 32]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut text = String::with_capacity(64);
-    for byte in bytes {
-        text.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        text.push(char::from(DIGITS[usize::from(byte & 15)]));
-    }
-    text
+    toolargs_core::internal::text::lower_hex(bytes)
 }
 
 /// `time` as RFC 3339, in UTC, with microseconds.

@@ -34,7 +34,7 @@ impl Fingerprint {
 
     /// The digest as 64 lower-case hex digits.
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        toolargs_core::internal::text::lower_hex(&self.0)
     }
 }
 

@@ -1,6 +1,9 @@
 //! The semantic gate: what the caller pins (exchange rates, an entity resolver, extra unit
 //! families), and the review of a corrected call against its original.
 
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use serde_json::Value;
 
 use super::attempt::Correction;
@@ -35,7 +38,15 @@ use toolargs_core::tool::ToolArgs;
 pub struct SemanticGate<'a> {
     rates: Vec<Rate>,
     resolver: Option<Box<dyn Resolver + 'a>>,
-    families: Vec<UnitFamily>,
+    /// The built-in families, shared until one is added.
+    families: Cow<'static, [UnitFamily]>,
+}
+
+/// The built-in unit families, made once: a gate is made per call in places, and making them
+/// costs more than a comparison.
+fn builtin() -> &'static [UnitFamily] {
+    static BUILTIN: OnceLock<Vec<UnitFamily>> = OnceLock::new();
+    BUILTIN.get_or_init(builtin_families)
 }
 
 impl<'a> SemanticGate<'a> {
@@ -44,7 +55,7 @@ impl<'a> SemanticGate<'a> {
         SemanticGate {
             rates: Vec::new(),
             resolver: None,
-            families: builtin_families(),
+            families: Cow::Borrowed(builtin()),
         }
     }
 
@@ -66,8 +77,9 @@ impl<'a> SemanticGate<'a> {
 
     /// Adds a unit family, or replaces the one of the same name.
     pub fn with_family(mut self, family: UnitFamily) -> SemanticGate<'a> {
-        self.families.retain(|f| f.name() != family.name());
-        self.families.push(family);
+        let families = self.families.to_mut();
+        families.retain(|f| f.name() != family.name());
+        families.push(family);
         self
     }
 
