@@ -106,6 +106,11 @@ pub struct GateArgs {
     /// not the endpoint and not relayed is answered 404.
     #[arg(long, value_name = "PREFIX", requires = "listen")]
     relay_path: Vec<String>,
+    /// With --listen: requests without an MCP session belong to the client this request
+    /// header names (one a proxy in front of the gate sets), each with a gate of its own:
+    /// its corrections and repeated actions are its own [default: all share one].
+    #[arg(long, value_name = "NAME", requires = "listen")]
+    session_header: Option<String>,
     /// For the tools whose meaning is declared: the calls to a tool after its call was
     /// rejected before the next is refused retry_budget_exhausted [default: 2].
     #[arg(long, value_name = "N")]
@@ -291,6 +296,11 @@ fn serve_http(
         .map_err(|e| format!("{listen}: {e}"))?
         .with_options(http_options(args))
         .relaying(args.relay_path.iter().cloned());
+    if let Some(header) = &args.session_header {
+        gate = gate
+            .sessions_by(header)
+            .map_err(|e| format!("--session-header: {e}"))?;
+    }
     if let Some(metrics) = &metrics {
         gate = gate.with_metrics(metrics.clone());
     }

@@ -390,9 +390,23 @@ struct Shared {
     /// The path prefixes whose requests are relayed with bodies the gate does not read
     /// ([`HttpGate::relaying`]).
     relayed: Vec<String>,
+    /// The header that names the client of a request without a session
+    /// ([`HttpGate::sessions_by`]).
+    client_header: Option<HeaderName>,
 }
 
 impl Shared {
+    /// The session a request belongs to: the upstream's (`Mcp-Session-Id`), or, for a request
+    /// without one, the client the operator's header names (`client:` and its value).
+    fn session_of(&self, sent: &FromClient) -> Option<String> {
+        if let Some(session) = &sent.session {
+            return Some(session.clone());
+        }
+        let header = self.client_header.as_ref()?;
+        let client = sent.headers.get(header)?.to_str().ok()?;
+        Some(format!("client:{client}"))
+    }
+
     /// Whether requests to `path` are relayed whatever their body.
     fn relays(&self, path: &str) -> bool {
         self.relayed
@@ -464,6 +478,7 @@ impl HttpGate {
                 options: HttpOptions::default(),
                 control: Arc::default(),
                 relayed: Vec::new(),
+                client_header: None,
             },
         })
     }
@@ -487,6 +502,23 @@ impl HttpGate {
     pub fn relaying(mut self, prefixes: impl IntoIterator<Item = String>) -> HttpGate {
         self.shared.relayed.extend(prefixes);
         self
+    }
+
+    /// Requests without a session (the stateless 2026-07-28 revision, a stateless server)
+    /// belong to the session of the client the request's `header` names, one gate each (its
+    /// corrections and repeated actions are that client's), rather than to one gate shared
+    /// by all: a header an authenticating proxy in front of the gate sets, say. Requests
+    /// without the header share the one gate as before. An error for a name that is not a
+    /// header's.
+    pub fn sessions_by(mut self, header: &str) -> io::Result<HttpGate> {
+        let name = HeaderName::from_bytes(header.to_ascii_lowercase().as_bytes()).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("the header `{header}`: {e}"),
+            )
+        })?;
+        self.shared.client_header = Some(name);
+        Ok(self)
     }
 
     /// Counts the gate's work in `metrics`: each verdict, each `502`, the sessions kept; and
@@ -796,7 +828,8 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
         let body = reply::not_forwarded("", &why);
         return whole(StatusCode::NOT_FOUND, json_type(), body, busy);
     }
-    let gate = gate_of(shared, sent.session.as_deref());
+    let session = shared.session_of(&sent);
+    let gate = gate_of(shared, session.as_deref());
     let Some(body) = body.filter(|_| sent.method == Method::POST || message_body) else {
         // GET (the server's stream) and DELETE (the session's end) pass as they are; what the
         // server sends on the stream goes through the gate.
@@ -854,7 +887,7 @@ async fn handle(shared: &Shared, request: Request<Incoming>, busy: Busy) -> Resp
     };
     if let Some(verdict) = &handled.verdict {
         if let Some(log) = lock(&shared.log).as_mut() {
-            log.write(verdict, sent.session.as_deref(), started);
+            log.write(verdict, session.as_deref(), started);
         }
         if let Some(metrics) = &shared.metrics {
             metrics.record_call(verdict, started.elapsed());

@@ -366,3 +366,51 @@ fn slow_clients_are_closed_and_one_client_cannot_take_every_request() {
         200
     );
 }
+
+#[test]
+fn requests_without_a_session_are_the_session_of_the_client_a_header_names() {
+    let upstream = upstream();
+    let policy = crate::Policy::from_toml(
+        "[[tools]]\nname = \"refund\"\n[tools.meaning]\n\
+         amount_cents = { semantic = \"money\", currency = \"USD\", minor_units = true }\n",
+    )
+    .unwrap();
+    let gate = HttpGate::bind(
+        "127.0.0.1:0".parse().unwrap(),
+        &upstream.url,
+        move || Gate::new().with_policy(policy.clone()),
+        None,
+    )
+    .unwrap()
+    .sessions_by("X-Client")
+    .unwrap();
+    let endpoint = gate.endpoint();
+    std::thread::spawn(move || gate.serve());
+    let refund = BAD_CALL.replace(r#"999999,"overwrite":true"#, "5");
+    let send = |client: &str| {
+        let mut answer = ureq::post(&endpoint)
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .header("Content-Type", "application/json")
+            .header("X-Client", client)
+            .send(&refund)
+            .unwrap();
+        answer.body_mut().read_to_string().unwrap_or_default()
+    };
+    // Each client's first refund goes on; the same one again from the same client is a
+    // duplicate (this revision cannot be asked to confirm), from another client it is not.
+    assert!(!send("a").contains("isError"));
+    assert!(!send("b").contains("isError"));
+    assert!(send("a").contains("duplicate_action"));
+    assert_eq!(upstream.got("tools/call").len(), 2);
+    assert!(HttpGate::bind(
+        "127.0.0.1:0".parse().unwrap(),
+        &upstream.url,
+        Gate::new,
+        None
+    )
+    .unwrap()
+    .sessions_by("not a header")
+    .is_err());
+}
