@@ -18,6 +18,7 @@
 mod alloc;
 pub mod convert;
 pub mod io;
+mod meaning;
 mod session;
 mod spec;
 pub mod tape;

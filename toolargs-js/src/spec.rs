@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use toolargs_dynamic::Arguments;
 use toolargs_semantic::Profile;
 
-use crate::session::{idempotent_tools, is_idempotent, meanings, meanings_by_tool, profile_of};
+use crate::meaning::{idempotent_tools, is_idempotent, meanings, meanings_by_tool, profile_of};
 use crate::tape::Tape;
 use crate::{convert, io};
 
@@ -111,9 +111,9 @@ impl Spec {
                 }
             });
         }
-        let meanings = meanings(meaning.as_deref(), "the meaning")?;
+        let meanings = meanings(meaning.as_deref(), "the meaning").map_err(Failure::load)?;
         let name = spec.name().unwrap_or_default().to_owned();
-        let meaning = profile_of(&spec, &name, &meanings)?;
+        let meaning = profile_of(&spec, &name, &meanings).map_err(Failure::load)?;
         Ok(Spec {
             idempotent: is_idempotent(definition),
             spec: Arc::new(spec),
@@ -278,7 +278,7 @@ impl ToolSet {
             .map_err(|e| Failure::load(e.to_string()))?;
         let named = list.by_name();
         let unchecked = named.unchecked;
-        let mut meanings = meanings_by_tool(meaning.as_deref())?;
+        let mut meanings = meanings_by_tool(meaning.as_deref()).map_err(Failure::load)?;
         if let Some(stray) = meanings.keys().find(|tool| {
             !named.specs.iter().any(|(name, _)| name == *tool)
                 && !unchecked
@@ -294,7 +294,7 @@ impl ToolSet {
         let mut specs = HashMap::new();
         for (name, spec) in named.specs {
             let declared = meanings.remove(&name).unwrap_or_default();
-            let meaning = profile_of(&spec, &name, &declared)?;
+            let meaning = profile_of(&spec, &name, &declared).map_err(Failure::load)?;
             let tool = Spec {
                 spec: Arc::new(spec),
                 meaning: meaning.map(Arc::new),
@@ -307,11 +307,6 @@ impl ToolSet {
             specs: Arc::new(specs),
             unchecked,
         })
-    }
-
-    /// A session over the set's tools: one conversation's calls, judged by their meaning.
-    pub fn session(&self) -> crate::session::Session {
-        crate::session::Session::over(self.specs.clone())
     }
 
     /// The names of the tools that loaded, in the order of the definitions.

@@ -89,6 +89,26 @@ impl Session {
     }
 }
 
+// The sessions' constructors live here, with the sessions, not with the tools: a module of
+// their own methods (pyo3's `multiple-pymethods`).
+#[pymethods]
+impl Spec {
+    /// A session over this tool: one conversation's calls, judged by its declared meaning as
+    /// well as by its schema.
+    fn session(slf: &Bound<'_, Spec>) -> Session {
+        Session::new(Tools::One(slf.clone().unbind()))
+    }
+}
+
+#[pymethods]
+impl ToolSet {
+    /// A session over the tools: one conversation's calls, judged by their declared meaning
+    /// as well as by their schemas.
+    fn session(slf: &Bound<'_, ToolSet>) -> Session {
+        Session::new(Tools::Set(slf.clone().unbind()))
+    }
+}
+
 #[pymethods]
 impl Session {
     /// `parse(name, arguments)` (`parse(arguments)` over one spec): judges a call within the

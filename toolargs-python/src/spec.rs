@@ -15,7 +15,6 @@ use toolargs_semantic::{Meanings, Profile, SemanticError};
 
 use crate::convert::{to_json_text, to_python, NotJson};
 use crate::result::ParseResult;
-use crate::session::{Session, Tools};
 use crate::LoadError;
 
 /// Payloads this long (in bytes) are parsed with the GIL released, so that other Python
@@ -113,12 +112,6 @@ impl Spec {
             .iter()
             .map(ToString::to_string)
             .collect()
-    }
-
-    /// A session over this tool: one conversation's calls, judged by its declared meaning as
-    /// well as by its schema.
-    fn session(slf: &Bound<'_, Spec>) -> Session {
-        Session::new(Tools::One(slf.clone().unbind()))
     }
 
     /// Judges one call's arguments (JSON text, bytes, or a decoded dict): never raises for
@@ -297,12 +290,6 @@ impl ToolSet {
     #[getter]
     fn unchecked(&self) -> Vec<(Option<String>, String)> {
         self.unchecked.clone()
-    }
-
-    /// A session over the tools: one conversation's calls, judged by their declared meaning
-    /// as well as by their schemas.
-    fn session(slf: &Bound<'_, ToolSet>) -> Session {
-        Session::new(Tools::Set(slf.clone().unbind()))
     }
 
     /// Judges a call to the tool `name`; a name that is not a loaded tool raises `KeyError`.
