@@ -1,36 +1,5 @@
-//! One conversation's calls, for the tools whose meaning is known: a call to a tool after that
-//! tool's call was rejected is its correction, compared with the original (kept as received);
-//! a call that repeats an action that ran lately is a duplicate; corrections are capped. The
-//! MCP gate and the Python and npm packages hold their sessions with it.
-//!
-//! ```
-//! use serde_json::json;
-//! use toolargs_core::Effect;
-//! use toolargs_semantic::{Decision, Meanings, Profile, Session, SessionOptions};
-//!
-//! let schema = json!({"type": "object", "properties": {
-//!     "amount_cents": {"type": "integer"}, "currency": {"type": "string"}}});
-//! let meanings: Meanings = serde_json::from_value(json!({"amount_cents": {
-//!     "semantic": "money", "currency": "currency", "minor_units": true, "critical": true}}))?;
-//! let profile = Profile::declared("refund", Effect::External, &schema, &meanings)?;
-//! let mut session = Session::new(SessionOptions::default());
-//!
-//! // The model sent dollars where cents go; the schema rejected it.
-//! assert!(session.admit("refund"));
-//! session.rejected("refund", r#"{"amount_cents": "19.99", "currency": "USD"}"#);
-//! // Its correction, 100 times what was meant, passes the schema and not the session.
-//! assert!(session.admit("refund"));
-//! let weighing = session.weigh(&profile, false, &json!({"amount_cents": 199900, "currency": "USD"}));
-//! assert_eq!((weighing.decision, weighing.code), (Decision::Reject, Some("meaning_changed")));
-//! // The one that means it runs; the same action again is a duplicate.
-//! let corrected = json!({"amount_cents": 1999, "currency": "USD"});
-//! let weighing = session.weigh(&profile, false, &corrected);
-//! assert_eq!(weighing.decision, Decision::Proceed);
-//! session.executed("refund", weighing.fingerprint, "call 3");
-//! let again = session.weigh(&profile, false, &corrected);
-//! assert_eq!((again.decision, again.code), (Decision::Confirm, Some("duplicate_action")));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! One conversation's calls for the tools whose meaning is known: [`Session`] and what it
+//! makes of a call ([`Weighing`], [`Judged`]).
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
@@ -103,7 +72,39 @@ impl SessionOptions {
 /// The most actions a session remembers; past it, the oldest is forgotten.
 const MAX_REMEMBERED: usize = 4096;
 
-/// One conversation's corrections and the actions that ran (see the [module](self) docs).
+/// One conversation's calls, for the tools whose meaning is known: a call to a tool after that
+/// tool's call was rejected is its correction, compared with the original (kept as received);
+/// a call that repeats an action that ran lately is a duplicate; corrections are capped. The
+/// MCP gate and the Python and npm packages hold their sessions with it.
+///
+/// ```
+/// use serde_json::json;
+/// use toolargs_core::Effect;
+/// use toolargs_semantic::{Decision, Meanings, Profile, Session, SessionOptions};
+///
+/// let schema = json!({"type": "object", "properties": {
+///     "amount_cents": {"type": "integer"}, "currency": {"type": "string"}}});
+/// let meanings: Meanings = serde_json::from_value(json!({"amount_cents": {
+///     "semantic": "money", "currency": "currency", "minor_units": true, "critical": true}}))?;
+/// let profile = Profile::declared("refund", Effect::External, &schema, &meanings)?;
+/// let mut session = Session::new(SessionOptions::default());
+///
+/// // The model sent dollars where cents go; the schema rejected it.
+/// assert!(session.admit("refund"));
+/// session.rejected("refund", r#"{"amount_cents": "19.99", "currency": "USD"}"#);
+/// // Its correction, 100 times what was meant, passes the schema and not the session.
+/// assert!(session.admit("refund"));
+/// let weighing = session.weigh(&profile, false, &json!({"amount_cents": 199900, "currency": "USD"}));
+/// assert_eq!((weighing.decision, weighing.code), (Decision::Reject, Some("meaning_changed")));
+/// // The one that means it runs; the same action again is a duplicate.
+/// let corrected = json!({"amount_cents": 1999, "currency": "USD"});
+/// let weighing = session.weigh(&profile, false, &corrected);
+/// assert_eq!(weighing.decision, Decision::Proceed);
+/// session.executed("refund", weighing.fingerprint, "call 3");
+/// let again = session.weigh(&profile, false, &corrected);
+/// assert_eq!((again.decision, again.code), (Decision::Confirm, Some("duplicate_action")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Session {
     options: SessionOptions,
