@@ -101,8 +101,8 @@ impl Gate {
             // Passed on unchecked: only arguments read one way only.
             _ if skim::skip_strict(sent, 0, skim::MAX_DEPTH).is_none() => {
                 let why = "the arguments repeat a member or hold a string that is not Unicode";
-                let reply = reply::uncertain_arguments(id, why, self.shape(name, params.tagged));
                 let code = "invalid_arguments";
+                let reply = reply::refused(id, self.shape(name, params.tagged), code, why);
                 return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
             }
             _ => {

@@ -56,12 +56,6 @@ pub(crate) fn duplicate_tool(id: &str, tool: &str, shape: Shape) -> String {
     )
 }
 
-/// The result of a call whose arguments the gate cannot read one way only (a member
-/// written twice, a string that is not Unicode), to a tool it does not check.
-pub(crate) fn uncertain_arguments(id: &str, doubt: &str, shape: Shape) -> String {
-    refused(id, shape, "invalid_arguments", doubt)
-}
-
 /// The result of a call the gate could not judge: it asked the server for its tools, and
 /// `why` says what came back instead.
 pub(crate) fn tools_unavailable(id: &str, tool: &str, why: &str, shape: Shape) -> String {
