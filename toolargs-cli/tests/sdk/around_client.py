@@ -29,7 +29,7 @@ from pathlib import Path
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from http_client import Checks, dump, free_port, read_text, records, start_gate, wait_for_port
+from http_client import Checks, stop, dump, free_port, read_text, records, start_gate, wait_for_port
 
 CLIENT = "around"
 INVENTED = {"order_id": "o1", "amount_cents": 1999, "overwrite": True}
@@ -210,12 +210,7 @@ async def stateless_http(context, run, checks):
                 f"{verdicts}",
             )
     finally:
-        for process in (*gates, server):
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop(*gates, server)
 
 
 async def sessions_at_once(context, run, checks, sessions=16):
@@ -264,13 +259,7 @@ async def sessions_at_once(context, run, checks, sessions=16):
             f"{verdicts}",
         )
     finally:
-        for process in (gate, server):
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        stop(gate, server)
 
 
 async def main():

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from http_client import Checks, free_port, read_text, records, start_gate, wait_for_port
+from http_client import Checks, stop, free_port, read_text, records, start_gate, wait_for_port
 
 CLIENT = "attack"
 # Past the strict schema's maximum, with a key it does not declare.
@@ -482,13 +482,7 @@ def over_http(context, run, checks):
         slow_clients(client, checks)
         control(client, record, checks)
     finally:
-        for process in (gate, server):
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        stop(gate, server)
 
 
 def http_attacks(client, record, log, checks):

@@ -39,6 +39,19 @@ def free_port():
         return s.getsockname()[1]
 
 
+def stop(*processes):
+    """Ends each process that was started (a `None` is one that was not): asked first, then
+    killed after ten seconds."""
+    for process in processes:
+        if process is None:
+            continue
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 def wait_for_port(port, process, seconds=60):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -315,16 +328,9 @@ async def main():
         try:
             await confirmations(confirming_url, record, run / "http-confirm.verdicts.jsonl", checks)
         finally:
-            confirming.terminate()
-            confirming.wait(10)
+            stop(confirming)
     finally:
-        for process in (gate, server):
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        stop(gate, server)
     for failure in checks.failures:
         print(f"FAILED: {failure}")
     print(f"{CLIENT} client: {checks.cases} cases, {len(checks.failures)} failures")

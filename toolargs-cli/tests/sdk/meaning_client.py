@@ -23,7 +23,7 @@ from pathlib import Path
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from http_client import Checks, dump, free_port, records, start_gate, wait_for_port
+from http_client import Checks, stop, dump, free_port, records, start_gate, wait_for_port
 
 CLIENT = "meaning"
 POLICY = """[[tools]]
@@ -127,13 +127,7 @@ async def over_http(context, run, policy, checks):
         expected = [codes for _, codes in calls("")]
         checks.check("http: the log holds each verdict of both revisions", codes == expected * 2, f"{codes}")
     finally:
-        for process in (gate, server):
-            if process is not None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        stop(gate, server)
 
 
 async def main():
