@@ -2,7 +2,6 @@
 //! families), and the review of a corrected call against its original.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -13,7 +12,7 @@ use super::decision::{decide, Finding, Review, Verdict};
 use super::entity::Resolver;
 use super::fingerprint::Fingerprint;
 use super::profile::Profile;
-use super::units::{builtin_families, UnitFamily};
+use super::units::{builtin, UnitFamily};
 use toolargs_core::tool::ToolArgs;
 
 /// Compares a corrected call with its original, value by value in canonical form, and
@@ -40,13 +39,6 @@ pub struct SemanticGate<'a> {
     resolver: Option<Box<dyn Resolver + 'a>>,
     /// The built-in families, shared until one is added.
     families: Cow<'static, [UnitFamily]>,
-}
-
-/// The built-in unit families, made once: a gate is made per call in places, and making them
-/// costs more than a comparison.
-fn builtin() -> &'static [UnitFamily] {
-    static BUILTIN: OnceLock<Vec<UnitFamily>> = OnceLock::new();
-    BUILTIN.get_or_init(builtin_families)
 }
 
 impl<'a> SemanticGate<'a> {

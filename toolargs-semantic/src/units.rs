@@ -6,6 +6,8 @@
 //! A unit name may stand for several units (`GB` is 10^9 bytes or 2^30; `ton` is short, long
 //! or metric): such a name has one reading per unit.
 
+use std::sync::OnceLock;
+
 use super::decimal::CanonicalDecimal;
 use super::numbers::number_readings;
 
@@ -149,9 +151,16 @@ pub fn builtin_families() -> Vec<UnitFamily> {
     vec![duration(), length(), mass(), data_size()]
 }
 
+/// The built-in families, made once: gates and declarations look them up per call, and
+/// making them costs more than a comparison.
+pub(crate) fn builtin() -> &'static [UnitFamily] {
+    static BUILTIN: OnceLock<Vec<UnitFamily>> = OnceLock::new();
+    BUILTIN.get_or_init(builtin_families)
+}
+
 /// The built-in family called `name`.
-pub fn builtin_family(name: &str) -> Option<UnitFamily> {
-    builtin_families().into_iter().find(|f| f.name == name)
+pub fn builtin_family(name: &str) -> Option<&'static UnitFamily> {
+    builtin().iter().find(|f| f.name == name)
 }
 
 fn duration() -> UnitFamily {
