@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use toolargs_core::effect::Effect;
 use toolargs_dynamic::{load_tool_list_lenient, Spec};
-use toolargs_semantic::{Meanings, Profile};
+use toolargs_semantic::Profile;
 
 use crate::params::{self, Mirror};
 use crate::policy::{Policy, StrictFieldMissing};
@@ -160,13 +160,11 @@ impl Tools {
                 // Meaning is judged for the tools it is declared for, by the policy or in
                 // the schema.
                 let meanings = policy.meaning(&name);
-                let undeclared = meanings.is_empty()
-                    && Meanings::in_schema(spec.schema()).is_ok_and(|m| m.is_empty());
                 // MCP says a tool without annotations may destroy.
                 let effect = spec.effect().unwrap_or(Effect::Destructive);
-                match Profile::declared(&name, effect, spec.schema(), &meanings) {
-                    _ if undeclared => {}
-                    Ok(profile) => {
+                match Profile::declared_if_any(&name, effect, spec.schema(), &meanings) {
+                    Ok(None) => {}
+                    Ok(Some(profile)) => {
                         self.profiles.insert(name.clone(), profile);
                     }
                     Err(e) => {

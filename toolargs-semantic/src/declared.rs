@@ -106,7 +106,34 @@ impl Profile {
         schema: &Value,
         meanings: &Meanings,
     ) -> Result<Profile, SemanticError> {
-        let mut all = Meanings::in_schema(schema)?.0;
+        let in_schema = Meanings::in_schema(schema)?;
+        Profile::with_meanings(name, effect, schema, in_schema, meanings)
+    }
+
+    /// [`Profile::declared`], or `None` when neither `meanings` nor the schema declares
+    /// anything: a tool without declared meaning is judged by its schema alone.
+    pub fn declared_if_any(
+        name: &str,
+        effect: Effect,
+        schema: &Value,
+        meanings: &Meanings,
+    ) -> Result<Option<Profile>, SemanticError> {
+        let in_schema = Meanings::in_schema(schema)?;
+        if in_schema.is_empty() && meanings.is_empty() {
+            return Ok(None);
+        }
+        Profile::with_meanings(name, effect, schema, in_schema, meanings).map(Some)
+    }
+
+    /// The profile with `in_schema`'s declarations and `meanings` laid over them.
+    fn with_meanings(
+        name: &str,
+        effect: Effect,
+        schema: &Value,
+        in_schema: Meanings,
+        meanings: &Meanings,
+    ) -> Result<Profile, SemanticError> {
+        let mut all = in_schema.0;
         all.extend(meanings.0.clone());
         let mut semantics = Semantics::new();
         for (path, declared) in &all {
