@@ -10,8 +10,8 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use toolargs_core::Dialect;
 use toolargs_gate::{
-    Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy, SessionOptions,
-    Unchecked, Unlisted, VerdictLog,
+    Actions, Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy,
+    SessionOptions, Unchecked, Unlisted, VerdictLog,
 };
 
 /// The options of `toolargs gate`.
@@ -124,6 +124,10 @@ pub struct GateArgs {
     /// confirmation or refused duplicate_action [default: 600].
     #[arg(long, value_name = "SECS")]
     duplicate_window: Option<u64>,
+    /// Over HTTP: an action forwarded in any session is a duplicate in every other within
+    /// the window (the same refund sent by two clients) [default: each session's own].
+    #[arg(long, requires = "listen")]
+    duplicates_across_sessions: bool,
     /// The server to start, and its arguments (after `--`).
     #[arg(required_unless_present = "listen", last = true)]
     command: Vec<std::ffi::OsString>,
@@ -282,15 +286,18 @@ fn serve_http(
         metrics,
         meaning,
     } = setup;
+    let shared = args.duplicates_across_sessions.then(Actions::default);
     let new_gate = move || {
-        presenting(
-            Gate::new()
-                .with_unchecked(unchecked)
-                .with_unlisted(unlisted)
-                .with_policy(policy.clone())
-                .with_session_options(meaning),
-            present,
-        )
+        let gate = Gate::new()
+            .with_unchecked(unchecked)
+            .with_unlisted(unlisted)
+            .with_policy(policy.clone())
+            .with_session_options(meaning);
+        let gate = match &shared {
+            Some(actions) => gate.sharing_actions(actions.clone()),
+            None => gate,
+        };
+        presenting(gate, present)
     };
     let mut gate = HttpGate::bind(listen, upstream, new_gate, log)
         .map_err(|e| format!("{listen}: {e}"))?

@@ -133,7 +133,7 @@ use message::Message;
 pub use metrics::{Metrics, MetricsServer};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, run_stdio_with_metrics, MAX_LINE_BYTES};
-pub use toolargs_semantic::SessionOptions;
+pub use toolargs_semantic::{Actions, SessionOptions};
 pub use tools::{Tools, UncheckedTool};
 use trace::{Answer, CallSpan};
 

@@ -4,7 +4,7 @@
 //! one retry too many asks; this module turns it into where the call goes.
 
 use serde_json::Value;
-use toolargs_semantic::{Decision, SessionOptions};
+use toolargs_semantic::{Actions, Decision, SessionOptions};
 
 use crate::message::Params;
 use crate::{CallVerdict, Gate};
@@ -27,7 +27,16 @@ pub(crate) enum Ask {
 impl Gate {
     /// How hard the session holds corrections and repeated actions.
     pub fn with_session_options(mut self, options: SessionOptions) -> Gate {
-        self.session = toolargs_semantic::Session::new(options);
+        let actions = self.session.actions().clone();
+        self.session = toolargs_semantic::Session::new(options).sharing(actions);
+        self
+    }
+
+    /// Remembers the actions forwarded in `actions`, shared with other gates (each HTTP
+    /// session's): an action forwarded by any of them is a duplicate in all. By default a
+    /// gate's actions are its own.
+    pub fn sharing_actions(mut self, actions: Actions) -> Gate {
+        self.session = std::mem::take(&mut self.session).sharing(actions);
         self
     }
 

@@ -71,7 +71,7 @@ pub use entity::{EntityId, ResolveError, Resolver};
 pub use fingerprint::{canonical_json, Fingerprint};
 pub use gate::SemanticGate;
 pub use profile::{FieldProfile, Meaning, Profile};
-pub use session::{Judged, Session, SessionOptions, Weighing};
+pub use session::{Actions, Judged, Session, SessionOptions, Weighing};
 pub use toolargs_core::declare::{Declaration, Kind, Semantics, Source};
 pub use units::{Unit, UnitFamily};
 

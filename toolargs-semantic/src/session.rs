@@ -2,6 +2,7 @@
 //! makes of a call ([`Weighing`], [`Judged`]).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use web_time::Instant;
@@ -69,7 +70,7 @@ impl SessionOptions {
     }
 }
 
-/// The most actions a session remembers; past it, the oldest is forgotten.
+/// The most actions an [`Actions`] remembers; past it, the oldest is forgotten.
 const MAX_REMEMBERED: usize = 4096;
 
 /// One conversation's calls, for the tools whose meaning is known: a call to a tool after that
@@ -115,10 +116,71 @@ pub struct Session {
     corrections: HashMap<String, u32>,
     /// Corrections made in the session.
     spent: u32,
-    /// The actions that ran: by fingerprint, the label of the last call of each and when.
+    /// The actions that ran: the session's own, or shared with other sessions.
+    actions: Actions,
+}
+
+/// The actions that ran, remembered for the duplicate window: a [`Session`]'s own by default;
+/// sessions given clones of one `Actions` ([`Session::sharing`]) see each other's actions as
+/// duplicates (the same refund sent by two clients, or over two connections).
+///
+/// ```
+/// use toolargs_semantic::{Actions, Session, SessionOptions};
+///
+/// let actions = Actions::default();
+/// let first = Session::new(SessionOptions::default()).sharing(actions.clone());
+/// let second = Session::new(SessionOptions::default()).sharing(actions);
+/// # let _ = (first, second);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Actions(Arc<Mutex<Remembered>>);
+
+#[derive(Debug, Default)]
+struct Remembered {
+    /// By fingerprint, the label of the last call of each action and when it ran.
     done: HashMap<Fingerprint, (String, Instant)>,
     /// The fingerprints of the actions that ran, oldest first, to forget the oldest.
     order: VecDeque<(Fingerprint, Instant)>,
+}
+
+impl Actions {
+    fn remembered(&self) -> MutexGuard<'_, Remembered> {
+        // What a panicking holder left is still a set of fingerprints: keep using it.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The label of the last run of the action `fingerprint`, and how long ago, when it ran
+    /// within `window`.
+    fn ran_within(
+        &self,
+        fingerprint: &Fingerprint,
+        window: Duration,
+    ) -> Option<(String, Duration)> {
+        let remembered = self.remembered();
+        let (label, at) = remembered.done.get(fingerprint)?;
+        let ago = at.elapsed();
+        (ago < window).then(|| (label.clone(), ago))
+    }
+
+    /// The action `fingerprint` ran under `label`.
+    fn ran(&self, fingerprint: Fingerprint, label: &str) {
+        let mut remembered = self.remembered();
+        if remembered.order.len() >= MAX_REMEMBERED {
+            if let Some((oldest, at)) = remembered.order.pop_front() {
+                // Forgotten unless the same action ran again since.
+                if remembered
+                    .done
+                    .get(&oldest)
+                    .is_some_and(|(_, last)| *last == at)
+                {
+                    remembered.done.remove(&oldest);
+                }
+            }
+        }
+        let now = Instant::now();
+        remembered.order.push_back((fingerprint, now));
+        remembered.done.insert(fingerprint, (label.to_owned(), now));
+    }
 }
 
 /// What a [`Session`] makes of a call that passed the schema.
@@ -334,6 +396,18 @@ impl Session {
         }
     }
 
+    /// The session remembers its actions in `actions`, which other sessions may share: an
+    /// action that ran in any of them is a duplicate in all.
+    pub fn sharing(mut self, actions: Actions) -> Session {
+        self.actions = actions;
+        self
+    }
+
+    /// Where the session remembers its actions (to share them with a session made later).
+    pub fn actions(&self) -> &Actions {
+        &self.actions
+    }
+
     /// The session's options.
     pub fn options(&self) -> SessionOptions {
         self.options
@@ -388,13 +462,11 @@ impl Session {
             return weighing;
         }
         let fingerprint = semantic.fingerprint(profile, arguments);
-        let window = self.options.duplicate_window;
         let earlier = self
-            .done
-            .get(&fingerprint)
-            .filter(|(_, at)| at.elapsed() < window);
-        if let Some((label, at)) = earlier {
-            weighing.duplicate_of = Some((label.clone(), at.elapsed()));
+            .actions
+            .ran_within(&fingerprint, self.options.duplicate_window);
+        if let Some(earlier) = earlier {
+            weighing.duplicate_of = Some(earlier);
             if weighing.decision != Decision::Reject {
                 weighing.decision = Decision::Confirm;
                 weighing.code = Some("duplicate_action");
@@ -410,17 +482,7 @@ impl Session {
         self.originals.remove(tool);
         self.corrections.remove(tool);
         if let Some(fingerprint) = fingerprint {
-            if self.order.len() >= MAX_REMEMBERED {
-                if let Some((oldest, at)) = self.order.pop_front() {
-                    // Forgotten unless the same action ran again since.
-                    if self.done.get(&oldest).is_some_and(|(_, last)| *last == at) {
-                        self.done.remove(&oldest);
-                    }
-                }
-            }
-            let now = Instant::now();
-            self.order.push_back((fingerprint, now));
-            self.done.insert(fingerprint, (label.to_owned(), now));
+            self.actions.ran(fingerprint, label);
         }
     }
 
@@ -487,6 +549,27 @@ mod tests {
     fn profile() -> Profile {
         let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
         Profile::from_schema("act", Effect::Additive, &schema)
+    }
+
+    #[test]
+    fn sessions_sharing_actions_see_each_others_and_keep_their_own_corrections() {
+        let profile = profile();
+        let actions = Actions::default();
+        let mut first = Session::new(SessionOptions::default()).sharing(actions.clone());
+        let second = Session::new(SessionOptions::default()).sharing(actions);
+        let alone = Session::new(SessionOptions::default());
+        first.rejected("act", r#"{"n": "one"}"#);
+        first.executed_call(&profile, false, &json!({"n": 1}), "call 1");
+        let again = second.weigh(&profile, false, &json!({"n": 1}));
+        assert_eq!(again.code, Some("duplicate_action"));
+        assert_eq!(
+            again.duplicate_of.map(|(label, _)| label),
+            Some("call 1".to_owned())
+        );
+        assert_eq!(alone.weigh(&profile, false, &json!({"n": 1})).code, None);
+        // What a session corrects is its own.
+        first.rejected("act", r#"{"n": "two"}"#);
+        assert!(first.corrects("act") && !second.corrects("act"));
     }
 
     #[test]

@@ -414,3 +414,50 @@ fn requests_without_a_session_are_the_session_of_the_client_a_header_names() {
     .sessions_by("not a header")
     .is_err());
 }
+
+#[test]
+fn gates_sharing_actions_hold_an_action_repeated_by_another_client() {
+    let upstream = upstream();
+    let policy = crate::Policy::from_toml(
+        "[[tools]]\nname = \"refund\"\n[tools.meaning]\n\
+         amount_cents = { semantic = \"money\", currency = \"USD\", minor_units = true }\n",
+    )
+    .unwrap();
+    let actions = crate::Actions::default();
+    // Options set after the sharing keep it.
+    let new_gate = move || {
+        Gate::new()
+            .with_policy(policy.clone())
+            .sharing_actions(actions.clone())
+            .with_session_options(crate::SessionOptions::default())
+    };
+    let gate = HttpGate::bind(
+        "127.0.0.1:0".parse().unwrap(),
+        &upstream.url,
+        new_gate,
+        None,
+    )
+    .unwrap()
+    .sessions_by("X-Client")
+    .unwrap();
+    let endpoint = gate.endpoint();
+    std::thread::spawn(move || gate.serve());
+    let refund = BAD_CALL.replace(r#"999999,"overwrite":true"#, "5");
+    let other = BAD_CALL.replace(r#"999999,"overwrite":true"#, "6");
+    let send = |client: &str, call: &str| {
+        let mut answer = ureq::post(&endpoint)
+            .config()
+            .http_status_as_error(false)
+            .build()
+            .header("Content-Type", "application/json")
+            .header("X-Client", client)
+            .send(call)
+            .unwrap();
+        answer.body_mut().read_to_string().unwrap_or_default()
+    };
+    assert!(!send("a", &refund).contains("isError"));
+    // The same refund from another client is the same action; another refund is not.
+    assert!(send("b", &refund).contains("duplicate_action"));
+    assert!(!send("b", &other).contains("isError"));
+    assert_eq!(upstream.got("tools/call").len(), 2);
+}
