@@ -120,7 +120,7 @@ impl Gate {
         match spec.parse_json(&sent.into(), &self.options) {
             Ok(parsed) if parsed.repairs.is_empty() => {
                 verdict.outcome = Outcome::Clean;
-                let ask = self.weigh(name, &parsed.args, &mut verdict);
+                let ask = self.weigh(name, &parsed.args, sent, &mut verdict);
                 self.forward_call(
                     id,
                     name,
@@ -138,7 +138,7 @@ impl Gate {
                     verdict.paths.push(repair.path.clone());
                 }
                 let line = message::with_arguments(line, params, &parsed.args);
-                let ask = self.weigh(name, &parsed.args, &mut verdict);
+                let ask = self.weigh(name, &parsed.args, sent, &mut verdict);
                 let arguments = || parsed.args.to_string();
                 self.forward_call(id, name, params, line, arguments, verdict, ask)
             }

@@ -66,15 +66,21 @@ impl Gate {
         }
     }
 
-    /// What the meaning of a call to `tool` with `arguments` (as judged, repaired perhaps)
-    /// asks, when the tool's meaning is known; what was found goes into `verdict`.
-    pub(crate) fn weigh(&self, tool: &str, arguments: &Value, verdict: &mut CallVerdict) -> Ask {
+    /// What the meaning of a call to `tool` with `arguments` (as judged, repaired perhaps;
+    /// `sent` as received) asks, when the tool's meaning is known; what was found goes into `verdict`.
+    pub(crate) fn weigh(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        sent: &str,
+        verdict: &mut CallVerdict,
+    ) -> Ask {
         let Some(profile) = self.tools.profile(tool) else {
             return Ask::Nothing;
         };
         let weighing = self
             .session
-            .weigh(profile, self.tools.is_idempotent(tool), arguments);
+            .weigh(profile, self.tools.is_idempotent(tool), arguments, sent);
         verdict.meaning = weighing.to_json();
         verdict.fingerprint = weighing.fingerprint;
         match weighing.decision {

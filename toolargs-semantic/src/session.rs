@@ -95,14 +95,15 @@ const MAX_REMEMBERED: usize = 4096;
 /// session.rejected("refund", r#"{"amount_cents": "19.99", "currency": "USD"}"#);
 /// // Its correction, 100 times what was meant, passes the schema and not the session.
 /// assert!(session.admit("refund"));
-/// let weighing = session.weigh(&profile, false, &json!({"amount_cents": 199900, "currency": "USD"}));
+/// let correction = json!({"amount_cents": 199900, "currency": "USD"});
+/// let weighing = session.weigh(&profile, false, &correction, &correction.to_string());
 /// assert_eq!((weighing.decision, weighing.code), (Decision::Reject, Some("meaning_changed")));
 /// // The one that means it runs; the same action again is a duplicate.
 /// let corrected = json!({"amount_cents": 1999, "currency": "USD"});
-/// let weighing = session.weigh(&profile, false, &corrected);
+/// let weighing = session.weigh(&profile, false, &corrected, &corrected.to_string());
 /// assert_eq!(weighing.decision, Decision::Proceed);
 /// session.executed("refund", weighing.fingerprint, "call 3");
-/// let again = session.weigh(&profile, false, &corrected);
+/// let again = session.weigh(&profile, false, &corrected, &corrected.to_string());
 /// assert_eq!((again.decision, again.code), (Decision::Confirm, Some("duplicate_action")));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -439,16 +440,28 @@ impl Session {
             .or_insert_with(|| arguments.to_owned());
     }
 
-    /// What a call to `profile`'s tool with `arguments` (as judged, repaired perhaps) means
-    /// for the session: a correction is compared with its original and the tool's effect
-    /// decides; an action of a tool that acts and is not `idempotent` is compared with those
-    /// that ran within the window.
-    pub fn weigh(&self, profile: &Profile, idempotent: bool, arguments: &Value) -> Weighing {
+    /// What a call to `profile`'s tool with `arguments` (as judged: repaired perhaps, absent
+    /// properties given their defaults) means for the session, `sent` its arguments as JSON
+    /// text as received: a correction is compared with its original, both as the model wrote
+    /// them (a default filled in was not written, and the original had it too), and the
+    /// tool's effect decides; an action of a tool that acts and is not `idempotent` is
+    /// compared with those that ran within the window.
+    pub fn weigh(
+        &self,
+        profile: &Profile,
+        idempotent: bool,
+        arguments: &Value,
+        sent: &str,
+    ) -> Weighing {
         let semantic = SemanticGate::new();
         let mut weighing = Weighing::proceed();
         if let Some(original) = self.originals.get(profile.name()) {
+            let corrected = match serde_json::from_str::<Value>(sent) {
+                Ok(sent) => written(arguments, &sent),
+                Err(_) => arguments.clone(),
+            };
             let sent: Value = serde_json::from_str(original).unwrap_or(Value::Null);
-            let review = semantic.compare(profile, &sent, arguments);
+            let review = semantic.compare(profile, &sent, &corrected);
             weighing.decision = review.decision;
             weighing.code = match review.decision {
                 Decision::Reject => Some("meaning_changed"),
@@ -507,7 +520,7 @@ impl Session {
         }
         let parsed = judge.parse_json(&sent.into(), options);
         let weighing = match &parsed {
-            Ok(parsed) => Some(self.weigh(profile, idempotent, &parsed.args)),
+            Ok(parsed) => Some(self.weigh(profile, idempotent, &parsed.args, sent)),
             Err(_) => {
                 self.rejected(profile.name(), sent);
                 None
@@ -540,6 +553,28 @@ impl Session {
     }
 }
 
+/// `arguments` without what the parse filled in: the members of each object that `sent` (the
+/// same call as written) does not have, at any depth where both hold an object, or lists of
+/// one length.
+fn written(arguments: &Value, sent: &Value) -> Value {
+    match (arguments, sent) {
+        (Value::Object(judged), Value::Object(sent)) => Value::Object(
+            judged
+                .iter()
+                .filter_map(|(key, value)| Some((key.clone(), written(value, sent.get(key)?))))
+                .collect(),
+        ),
+        (Value::Array(judged), Value::Array(sent)) if judged.len() == sent.len() => Value::Array(
+            judged
+                .iter()
+                .zip(sent)
+                .map(|(v, s)| written(v, s))
+                .collect(),
+        ),
+        _ => arguments.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -552,6 +587,24 @@ mod tests {
     }
 
     #[test]
+    fn a_default_the_parse_filled_in_is_not_a_change_of_the_correction() {
+        let schema = json!({"type": "object", "properties": {
+            "due": {"type": "string", "default": ""}, "n": {"type": "integer"}}});
+        let meanings: crate::Meanings =
+            serde_json::from_value(json!({"due": {"semantic": "date"}})).unwrap();
+        let profile = Profile::declared("invoice", Effect::Additive, &schema, &meanings).unwrap();
+        let mut session = Session::new(SessionOptions::default());
+        session.rejected("invoice", r#"{"n": 1, "memo": "invented"}"#);
+        // The parse gave `due` its default: the model wrote neither it nor, before, the original.
+        let judged = json!({"n": 1, "due": ""});
+        let weighing = session.weigh(&profile, false, &judged, r#"{"n": 1}"#);
+        assert_eq!(weighing.code, None, "{weighing:?}");
+        // Written by the model, the same value is weighed.
+        let written = session.weigh(&profile, false, &judged, r#"{"n": 1, "due": ""}"#);
+        assert_eq!(written.code, Some("confirmation_required"), "{written:?}");
+    }
+
+    #[test]
     fn sessions_sharing_actions_see_each_others_and_keep_their_own_corrections() {
         let profile = profile();
         let actions = Actions::default();
@@ -560,13 +613,28 @@ mod tests {
         let alone = Session::new(SessionOptions::default());
         first.rejected("act", r#"{"n": "one"}"#);
         first.executed_call(&profile, false, &json!({"n": 1}), "call 1");
-        let again = second.weigh(&profile, false, &json!({"n": 1}));
+        let again = second.weigh(
+            &profile,
+            false,
+            &json!({"n": 1}),
+            &json!({"n": 1}).to_string(),
+        );
         assert_eq!(again.code, Some("duplicate_action"));
         assert_eq!(
             again.duplicate_of.map(|(label, _)| label),
             Some("call 1".to_owned())
         );
-        assert_eq!(alone.weigh(&profile, false, &json!({"n": 1})).code, None);
+        assert_eq!(
+            alone
+                .weigh(
+                    &profile,
+                    false,
+                    &json!({"n": 1}),
+                    &json!({"n": 1}).to_string()
+                )
+                .code,
+            None
+        );
         // What a session corrects is its own.
         first.rejected("act", r#"{"n": "two"}"#);
         assert!(first.corrects("act") && !second.corrects("act"));
@@ -582,11 +650,21 @@ mod tests {
         // The oldest was forgotten; the newest is remembered under its label.
         assert_eq!(
             session
-                .weigh(&profile, false, &json!({"n": 0}))
+                .weigh(
+                    &profile,
+                    false,
+                    &json!({"n": 0}),
+                    &json!({"n": 0}).to_string()
+                )
                 .duplicate_of,
             None
         );
-        let newest = session.weigh(&profile, false, &json!({"n": MAX_REMEMBERED}));
+        let newest = session.weigh(
+            &profile,
+            false,
+            &json!({"n": MAX_REMEMBERED}),
+            &json!({"n": MAX_REMEMBERED}).to_string(),
+        );
         assert_eq!(
             newest.duplicate_of.map(|(label, _)| label),
             Some(MAX_REMEMBERED.to_string())
@@ -594,14 +672,28 @@ mod tests {
         assert_eq!(newest.code, Some("duplicate_action"));
         // Idempotent, or past the window: not a duplicate.
         assert_eq!(
-            session.weigh(&profile, true, &json!({"n": 5})).fingerprint,
+            session
+                .weigh(
+                    &profile,
+                    true,
+                    &json!({"n": 5}),
+                    &json!({"n": 5}).to_string()
+                )
+                .fingerprint,
             None
         );
         let mut brief =
             Session::new(SessionOptions::default().with_duplicate_window(Duration::ZERO));
         brief.executed_call(&profile, false, &json!({"n": 1}), "1");
         assert_eq!(
-            brief.weigh(&profile, false, &json!({"n": 1})).decision,
+            brief
+                .weigh(
+                    &profile,
+                    false,
+                    &json!({"n": 1}),
+                    &json!({"n": 1}).to_string()
+                )
+                .decision,
             Decision::Proceed
         );
     }
