@@ -7,7 +7,7 @@ the tool and in which type.
 
 import json
 import os
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastmcp import FastMCP
 from pydantic import Field
@@ -34,6 +34,22 @@ def issue_refund(
     """Refund part of an order, in cents of `currency`."""
     record("issue_refund", order_id=order_id, amount_cents=amount_cents, currency=currency)
     return {"order_id": order_id, "refunded_cents": amount_cents, "currency": currency}
+
+
+@mcp.tool(annotations={"destructiveHint": False})
+def create_invoice(
+    amount: float = 0,
+    currency: Annotated[str, Field(pattern="^[A-Z]{3}$")] = "USD",
+    due_date: str = "",
+    duration: float = 0,
+    unit: str = "h",
+    speed: Literal["standard", "overnight"] = "standard",
+    recipient: str = "",
+) -> dict:
+    """Invoice work: an amount, when it is due, how long it took, how fast, and for whom."""
+    arguments = dict(amount=amount, currency=currency, due_date=due_date, duration=duration)
+    record("create_invoice", **arguments, unit=unit, speed=speed, recipient=recipient)
+    return {"invoiced": True}
 
 
 @mcp.tool(annotations={"readOnlyHint": True})

@@ -9,6 +9,10 @@ refused `duplicate_action` (this client cannot ask its user to confirm); another
 correction that swaps the currency is refused `meaning_changed`. Each transport must leave
 the server having executed one refund, the one meant, and the log with each decision.
 
+Then the seed's golden pairs (a currency, a date, a duration in units, an enum's synonym, a
+recipient), each in a session of its own on `create_invoice`: the user's call rejected for an
+invented key, and its correction run or kept from the tool by what it means.
+
 Usage: meaning_client.py CONTEXT, the JSON object of `client.py` (`gate`, `venv`, `sdk`,
 `run`). Prints what it checked; exits 1 when a check fails.
 """
@@ -30,7 +34,30 @@ POLICY = """[[tools]]
 name = "issue_refund"
 [tools.meaning]
 amount_cents = { semantic = "money", currency = "currency", minor_units = true, critical = true }
+
+[[tools]]
+name = "create_invoice"
+[tools.meaning]
+amount = { semantic = "money", currency = "currency", critical = true }
+due_date = { semantic = "date" }
+duration = { semantic = "duration", unit = "unit" }
+speed = { synonyms = { overnight = ["next_day"] } }
+recipient = { semantic = "entity", entity = "person" }
 """
+
+# The seed's golden pairs: what the user meant (sent with an invented key, so rejected), its
+# correction, and the code that keeps the correction from the tool (none: it runs).
+GOLDEN_PAIRS = [
+    ("currency swapped", {"amount": 100, "currency": "USD"}, {"amount": 100, "currency": "CAD"}, "meaning_changed"),
+    ("currency kept", {"amount": 100, "currency": "USD"}, {"amount": 100.0, "currency": "USD"}, None),
+    ("a date read two ways", {"due_date": "04/03/2026"}, {"due_date": "2026-03-04"}, "confirmation_required"),
+    ("1.5 hours as 36", {"duration": 1.5, "unit": "hours"}, {"duration": 36, "unit": "hours"}, "confirmation_required"),
+    ("1.5 hours as 90 minutes", {"duration": 1.5, "unit": "hours"}, {"duration": 90, "unit": "min"}, None),
+    ("an enum's synonym", {"speed": "next_day"}, {"speed": "overnight"}, None),
+    ("an enum's other value", {"speed": "next_day"}, {"speed": "standard"}, "confirmation_required"),
+    ("another recipient", {"recipient": "Alice"}, {"recipient": "Bob"}, "confirmation_required"),
+    ("the same recipient", {"recipient": "Alice"}, {"recipient": "Alice"}, None),
+]
 
 
 def calls(order):
@@ -78,6 +105,26 @@ def check_record_and_log(record, log, order, checks, what):
     )
 
 
+async def golden_pair(call, pair, checks, what):
+    """One golden pair in a session of its own: the original rejected, the correction decided."""
+    name, meant, corrected, code = pair
+    first = dump(await call("create_invoice", {**meant, "memo": "invented"}))
+    checks.check(f"{what}: {name}: the original is rejected", "unknown_field" in errors_of(first), f"{first}")
+    second = dump(await call("create_invoice", corrected))
+    checks.check(f"{what}: {name}: -> {code or 'runs'}", errors_of(second) == ([code] if code else []), f"{second}")
+
+
+def check_golden_record(record, checks, what):
+    """The tool received the corrections that run, and nothing else."""
+    got = [r["arguments"] for r in records(record) if r["tool"] == "create_invoice"]
+    ran = [corrected for _, _, corrected, code in GOLDEN_PAIRS if code is None]
+    # The tool saw each argument the correction sent, as sent in meaning (`100.0` is `100`).
+    fits = len(got) == len(ran) and all(
+        all(g[key] == value for key, value in sent.items()) for g, sent in zip(got, ran)
+    )
+    checks.check(f"{what}: the invoice tool received only the corrections that run", fits, f"{got}")
+
+
 async def over_stdio(context, run, policy, checks):
     print(f"== {CLIENT} client: stdio")
     record, log = run / "stdio.record.jsonl", run / "stdio.verdicts.jsonl"
@@ -94,6 +141,15 @@ async def over_stdio(context, run, policy, checks):
             await session.initialize()
             await make_calls(session.call_tool, "stdio", checks, "stdio")
     check_record_and_log(record, log, "stdio", checks, "stdio")
+    # A gate, so a session, for each golden pair.
+    golden = run / "stdio-golden.record.jsonl"
+    for pair in GOLDEN_PAIRS:
+        params.env["SHOP_RECORD"] = str(golden)
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=60) as session:
+                await session.initialize()
+                await golden_pair(session.call_tool, pair, checks, "stdio")
+    check_golden_record(golden, checks, "stdio")
 
 
 async def over_http(context, run, policy, checks):
@@ -126,6 +182,12 @@ async def over_http(context, run, policy, checks):
         codes = [v["codes"] for v in records(log) if v.get("tool") == "issue_refund"]
         expected = [codes for _, codes in calls("")]
         checks.check("http: the log holds each verdict of both revisions", codes == expected * 2, f"{codes}")
+        # Each client of the legacy revision is an MCP session: one for each golden pair.
+        print(f"== {CLIENT} client: the golden pairs over Streamable HTTP")
+        for pair in GOLDEN_PAIRS:
+            async with Client(gated_url, mode="legacy") as client:
+                await golden_pair(client.call_tool, pair, checks, "http")
+        check_golden_record(record, checks, "http")
     finally:
         stop(gate, server)
 
