@@ -3,10 +3,12 @@
 //! [`Session`](toolargs_semantic::Session), as the gate's is.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 use serde_json::Value;
 use toolargs_core::{Judge, Limits, ParseOptions};
 use toolargs_semantic::SessionOptions;
@@ -16,8 +18,9 @@ use crate::result::ParseResult;
 use crate::spec::{parse, Spec, ToolSet, DETACH_AT_BYTES};
 
 /// One conversation's calls: a call after its tool's call was rejected is a correction,
-/// compared with the original; an action repeated within ten minutes is a duplicate;
-/// corrections are capped.
+/// compared with the original; an action repeated within the duplicate window (ten minutes)
+/// is a duplicate; corrections are capped (two per tool, twenty per session), as the options
+/// of `session()` say.
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct Session {
     tools: Tools,
@@ -37,11 +40,11 @@ struct State {
 }
 
 impl Session {
-    pub(crate) fn new(tools: Tools) -> Session {
+    pub(crate) fn new(tools: Tools, options: SessionOptions) -> Session {
         Session {
             tools,
             state: Mutex::new(State {
-                session: toolargs_semantic::Session::new(SessionOptions::default()),
+                session: toolargs_semantic::Session::new(options),
                 ran: 0,
             }),
         }
@@ -87,37 +90,14 @@ impl Session {
         };
         Ok((spec, arguments))
     }
-}
 
-// The sessions' constructors live here, with the sessions, not with the tools: a module of
-// their own methods (pyo3's `multiple-pymethods`).
-#[pymethods]
-impl Spec {
-    /// A session over this tool: one conversation's calls, judged by its declared meaning as
-    /// well as by its schema.
-    fn session(slf: &Bound<'_, Spec>) -> Session {
-        Session::new(Tools::One(slf.clone().unbind()))
-    }
-}
-
-#[pymethods]
-impl ToolSet {
-    /// A session over the tools: one conversation's calls, judged by their declared meaning
-    /// as well as by their schemas.
-    fn session(slf: &Bound<'_, ToolSet>) -> Session {
-        Session::new(Tools::Set(slf.clone().unbind()))
-    }
-}
-
-#[pymethods]
-impl Session {
-    /// `parse(name, arguments)` (`parse(arguments)` over one spec): judges a call within the
-    /// session, as `ToolSet.parse` does, with the `decision` and `findings` its meaning gives;
-    /// a name that is not a loaded tool raises `KeyError`.
-    #[pyo3(signature = (*call))]
-    fn parse(&self, py: Python<'_>, call: &Bound<'_, PyTuple>) -> PyResult<ParseResult> {
-        let (spec, arguments) = self.called(call)?;
-        let arguments = &arguments;
+    /// Judges a call to `spec`'s tool with `arguments` within the session.
+    fn judge(
+        &self,
+        py: Python<'_>,
+        spec: &Spec,
+        arguments: &Bound<'_, PyAny>,
+    ) -> PyResult<ParseResult> {
         let Some(profile) = &spec.profile else {
             return Ok(parse(py, &spec.spec, arguments));
         };
@@ -153,12 +133,8 @@ impl Session {
         Ok(ParseResult::judged(judged))
     }
 
-    /// `executed(name, arguments)` (`executed(arguments)` over one spec): records that a call
-    /// with `arguments` (a dict or JSON text, as the call ran) ran: its tool's corrections are
-    /// over, and the same action again within the window is a duplicate.
-    #[pyo3(signature = (*call))]
-    fn executed(&self, call: &Bound<'_, PyTuple>) -> PyResult<()> {
-        let (spec, arguments) = self.called(call)?;
+    /// Records that a call to `spec`'s tool with `arguments` ran.
+    fn record(&self, spec: &Spec, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
         let name = spec.spec.name().unwrap_or_default();
         let Some(profile) = &spec.profile else {
             return Ok(());
@@ -169,7 +145,7 @@ impl Session {
         } else if let Ok(bytes) = arguments.cast::<PyBytes>() {
             serde_json::from_slice(bytes.as_bytes()).map_err(|e| not_json(e.to_string()))?
         } else {
-            let text = to_json_text(&arguments, &Limits::DEFAULT)
+            let text = to_json_text(arguments, &Limits::DEFAULT)
                 .map_err(|e| not_json(format!("{}: {}", e.0.path, e.0.message)))?;
             serde_json::from_str(&text).map_err(|e| not_json(e.to_string()))?
         };
@@ -180,6 +156,154 @@ impl Session {
             .session
             .executed_call(profile, spec.idempotent, &value, &label);
         Ok(())
+    }
+}
+
+/// The options of a session: each given one laid over the defaults.
+fn options(
+    corrections_per_tool: Option<&Bound<'_, PyAny>>,
+    corrections_per_session: Option<&Bound<'_, PyAny>>,
+    duplicate_window: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SessionOptions> {
+    let mut options = SessionOptions::default();
+    if let Some(count) = corrections_per_tool {
+        options = options.with_corrections_per_tool(count_of(count, "corrections_per_tool")?);
+    }
+    if let Some(count) = corrections_per_session {
+        options = options.with_corrections_per_session(count_of(count, "corrections_per_session")?);
+    }
+    if let Some(window) = duplicate_window {
+        options = options.with_duplicate_window(window_of(window)?);
+    }
+    Ok(options)
+}
+
+/// A count of corrections: an `int` from 0 to 2^32 - 1.
+fn count_of(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u32> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an int, not {}",
+            type_name(value)
+        )));
+    }
+    if value.lt(0)? {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be 0 or more, not {value}"
+        )));
+    }
+    value.extract::<u32>().map_err(|_| {
+        PyValueError::new_err(format!("{what} must be at most {}, not {value}", u32::MAX))
+    })
+}
+
+/// The duplicate window: seconds (an `int` or a `float`) or a `datetime.timedelta`, finite
+/// and not negative.
+fn window_of(value: &Bound<'_, PyAny>) -> PyResult<Duration> {
+    static TIMEDELTA: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let timedelta = TIMEDELTA.import(value.py(), "datetime", "timedelta")?;
+    let seconds: f64 = if value.is_instance(timedelta)? {
+        value.call_method0("total_seconds")?.extract()?
+    } else if value.is_instance_of::<PyFloat>()
+        || (value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>())
+    {
+        value.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "duplicate_window must be a finite number of seconds, not {value}"
+            ))
+        })?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "duplicate_window must be seconds (an int or a float) or a datetime.timedelta, not {}",
+            type_name(value)
+        )));
+    };
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "duplicate_window must be 0 seconds or more, not {}",
+            value.repr()?
+        )));
+    }
+    let shown = value.repr()?;
+    Duration::try_from_secs_f64(seconds).map_err(|_| {
+        PyValueError::new_err(format!(
+            "duplicate_window must be a finite number of seconds, not {shown}"
+        ))
+    })
+}
+
+/// The name of `value`'s type, for errors.
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |name| name.to_string())
+}
+
+// The sessions' constructors live here, with the sessions, not with the tools: a module of
+// their own methods (pyo3's `multiple-pymethods`).
+#[pymethods]
+impl Spec {
+    /// A session over this tool: one conversation's calls, judged by its declared meaning as
+    /// well as by its schema. `corrections_per_tool` (2) and `corrections_per_session` (20)
+    /// cap the calls after a rejected one; `duplicate_window` (600 seconds; an int, a float
+    /// or a `datetime.timedelta`) is how long an action makes the same action a duplicate.
+    #[pyo3(signature = (*, corrections_per_tool=None, corrections_per_session=None, duplicate_window=None))]
+    fn session(
+        slf: &Bound<'_, Spec>,
+        corrections_per_tool: Option<&Bound<'_, PyAny>>,
+        corrections_per_session: Option<&Bound<'_, PyAny>>,
+        duplicate_window: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Session> {
+        let options = options(
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window,
+        )?;
+        Ok(Session::new(Tools::One(slf.clone().unbind()), options))
+    }
+}
+
+#[pymethods]
+impl ToolSet {
+    /// A session over the tools: one conversation's calls, judged by their declared meaning
+    /// as well as by their schemas. `corrections_per_tool` (2) and `corrections_per_session`
+    /// (20) cap the calls after a rejected one; `duplicate_window` (600 seconds; an int, a
+    /// float or a `datetime.timedelta`) is how long an action makes the same action a
+    /// duplicate.
+    #[pyo3(signature = (*, corrections_per_tool=None, corrections_per_session=None, duplicate_window=None))]
+    fn session(
+        slf: &Bound<'_, ToolSet>,
+        corrections_per_tool: Option<&Bound<'_, PyAny>>,
+        corrections_per_session: Option<&Bound<'_, PyAny>>,
+        duplicate_window: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Session> {
+        let options = options(
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window,
+        )?;
+        Ok(Session::new(Tools::Set(slf.clone().unbind()), options))
+    }
+}
+
+#[pymethods]
+impl Session {
+    /// `parse(name, arguments)` (`parse(arguments)` over one spec): judges a call within the
+    /// session, as `ToolSet.parse` does, with the `decision` and `findings` its meaning gives;
+    /// a name that is not a loaded tool raises `KeyError`.
+    #[pyo3(signature = (*call))]
+    fn parse(&self, py: Python<'_>, call: &Bound<'_, PyTuple>) -> PyResult<ParseResult> {
+        let (spec, arguments) = self.called(call)?;
+        self.judge(py, spec, &arguments)
+    }
+
+    /// `executed(name, arguments)` (`executed(arguments)` over one spec): records that a call
+    /// with `arguments` (a dict or JSON text, as the call ran) ran: its tool's corrections are
+    /// over, and the same action again within the window is a duplicate.
+    #[pyo3(signature = (*call))]
+    fn executed(&self, call: &Bound<'_, PyTuple>) -> PyResult<()> {
+        let (spec, arguments) = self.called(call)?;
+        self.record(spec, &arguments)
     }
 
     fn __repr__(&self) -> String {

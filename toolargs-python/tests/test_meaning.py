@@ -1,6 +1,7 @@
 """Meaning in a session: corrections compared with their originals, duplicate actions, the
 retry budget, and declarations that do not fit."""
 
+import datetime
 import json
 
 import pytest
@@ -219,3 +220,67 @@ def test_a_declaration_that_does_not_fit_is_a_load_error_naming_it():
     assert [name for name, _ in tools.unchecked] == ["issue_refund"]
     with pytest.raises(toolargs.LoadError, match="cash"):
         toolargs.Spec(definition)
+
+
+def refund(amount):
+    return {"order_id": "ord_1", "amount_cents": amount, "currency": "USD"}
+
+
+def test_the_corrections_per_tool_and_per_session_are_options():
+    tools = toolargs.ToolSet([REFUND, LOOKUP], meaning={"issue_refund": MONEY})
+    # No correction at all: the first call after a rejected one is refused unjudged.
+    session = tools.session(corrections_per_tool=0)
+    assert not session.parse("issue_refund", refund("19.99")).ok
+    assert codes(session.parse("issue_refund", refund(1999))) == ["retry_budget_exhausted"]
+    # Four attempts in all, where the default allows three.
+    session = tools.session(corrections_per_tool=3)
+    for amount in ["19.99", "19,99", "$19.99"]:
+        assert codes(session.parse("issue_refund", refund(amount))) != ["retry_budget_exhausted"]
+    assert session.parse("issue_refund", refund(1999)).decision == "proceed"
+    # One correction in the whole session, whatever the tool.
+    spec = toolargs.Spec(REFUND, meaning=MONEY)
+    session = spec.session(corrections_per_session=1)
+    assert not session.parse(refund("19.99")).ok
+    assert not session.parse(refund("19,99")).ok
+    assert codes(session.parse(refund(1999))) == ["retry_budget_exhausted"]
+
+
+@pytest.mark.parametrize("window", [0, 0.0, datetime.timedelta(0)])
+def test_the_duplicate_window_is_an_option(window):
+    tools = toolargs.ToolSet([REFUND], meaning={"issue_refund": MONEY})
+    for session in [tools.session(duplicate_window=window), tools["issue_refund"].session(duplicate_window=window)]:
+        session.executed("issue_refund", refund(1999))
+        # Past the window at once: the same refund is no duplicate.
+        assert session.parse("issue_refund", refund(1999)).decision == "proceed"
+    for window in [60, 0.5, datetime.timedelta(minutes=1)]:
+        session = tools.session(duplicate_window=window)
+        session.executed("issue_refund", refund(1999))
+        assert session.parse("issue_refund", refund(1999)).decision == "confirm"
+
+
+@pytest.mark.parametrize(
+    "options, error, says",
+    [
+        ({"corrections_per_tool": -1}, ValueError, "corrections_per_tool must be 0 or more, not -1"),
+        ({"corrections_per_session": 2**32}, ValueError, "corrections_per_session must be at most"),
+        ({"corrections_per_tool": 1.5}, TypeError, "corrections_per_tool must be an int, not float"),
+        ({"corrections_per_tool": "2"}, TypeError, "must be an int, not str"),
+        ({"corrections_per_session": True}, TypeError, "must be an int, not bool"),
+        ({"corrections_per_tool": None, "duplicate_window": -1}, ValueError, "duplicate_window must be 0 seconds or more"),
+        ({"duplicate_window": float("nan")}, ValueError, "duplicate_window must be 0 seconds or more, not nan"),
+        ({"duplicate_window": float("inf")}, ValueError, "finite number of seconds, not inf"),
+        ({"duplicate_window": 10**400}, ValueError, "finite number of seconds"),
+        ({"duplicate_window": datetime.timedelta(seconds=-1)}, ValueError, "0 seconds or more"),
+        ({"duplicate_window": "600"}, TypeError, "an int or a float) or a datetime.timedelta, not str"),
+        ({"duplicate_window": False}, TypeError, "not bool"),
+    ],
+)
+def test_bad_session_options_raise_naming_the_option(options, error, says):
+    tools = toolargs.ToolSet([REFUND], meaning={"issue_refund": MONEY})
+    for make in [tools.session, tools["issue_refund"].session]:
+        with pytest.raises(error) as raised:
+            make(**options)
+        assert says in str(raised.value)
+    # The options are keywords.
+    with pytest.raises(TypeError):
+        tools.session(2)

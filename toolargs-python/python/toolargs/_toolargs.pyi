@@ -1,3 +1,4 @@
+from datetime import timedelta
 from os import PathLike
 from typing import (
     Any,
@@ -20,6 +21,7 @@ Unknown = Literal["strip", "reject"]
 Definition = Union[str, bytes, Dict[str, Any], List[Any]]
 Arguments = Union[str, bytes, bytearray, Dict[str, Any], Any]
 StrPath = Union[str, "PathLike[str]"]
+Seconds = Union[int, float, timedelta]
 Decision = Literal["proceed", "proceed_and_report", "confirm", "reject"]
 Dialect = Literal[
     "json_schema",
@@ -130,7 +132,13 @@ class Spec:
     def unknown(self) -> Unknown: ...
     @property
     def warnings(self) -> List[str]: ...
-    def session(self) -> Session: ...
+    def session(
+        self,
+        *,
+        corrections_per_tool: Optional[int] = None,
+        corrections_per_session: Optional[int] = None,
+        duplicate_window: Optional[Seconds] = None,
+    ) -> Session: ...
     def parse(self, arguments: Arguments) -> ParseResult: ...
     def validate(self, arguments: Arguments) -> Dict[str, Any]: ...
     def tool_definition(self, dialect: Dialect) -> Dict[str, Any]: ...
@@ -144,7 +152,13 @@ class ToolSet:
     def names(self) -> List[str]: ...
     @property
     def unchecked(self) -> List[Tuple[Optional[str], str]]: ...
-    def session(self) -> Session: ...
+    def session(
+        self,
+        *,
+        corrections_per_tool: Optional[int] = None,
+        corrections_per_session: Optional[int] = None,
+        duplicate_window: Optional[Seconds] = None,
+    ) -> Session: ...
     def parse(self, name: str, arguments: Arguments) -> ParseResult: ...
     def check_many(
         self, names: Sequence[Optional[str]], arguments: Sequence[Optional[str]]
