@@ -68,8 +68,11 @@ impl Spec {
             });
         }
         let name = spec.name().unwrap_or_default().to_owned();
-        let profile = profile_of(&spec, &name, &meanings).map_err(|e| {
-            LoadError::new_err(format!("the meaning declared does not fit the schema: {e}"))
+        let profile = profile_of(&spec, &name, &meanings).map_err(|e| match name.as_str() {
+            "" => LoadError::new_err(format!("the meaning declared does not fit the schema: {e}")),
+            name => LoadError::new_err(format!(
+                "{name}: the meaning declared does not fit its schema: {e}"
+            )),
         })?;
         let idempotent = serde_json::from_str(&text).is_ok_and(|d: Value| is_idempotent(&d));
         Ok(Spec {
@@ -195,7 +198,8 @@ fn dialect_named(name: &str) -> PyResult<Dialect> {
 }
 
 /// The tools of a list of definitions (or of an MCP `tools/list` result), each loaded on its
-/// own: one that does not load is named in `unchecked` and does not stop the others.
+/// own: one whose schema does not load is named in `unchecked` and does not stop the others;
+/// a declared meaning that does not fit its schema raises `LoadError`.
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct ToolSet {
     names: Vec<String>,
@@ -236,34 +240,26 @@ impl ToolSet {
         let list = toolargs_dynamic::load_tool_list_lenient(&text)
             .map_err(|e| LoadError::new_err(e.to_string()))?;
         let named = list.by_name();
-        let mut unchecked = named.unchecked;
+        let unchecked = named.unchecked;
         let mut names = Vec::with_capacity(named.specs.len());
         let mut specs = HashMap::with_capacity(named.specs.len());
         let idempotent = idempotent_tools(&text);
         for (name, spec) in named.specs {
-            let given = meanings.remove(&name);
-            match profile_of(&spec, &name, given.as_ref().unwrap_or(&Meanings::default())) {
-                Ok(profile) => {
-                    let spec = Spec {
-                        spec: Arc::new(spec),
-                        profile: profile.map(Arc::new),
-                        idempotent: idempotent.contains(&name),
-                    };
-                    names.push(name.clone());
-                    specs.insert(name, spec);
-                }
-                // The meaning given beside the definitions is the caller's to fix.
-                Err(e) if given.is_some() => {
-                    return Err(LoadError::new_err(format!(
-                        "{name}: the meaning declared does not fit its schema: {e}"
-                    )))
-                }
-                // A schema's own declaration that does not fit leaves its tool unchecked.
-                Err(e) => unchecked.push((
-                    Some(name),
-                    format!("the meaning its schema declares does not fit it: {e}"),
-                )),
-            }
+            let given = meanings.remove(&name).unwrap_or_default();
+            // A declaration that does not fit, given beside the definitions or in the schema
+            // under `x-toolargs`, is a load error naming the tool and the argument.
+            let profile = profile_of(&spec, &name, &given).map_err(|e| {
+                LoadError::new_err(format!(
+                    "{name}: the meaning declared does not fit its schema: {e}"
+                ))
+            })?;
+            let spec = Spec {
+                spec: Arc::new(spec),
+                profile: profile.map(Arc::new),
+                idempotent: idempotent.contains(&name),
+            };
+            names.push(name.clone());
+            specs.insert(name, spec);
         }
         let refused = |tool: &str| unchecked.iter().any(|(n, _)| n.as_deref() == Some(tool));
         if let Some(tool) = meanings.keys().find(|tool| !refused(tool)) {
@@ -423,11 +419,8 @@ fn profile_of(
     name: &str,
     meanings: &Meanings,
 ) -> Result<Option<Profile>, SemanticError> {
-    if meanings.is_empty() && Meanings::in_schema(spec.schema())?.is_empty() {
-        return Ok(None);
-    }
     let effect = spec.effect().unwrap_or(Effect::Destructive);
-    Profile::declared(name, effect, spec.schema(), meanings).map(Some)
+    Profile::declared_if_any(name, effect, spec.schema(), meanings)
 }
 
 /// A `meaning` option as JSON text.

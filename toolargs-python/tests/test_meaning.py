@@ -212,14 +212,43 @@ def test_a_declaration_that_does_not_fit_is_a_load_error_naming_it():
         toolargs.Spec(REFUND, meaning={"amount_cents": {"semantics": "money"}})
     with pytest.raises(toolargs.LoadError, match="refund_order"):
         toolargs.ToolSet([REFUND], meaning={"refund_order": MONEY})
-    # A schema whose own declaration does not fit leaves its tool unchecked, not the set.
+    # A spec names its tool too.
+    with pytest.raises(toolargs.LoadError, match="^issue_refund: .*amount"):
+        toolargs.Spec(REFUND, meaning=missing)
+
+
+def declaring(prop, declared):
     definition = json.loads(json.dumps(REFUND))
-    definition["inputSchema"]["properties"]["order_id"]["x-toolargs"] = {"semantic": "cash"}
-    tools = toolargs.ToolSet([definition, LOOKUP])
-    assert tools.names == ["lookup_order"]
-    assert [name for name, _ in tools.unchecked] == ["issue_refund"]
-    with pytest.raises(toolargs.LoadError, match="cash"):
+    definition["inputSchema"]["properties"]["notify"] = {"type": "boolean"}
+    definition["inputSchema"]["properties"][prop]["x-toolargs"] = declared
+    return definition
+
+
+@pytest.mark.parametrize(
+    "definition, says",
+    [
+        # A kind there is not.
+        (declaring("order_id", {"semantic": "cash"}), "order_id: .*cash"),
+        # A sibling the schema does not have.
+        (declaring("amount_cents", {"semantic": "money", "currency": "curr"}), "amount_cents: .*curr"),
+        # A kind its type cannot hold.
+        (declaring("notify", {"semantic": "money", "currency": "USD"}), "notify is boolean.*money"),
+        # A key there is not.
+        (declaring("amount_cents", {"semantics": "money"}), "amount_cents: its x-toolargs: .*semantics"),
+    ],
+)
+def test_a_schema_declaration_that_does_not_fit_is_a_load_error_naming_the_tool_and_argument(
+    definition, says
+):
+    # As a meaning given beside the definitions is, in a set and in a spec alike.
+    with pytest.raises(toolargs.LoadError, match=f"^issue_refund: .*{says}"):
+        toolargs.ToolSet([definition, LOOKUP])
+    with pytest.raises(toolargs.LoadError, match=f"^issue_refund: .*{says}"):
         toolargs.Spec(definition)
+    # A schema that does not load is still the tool's alone.
+    broken = dict(LOOKUP, name="broken", inputSchema={"type": "object", "properties": {"a": {"$ref": "#/nowhere"}}})
+    tools = toolargs.ToolSet([broken, LOOKUP])
+    assert tools.names == ["lookup_order"] and [name for name, _ in tools.unchecked] == ["broken"]
 
 
 def refund(amount):
