@@ -51,23 +51,11 @@ impl Cx {
         }
     }
 
-    /// Reads `null` for optional fields as absent without a repair (see
-    /// [`ParseOptions::null_as_absent`](crate::ParseOptions::null_as_absent)).
-    pub fn set_null_as_absent(&mut self, on: bool) {
-        self.null_as_absent = on;
-    }
-
     /// Records errors without their message (see
     /// [`ParseOptions::omit_messages`](crate::ParseOptions::omit_messages)): a message given to
     /// [`Cx::error_with`] is then not written at all.
     pub fn set_omit_messages(&mut self, on: bool) {
         self.omit_messages = on;
-    }
-
-    /// Sets the limits the payload was read under (by default [`Limits::DEFAULT`]): a value
-    /// double-encoded in a field is read under them too.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
     }
 
     /// The limits the payload was read under.

@@ -82,11 +82,6 @@ impl Tally {
         }
     }
 
-    /// Counts one bad record found at `line` (1-based) of the first input.
-    pub fn add_bad(&mut self, reason: BadRecord, line: u64) {
-        self.add_bad_at(reason, Location { source: 0, line });
-    }
-
     /// Counts one bad record found at `at`.
     pub fn add_bad_at(&mut self, reason: BadRecord, at: Location) {
         self.total += 1;

@@ -61,29 +61,6 @@ pub fn casefold_allowed<'n>(names: impl IntoIterator<Item = &'n str>) -> bool {
     folded.len() == count
 }
 
-/// Reads a value that must equal one of `allowed` exactly (a JSON Schema `enum` or `const` of
-/// non-string values). Numbers compare by value, so `1` and `1.0` are the same.
-pub fn coerce_literal(
-    node: &Node<'_>,
-    allowed: &[Value],
-    path: &Path<'_>,
-    cx: &mut Cx,
-) -> Option<Value> {
-    let value = node.to_value();
-    let same = |a: &Value, b: &Value| match (a.as_f64(), b.as_f64()) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    };
-    if let Some(found) = allowed.iter().find(|v| same(v, &value)) {
-        return Some(found.clone());
-    }
-    let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
-    cx.error_with(path, Code::Enum, || {
-        described(&["expected one of ", &shown.join(", "), ", got "], node, "")
-    });
-    None
-}
-
 /// The JSON Schema of a string enum.
 pub fn enum_schema(names: &[&str]) -> Value {
     json!({"type": "string", "enum": names})
