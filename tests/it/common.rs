@@ -167,3 +167,11 @@ impl std::io::Write for WriterHandle {
         Ok(())
     }
 }
+
+/// The folder `scripts/bfcl.py` wrote, named by `TOOLARGS_BFCL`: the tests that read it are
+/// ignored unless asked for, and fail without it rather than pass having checked nothing.
+pub fn bfcl_folder() -> std::path::PathBuf {
+    std::env::var_os("TOOLARGS_BFCL")
+        .expect("TOOLARGS_BFCL names the folder scripts/bfcl.py wrote")
+        .into()
+}
