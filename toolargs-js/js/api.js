@@ -8,6 +8,7 @@
 
 import {
   Failure as NativeFailure,
+  Session as NativeSession,
   Spec as NativeSpec,
   ToolSet as NativeToolSet,
   maxDepth,
@@ -24,6 +25,10 @@ let limits;
 const limitsOf = () => (limits ??= { depth: maxDepth(), bytes: maxPayloadBytes() });
 
 const WRAP = Symbol("toolargs.wrap");
+/** The module's spec of a `Spec`, and the text a held call's result tells the model: set by
+ * the classes' static blocks, for this module alone. */
+let nativeOf;
+let holdFor;
 /** The most a stream hands the module at once, in UTF-16 units or bytes. */
 const SLICE = 1 << 20;
 const EMPTY = Object.freeze([]);
@@ -74,6 +79,12 @@ export class ParseResult {
     this.#model = model;
   }
 
+  static {
+    holdFor = (result, text) => {
+      result.#model = text;
+    };
+  }
+
   /** Every repair, in the order made; empty when rejected or clean. */
   get repairs() {
     let repairs = this.#repairs;
@@ -105,9 +116,10 @@ export class ParseResult {
   }
 
   /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
-   * rejected, `{"ok":true}` when accepted. */
+   * rejected, or for a call a session holds for a confirmation (`confirm`) when it does not
+   * run; `{"ok":true}` when accepted. */
   forModel() {
-    return this.ok ? OK_FOR_MODEL : this.#model;
+    return this.#model ?? OK_FOR_MODEL;
   }
 
   /** `JSON.stringify` writes all four, and a session's `decision` and `findings` (a `BigInt`
@@ -164,13 +176,20 @@ export class Spec {
       this.#names = JSON.parse(options.memberNames);
       return;
     }
-    const { effect, unknown, meaning } = options ?? {};
+    const { effect, unknown, meaning, name } = options ?? {};
     checkOption("effect", effect);
     checkOption("unknown", unknown);
+    checkOption("name", name);
     const text = definitionText(definition);
     const declared = meaningText(meaning);
-    this.#native = loading(() => NativeSpec.load(text, effect ?? undefined, unknown ?? undefined, declared));
+    this.#native = loading(() =>
+      NativeSpec.load(text, effect ?? undefined, unknown ?? undefined, declared, name ?? undefined),
+    );
     this.#names = JSON.parse(this.#native.memberNames);
+  }
+
+  static {
+    nativeOf = (spec) => spec.#native;
   }
 
   /** Loads a zod 4 schema, through zod's own JSON Schema export of its input. */
@@ -178,7 +197,7 @@ export class Spec {
     return new Spec(zodJsonSchema(schema), options);
   }
 
-  /** The tool's name, when the definition gives one. */
+  /** The tool's name: the `name` option, or the definition's when it gives one. */
   get name() {
     return this.#native.name ?? null;
   }
@@ -283,37 +302,79 @@ export class ToolSet {
     return spec.parse(args);
   }
 
-  /** A session over the tools: one conversation's calls, judged by their meaning too. */
-  session() {
-    return new Session(WRAP, this, this.#native);
+  /** A session over the tools: one conversation's calls, judged by their meaning too, with
+   * `options` (`correctionsPerTool`, `correctionsPerSession`, `duplicateWindowMs`). */
+  session(options) {
+    const [perTool, perSession, window] = sessionOptions(options);
+    const native = this.#native;
+    return new Session(undefined, WRAP, this, native, loading(() => native.session(perTool, perSession, window)));
   }
 }
 
-/** One conversation's calls to a set's tools (`toolset.session()`): a call after one of its
- * tool's was rejected is a correction, compared with that original; corrections are capped.
- * The decisions are the Rust session's. */
-class Session {
+/** The session options, in the order the module takes them. */
+const SESSION_OPTIONS = ["correctionsPerTool", "correctionsPerSession", "duplicateWindowMs"];
+
+/** The session options given, each a number or absent, in the module's order; their ranges
+ * are the module's to check. */
+function sessionOptions(options) {
+  if (options === undefined || options === null) return [undefined, undefined, undefined];
+  if (typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(`session options must be an object, not ${Array.isArray(options) ? "an array" : typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!SESSION_OPTIONS.includes(key)) {
+      throw new TypeError(
+        `${JSON.stringify(key)} is not a session option (correctionsPerTool, correctionsPerSession, duplicateWindowMs)`,
+      );
+    }
+  }
+  return SESSION_OPTIONS.map((key) => {
+    const value = options[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "number") throw new TypeError(`${key} must be a number, not ${typeof value}`);
+    return value;
+  });
+}
+
+/** One conversation's calls: a call after one of its tool's was rejected is a correction,
+ * compared with that original; corrections are capped, and an action that ran is not run
+ * again unasked. `new Session(options)` judges calls to any spec, given with each call;
+ * `toolset.session(options)` also takes the names of the set's tools. The decisions are the
+ * Rust session's. */
+export class Session {
   #native;
-  #tools;
-  #set;
+  /** For a set's session: the set, and its module's set (which says why a name is not one
+   * of its tools). */
+  #tools = null;
+  #set = null;
   #ran = 0;
 
-  constructor(token, tools, set) {
-    if (token !== WRAP) throw new TypeError("a session is made by toolset.session()");
-    this.#tools = tools;
-    this.#set = set;
-    this.#native = set.session();
+  constructor(options, token, tools, set, native) {
+    if (token === WRAP) {
+      this.#tools = tools;
+      this.#set = set;
+      this.#native = native;
+      return;
+    }
+    const [perTool, perSession, window] = sessionOptions(options);
+    this.#native = loading(() => new NativeSession(perTool, perSession, window));
   }
 
-  /** Judges a call to the tool `name`: the verdict, with `decision` and `findings`. A call
-   * not to run for its meaning is not `ok`, its errors those for the model. */
-  parse(name, args) {
-    this.#known(name);
+  /** Judges a call to `tool` (a `Spec`, or the name of a tool of the set): the verdict, with
+   * `decision` and `findings`. A call not to run for its meaning is not `ok`, its errors
+   * those for the model; one held for a confirmation stays `ok`, and its `forModel()` is
+   * what the model is told when it does not run. */
+  parse(tool, args) {
+    const spec = this.#spec(tool);
     const sent = callBytes(args);
-    const judged =
-      sent instanceof NotJson
-        ? this.#native.judgeNotJson(name, JSON.stringify(sent.steps), sent.what)
-        : this.#native.judge(name, sent);
+    const native = this.#native;
+    let judged;
+    if (sent instanceof NotJson) {
+      const steps = JSON.stringify(sent.steps);
+      judged = spec === null ? native.judgeNotJson(tool, steps, sent.what) : native.judgeSpecNotJson(spec, steps, sent.what);
+    } else {
+      judged = spec === null ? native.judge(tool, sent) : native.judgeSpec(spec, sent);
+    }
     // The verdict is read before anything else crosses.
     const verdict = judged.verdict;
     const result =
@@ -322,24 +383,34 @@ class Session {
         : verdictOf(verdict);
     result.decision = judged.decision;
     result.findings = JSON.parse(judged.findings);
+    if (result.decision === "confirm") holdFor(result, judged.held);
     judged.free();
     return result;
   }
 
-  /** Records that a call to the tool `name` with `args` ran: its tool's corrections are
-   * over, and the same action again is a duplicate. */
-  executed(name, args) {
-    this.#known(name);
+  /** Records that a call to `tool` (a `Spec`, or the name of a tool of the set) with `args`
+   * ran: its tool's corrections are over, and the same action again is a duplicate. */
+  executed(tool, args) {
+    const spec = this.#spec(tool);
     const sent = callBytes(args);
     if (sent instanceof NotJson) throw new TypeError(`the arguments are not JSON: ${sent.what}`);
     this.#ran += 1;
-    this.#native.executed(name, sent, `call ${this.#ran}`);
+    const label = `call ${this.#ran}`;
+    if (spec === null) this.#native.executed(tool, sent, label);
+    else this.#native.executedSpec(spec, sent, label);
   }
 
-  #known(name) {
-    if (!this.#tools.has(name)) {
-      throw new RangeError(this.#set.whyNot(String(name)));
+  /** The module's spec of `tool` when it is a `Spec`; `null` for the name of a tool of the
+   * set. */
+  #spec(tool) {
+    if (tool instanceof Spec) return nativeOf(tool);
+    if (this.#tools === null) {
+      throw new TypeError(
+        `a session made by new Session() judges a call with its tool's Spec, not ${typeof tool === "string" ? `the name ${JSON.stringify(tool)}` : typeof tool}`,
+      );
     }
+    if (!this.#tools.has(tool)) throw new RangeError(this.#set.whyNot(String(tool)));
+    return null;
   }
 }
 

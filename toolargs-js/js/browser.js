@@ -7,4 +7,4 @@ import init from "../dist/toolargs_js.js";
 
 await init({ module_or_path: new URL("../dist/toolargs_js_bg.wasm", import.meta.url) });
 
-export { LoadError, ParseResult, Rejected, Spec, ToolSet } from "./api.js";
+export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";

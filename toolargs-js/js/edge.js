@@ -9,4 +9,4 @@ import module from "../dist/toolargs_js_bg.wasm?module";
 
 initSync({ module });
 
-export { LoadError, ParseResult, Rejected, Spec, ToolSet } from "./api.js";
+export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";

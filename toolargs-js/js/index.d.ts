@@ -119,8 +119,11 @@ export interface SpecOptions {
   /** What happens to undeclared keys, over what the effect implies. */
   unknown?: UnknownPolicy | null;
   /** What the arguments mean, over what `x-toolargs` in the schema says; weighed in a
-   * `ToolSet`'s session. */
+   * session. */
   meaning?: Meaning | null;
+  /** The tool's name, over the definition's (a bare schema has none): a session tells the
+   * tools whose calls it judges apart by their names. */
+  name?: string | null;
 }
 
 /** Options of a set of tools. */
@@ -167,29 +170,56 @@ export interface SessionResult extends ParseResult {
   readonly findings: Finding[];
 }
 
+/** How hard a session holds corrections and repeated actions; each absent (or `null`) one
+ * keeps its default. */
+export interface SessionOptions {
+  /** Calls to a tool after its call was rejected before the next is refused
+   * `retry_budget_exhausted` (2: three attempts in all). A whole number from 0 to 2^32 − 1. */
+  correctionsPerTool?: number | null;
+  /** Corrections in the session, over every tool (20). A whole number from 0 to 2^32 − 1. */
+  correctionsPerSession?: number | null;
+  /** How long, in milliseconds, an action that ran makes the same action a duplicate
+   * (600 000: ten minutes; 0: never). Finite, 0 or more. */
+  duplicateWindowMs?: number | null;
+}
+
 /**
- * One conversation's calls to a set's tools: a call to a tool after its call was rejected is
- * a correction, compared with that original by what the values mean; an action repeated
- * within ten minutes of one that ran is a duplicate (`confirm`, `duplicate_action`);
- * corrections are capped (two per tool). Tools whose meaning is not declared are judged by
- * their schema alone.
+ * One conversation's calls: a call to a tool after its call was rejected is a correction,
+ * compared with that original by what the values mean; an action repeated within the window
+ * (ten minutes) of one that ran is a duplicate (`confirm`, `duplicate_action`); corrections
+ * are capped (two per tool, twenty in all). Tools whose meaning is not declared are judged by
+ * their schema alone. The decisions are the Rust session's.
+ *
+ * `new Session(options)` judges calls to any spec, given with each call and told apart by
+ * its name (`Spec`'s `name` option names a bare schema): one session for a conversation's
+ * tools, gated one by one (`toolargs/ai`'s and `toolargs/agents`' `session` option).
+ * `toolset.session(options)` is one over a set's tools, which also takes their names.
  */
-export interface Session {
+export class Session {
   /**
-   * Judges a call to the tool `name` in the conversation. Never throws for what the
-   * arguments hold.
-   *
-   * @throws {RangeError} `name` is not a tool that loaded (the message says why).
+   * @throws {TypeError} `options` is not an object, holds a key that is not an option, or a
+   *   value that is not a number.
+   * @throws {RangeError} a value is outside its range (the message names it).
    */
-  parse(name: string, args: Arguments): SessionResult;
+  constructor(options?: SessionOptions);
   /**
-   * Records that a call to the tool `name` with `args` ran: its tool's corrections are over,
-   * and the same action again within the window is a duplicate.
+   * Judges a call to `tool` in the conversation: its `Spec`, or for a set's session the name
+   * of one of its tools. Never throws for what the arguments hold.
    *
-   * @throws {RangeError} `name` is not a tool that loaded.
-   * @throws {TypeError} `args` is not JSON.
+   * @throws {RangeError} `tool` is a name that is not a tool of the set (the message says
+   *   why).
+   * @throws {TypeError} `tool` is a name, and the session was made by `new Session()`.
    */
-  executed(name: string, args: Arguments): void;
+  parse(tool: Spec | string, args: Arguments): SessionResult;
+  /**
+   * Records that a call to `tool` with `args` ran: its tool's corrections are over, and the
+   * same action again within the window is a duplicate.
+   *
+   * @throws {RangeError} `tool` is a name that is not a tool of the set.
+   * @throws {TypeError} `tool` is a name and the session was made by `new Session()`, or
+   *   `args` is not JSON.
+   */
+  executed(tool: Spec | string, args: Arguments): void;
 }
 
 /** One repair: where, by which rule, the value before and after. */
@@ -232,6 +262,7 @@ export class ParseResult {
    * asked for (a getter), the same array after. */
   readonly errors: ArgumentError[];
   /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when rejected,
+   * or for a call a session holds for a confirmation (`"confirm"`) when it does not run;
    * `{"ok":true}` when accepted. */
   forModel(): string;
   /** What `JSON.stringify` writes: `ok`, `arguments`, `repairs` and `errors`. */
@@ -276,7 +307,7 @@ export class Spec {
    *   enforce as written, a remote `$ref`, ...), or a declaration of its meaning does not fit
    *   it; the message says where and why.
    * @throws {RangeError} `effect` or `unknown` is not one of its names.
-   * @throws {TypeError} `meaning` is not an object.
+   * @throws {TypeError} `meaning` is not an object, or `name` not a string.
    */
   constructor(definition: object | string | Uint8Array | ArrayBuffer, options?: SpecOptions);
 
@@ -289,7 +320,7 @@ export class Spec {
    */
   static fromZod(schema: unknown, options?: SpecOptions): Spec;
 
-  /** The tool's name, when the definition gives one. */
+  /** The tool's name: the `name` option, or the definition's when it gives one. */
   readonly name: string | null;
   /** The tool's description, when the definition gives one. */
   readonly description: string | null;
@@ -366,8 +397,14 @@ export class ToolSet {
    */
   parse(name: string, args: Arguments): ParseResult;
 
-  /** A session over the tools: one conversation's calls, weighed by their meaning too. */
-  session(): Session;
+  /**
+   * A session over the tools: one conversation's calls, weighed by their meaning too.
+   *
+   * @throws {TypeError} `options` is not an object, holds a key that is not an option, or a
+   *   value that is not a number.
+   * @throws {RangeError} a value is outside its range (the message names it).
+   */
+  session(options?: SessionOptions): Session;
 }
 
 /** A tool definition that cannot be loaded; the message says where and why. */

@@ -18,4 +18,4 @@ if (wasmUrl.protocol === "file:") {
   await init({ module_or_path: wasmUrl });
 }
 
-export { LoadError, ParseResult, Rejected, Spec, ToolSet } from "./api.js";
+export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";

@@ -50,7 +50,7 @@ impl Failure {
         }
     }
 
-    fn option(message: String) -> Failure {
+    pub(crate) fn option(message: String) -> Failure {
         Failure {
             kind: "option",
             message,
@@ -77,19 +77,24 @@ pub struct Spec {
     pub(crate) meaning: Option<Arc<Profile>>,
     /// Whether a repeated call does one thing (MCP's `idempotentHint`).
     pub(crate) idempotent: bool,
+    /// The name given over the definition's (the `name` option): a session tells tools apart
+    /// by it.
+    pub(crate) named: Option<Arc<str>>,
 }
 
 #[wasm_bindgen]
 impl Spec {
     /// Loads `definition` (JSON text), with the tool's `effect` (`"read_only"`, `"additive"`,
     /// `"destructive"`, `"external"`) and the `unknown` policy (`"strip"`, `"reject"`) when
-    /// given, over what its annotations say, and what its arguments mean: `meaning`, JSON text
-    /// of declarations by argument path, laid over those of `x-toolargs` in the schema.
+    /// given, over what its annotations say, what its arguments mean: `meaning`, JSON text
+    /// of declarations by argument path, laid over those of `x-toolargs` in the schema, and
+    /// its `name`, over the definition's.
     pub fn load(
         definition: &str,
         effect: Option<String>,
         unknown: Option<String>,
         meaning: Option<String>,
+        name: Option<String>,
     ) -> Result<Spec, Failure> {
         let mut spec = toolargs_dynamic::Spec::from_json(definition)
             .map_err(|e| Failure::load(e.to_string()))?;
@@ -112,12 +117,18 @@ impl Spec {
             });
         }
         let meanings = meanings(meaning.as_deref(), "the meaning").map_err(Failure::load)?;
-        let name = spec.name().unwrap_or_default().to_owned();
+        let named = name.map(Arc::<str>::from);
+        let name = named
+            .as_deref()
+            .or(spec.name())
+            .unwrap_or_default()
+            .to_owned();
         let meaning = profile_of(&spec, &name, &meanings).map_err(Failure::load)?;
         Ok(Spec {
             idempotent: is_idempotent(definition),
             spec: Arc::new(spec),
             meaning: meaning.map(Arc::new),
+            named,
         })
     }
 
@@ -127,10 +138,13 @@ impl Spec {
         self.meaning.is_some()
     }
 
-    /// The tool's name, when the definition gives one.
+    /// The tool's name: the one given when loaded, or the definition's, when it gives one.
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> Option<String> {
-        self.spec.name().map(str::to_owned)
+        self.named
+            .as_deref()
+            .or(self.spec.name())
+            .map(str::to_owned)
     }
 
     /// The tool's description, when the definition gives one.
@@ -299,6 +313,7 @@ impl ToolSet {
                 spec: Arc::new(spec),
                 meaning: meaning.map(Arc::new),
                 idempotent: idempotent.contains(&name),
+                named: None,
             };
             specs.insert(name, tool);
         }

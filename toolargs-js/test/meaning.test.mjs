@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { LoadError, Spec, ToolSet } from "toolargs";
+import { LoadError, Session, Spec, ToolSet } from "toolargs";
 
 const REFUND = {
   name: "issue_refund",
@@ -158,4 +158,115 @@ test("a declaration that does not fit throws LoadError naming it", () => {
   // What fits loads, and a plain parse is the schema's as ever.
   const spec = new Spec(REFUND, { meaning: { amount_cents: AMOUNT } });
   assert.deepEqual(codes(spec.parse('{"order_id":"o","amount_cents":"19.99","currency":"USD"}')), ["ambiguous_integer"]);
+});
+
+const DOLLARS = '{"order_id":"ord_1","amount_cents":"19.99","currency":"USD"}';
+const CENTS = '{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}';
+
+test("a session's options: the corrections allowed, per tool and per session, and the duplicate window", () => {
+  const refunds = new ToolSet([REFUND], { meaning: MEANING });
+  // No correction allowed: the call after a rejected one is refused unjudged.
+  const none = refunds.session({ correctionsPerTool: 0 });
+  none.parse("issue_refund", DOLLARS);
+  assert.deepEqual(codes(none.parse("issue_refund", CENTS)), ["retry_budget_exhausted"]);
+  // Five allowed: the fifth correction is still judged.
+  const five = refunds.session({ correctionsPerTool: 5 });
+  five.parse("issue_refund", DOLLARS);
+  for (let i = 0; i < 4; i++) assert.deepEqual(codes(five.parse("issue_refund", DOLLARS)), ["ambiguous_integer"]);
+  assert.equal(five.parse("issue_refund", CENTS).decision, "proceed");
+  assert.deepEqual(codes(five.parse("issue_refund", CENTS)), ["retry_budget_exhausted"]);
+
+  // One correction in the whole session, over two tools.
+  const CHARGE = { ...structuredClone(REFUND), name: "charge" };
+  const both = new ToolSet([REFUND, CHARGE], { meaning: { ...MEANING, charge: { amount_cents: AMOUNT } } });
+  const once = both.session({ correctionsPerSession: 1 });
+  once.parse("issue_refund", DOLLARS);
+  once.parse("charge", DOLLARS);
+  assert.equal(once.parse("issue_refund", CENTS).decision, "proceed");
+  assert.deepEqual(codes(once.parse("charge", CENTS)), ["retry_budget_exhausted"]);
+
+  // No window: an action that ran is not a duplicate; the default window holds it.
+  const forgetful = refunds.session({ duplicateWindowMs: 0, correctionsPerTool: null });
+  forgetful.executed("issue_refund", CENTS);
+  assert.equal(forgetful.parse("issue_refund", CENTS).decision, "proceed");
+  const held = refunds.session({ duplicateWindowMs: 60_000 });
+  held.executed("issue_refund", CENTS);
+  assert.equal(held.parse("issue_refund", CENTS).decision, "confirm");
+});
+
+test("a session's options out of their range throw RangeError, of another type TypeError, naming them", () => {
+  const refunds = new ToolSet([REFUND], { meaning: MEANING });
+  const range = [
+    [{ correctionsPerTool: -1 }, /correctionsPerTool must be a whole number from 0 to 4294967295, not -1/],
+    [{ correctionsPerTool: 1.5 }, /correctionsPerTool .* not 1\.5/],
+    [{ correctionsPerSession: 2 ** 32 }, /correctionsPerSession .* not 4294967296/],
+    [{ correctionsPerSession: NaN }, /correctionsPerSession .* not NaN/],
+    [{ duplicateWindowMs: -1 }, /duplicateWindowMs must be a finite number of milliseconds, 0 or more, not -1/],
+    [{ duplicateWindowMs: Infinity }, /duplicateWindowMs .* not Infinity$/],
+    [{ duplicateWindowMs: NaN }, /duplicateWindowMs .* not NaN/],
+  ];
+  for (const [options, message] of range) {
+    assert.throws(() => refunds.session(options), (e) => e instanceof RangeError && message.test(e.message), JSON.stringify(options));
+    assert.throws(() => new Session(options), RangeError);
+  }
+  const type = [
+    [{ correctionsPerTool: "2" }, /correctionsPerTool must be a number, not string/],
+    [{ duplicateWindowMs: 600n }, /duplicateWindowMs must be a number, not bigint/],
+    [{ correctionPerTool: 2 }, /"correctionPerTool" is not a session option/],
+    [3, /session options must be an object, not number/],
+    [[], /not an array/],
+  ];
+  for (const [options, message] of type) {
+    assert.throws(() => refunds.session(options), (e) => e instanceof TypeError && message.test(e.message), String(options));
+    assert.throws(() => new Session(options), TypeError);
+  }
+  // The largest of each is taken.
+  refunds.session({ correctionsPerTool: 2 ** 32 - 1, correctionsPerSession: 0, duplicateWindowMs: 1e15 });
+});
+
+test("new Session(): one conversation's calls to specs given with them, told apart by name", () => {
+  const session = new Session({ correctionsPerTool: 2 });
+  const refund = new Spec(REFUND, { meaning: { amount_cents: AMOUNT } });
+  // The same schema under another name is another tool.
+  const charge = new Spec(REFUND, { meaning: { amount_cents: AMOUNT }, name: "charge" });
+  assert.equal(charge.name, "charge");
+  assert.equal(refund.name, "issue_refund");
+
+  assert.equal(session.parse(refund, DOLLARS).decision, "reject");
+  // A charge is not the refund's correction.
+  assert.equal(session.parse(charge, '{"order_id":"ord_1","amount_cents":199900,"currency":"USD"}').decision, "proceed");
+  const hundredfold = session.parse(refund, { order_id: "ord_1", amount_cents: 199900, currency: "USD" });
+  assert.deepEqual(codes(hundredfold), ["meaning_changed"]);
+  const meant = session.parse(refund, CENTS);
+  assert.equal(meant.decision, "proceed");
+  session.executed(refund, meant.arguments);
+  const again = session.parse(refund, CENTS);
+  assert.equal(again.decision, "confirm");
+  assert.equal(again.ok, true);
+  // What the model is told when the call held is not run.
+  const told = JSON.parse(again.forModel());
+  assert.equal(told.ok, false);
+  assert.equal(told.errors[0].error, "duplicate_action");
+  assert.deepEqual(again.errors, []);
+  // The charge of the same amount ran nowhere: not a duplicate.
+  assert.equal(session.parse(charge, CENTS).decision, "proceed");
+
+  // A spec whose meaning is not declared: its schema alone.
+  const lookup = new Spec(LOOKUP);
+  assert.equal(session.parse(lookup, '{"id":"x"}').decision, "reject");
+  assert.equal(session.parse(lookup, { id: "7" }).decision, "proceed");
+  session.executed(lookup, { id: 7 });
+  assert.equal(session.parse(lookup, { id: 7 }).decision, "proceed");
+  assert.deepEqual(codes(session.parse(refund, { order_id: "o", amount_cents: () => 1, currency: "USD" })), ["invalid_json"]);
+
+  // Names are a set's: a session of its own takes specs.
+  assert.throws(() => session.parse("issue_refund", CENTS), (e) => e instanceof TypeError && /Spec/.test(e.message));
+  assert.throws(() => session.executed("issue_refund", CENTS), TypeError);
+  assert.throws(() => session.executed(refund, { a: () => 1 }), TypeError);
+  // A set's session takes either: the set's spec is the same tool as its name.
+  const tools = new ToolSet([REFUND], { meaning: MEANING });
+  const set = tools.session();
+  set.executed("issue_refund", CENTS);
+  assert.equal(set.parse(tools.get("issue_refund"), CENTS).decision, "confirm");
+  assert.throws(() => new Spec(REFUND, { name: 7 }), TypeError);
 });

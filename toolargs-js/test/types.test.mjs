@@ -34,13 +34,14 @@ test("and refuse what the API does not take", () => {
     const file = join(dir, "misuse.ts");
     writeFileSync(
       file,
-      'import { Spec } from "toolargs";\nnew Spec({}, { effect: "harmless" });\nconst n: number = new Spec({}).parse("{}").ok;\nnew Spec({}).toolDefinition("openai");\n',
+      'import { Session, Spec } from "toolargs";\nnew Spec({}, { effect: "harmless" });\nconst n: number = new Spec({}).parse("{}").ok;\nnew Spec({}).toolDefinition("openai");\nnew Session({ correctionPerTool: 2 });\n',
     );
     const run = compile(file);
     assert.notEqual(run.status, 0);
     assert.match(run.stdout + run.stderr, /harmless/);
     assert.match(run.stdout + run.stderr, /boolean/);
     assert.match(run.stdout + run.stderr, /"openai".*Dialect/);
+    assert.match(run.stdout + run.stderr, /correctionPerTool/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

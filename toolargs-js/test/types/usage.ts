@@ -16,7 +16,8 @@ import {
   ParseResult,
   Rejected,
   type Repair,
-  type Session,
+  Session,
+  type SessionOptions,
   type SessionResult,
   Spec,
   ToolSet,
@@ -85,6 +86,14 @@ const meant = new Spec({ type: "object" }, { meaning, effect: "external" });
 const refunds = new ToolSet({ tools: [] }, { meaning: { issue_refund: meaning } });
 const session: Session = refunds.session();
 const weighed: SessionResult = session.parse("issue_refund", { amount_cents: 1999 });
+const options: SessionOptions = { correctionsPerTool: 2, correctionsPerSession: null, duplicateWindowMs: 60_000 };
+const limited: Session = refunds.session(options);
+const own = new Session({ duplicateWindowMs: 0 });
+const named = new Spec({ type: "object" }, { name: "issue_refund", meaning });
+const ownResult: SessionResult = own.parse(named, '{"amount_cents": 1999}');
+own.executed(named, ownResult.arguments);
+limited.executed(named, "{}");
+new Session();
 const decision: Decision = weighed.decision;
 const finding: Finding | undefined = weighed.findings[0];
 const why: string | undefined = finding?.code;
