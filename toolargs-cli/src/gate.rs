@@ -31,8 +31,9 @@ pub struct GateArgs {
     /// it (64 zeros for the first), so that an edited or deleted line is found.
     #[arg(long, requires = "log")]
     log_chain: bool,
-    /// Calls to a tool whose definition did not load: passed on unchecked, or refused.
-    #[arg(long, value_enum, default_value = "pass")]
+    /// Calls to a tool whose definition did not load: refused (`unchecked`), or passed on
+    /// unchecked.
+    #[arg(long, value_enum, default_value = "block")]
     unchecked: UncheckedCalls,
     /// Calls to a tool the server does not list (the gate asks it for its tools before
     /// it refuses): refused (`unknown_tool`), or passed on unchecked.

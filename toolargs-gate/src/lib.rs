@@ -15,8 +15,8 @@
 //!   model-facing `{"ok":false,"errors":[...]}` as `structuredContent` and as text, as MCP says
 //!   input errors are reported (as text only for a tool that declares an `outputSchema`, which
 //!   any `structuredContent` of its results must match);
-//! - a tool whose definition did not load: passed on (the server owns that answer), or
-//!   refused with [`Unchecked::Block`].
+//! - a tool whose definition did not load: refused (`unchecked_tool`, [`Unchecked::Block`],
+//!   the default), or passed on with [`Unchecked::Pass`] (the server owns that answer).
 //!
 //! No call passes unjudged. A call the gate cannot judge yet (the client never listed the
 //! tools, as a client that cached the list or reconnected does; the tool is not among those
@@ -262,9 +262,10 @@ pub struct Released {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Unchecked {
     /// Pass it on: the server owns the answer.
-    #[default]
     Pass,
-    /// Refuse it with an error result.
+    /// Refuse it with an error result (`unchecked_tool`): what the gate cannot judge does
+    /// not pass unless the operator says so.
+    #[default]
     Block,
 }
 

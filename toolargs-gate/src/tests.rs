@@ -127,8 +127,16 @@ fn rejected_calls_never_reach_the_server() {
 }
 
 #[test]
-fn tools_not_checked_pass_or_are_blocked() {
+fn tools_not_checked_are_blocked_unless_the_operator_passes_them() {
+    // Closed by default: what the gate cannot judge does not pass.
     let mut gate = listed();
+    let reply = to_client(&gate.from_client(&call(json!(14), "remote", "{}")).routes);
+    assert_eq!(reply["result"]["isError"], json!(true));
+    assert_eq!(
+        reply["result"]["structuredContent"]["errors"][0]["error"],
+        json!("unchecked_tool")
+    );
+    let mut gate = listed().with_unchecked(Unchecked::Pass);
     let line = call(json!(12), "remote", r#"{"a": 1}"#);
     assert_eq!(
         gate.from_client(&line).routes,
@@ -141,9 +149,6 @@ fn tools_not_checked_pass_or_are_blocked() {
         gate.tools_mut().take_new_unchecked().is_empty(),
         "named once"
     );
-    let mut gate = listed().with_unchecked(Unchecked::Block);
-    let reply = to_client(&gate.from_client(&call(json!(14), "remote", "{}")).routes);
-    assert_eq!(reply["result"]["isError"], json!(true));
 }
 
 #[test]
