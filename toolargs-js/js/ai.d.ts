@@ -16,10 +16,36 @@
  * );
  * ```
  *
+ * In a conversation's session, shared by its tools (corrections, duplicates, the caps):
+ *
+ * ```ts
+ * import { Session } from "toolargs";
+ *
+ * const session = new Session();
+ * const tools = {
+ *   issue_refund: gated(refundTool, { session, name: "issue_refund", meaning: { amount_cents: { semantic: "money", currency: "currency", minor_units: true, critical: true } } }),
+ * };
+ * ```
+ *
  * @packageDocumentation
  */
 
-import type { SpecOptions } from "toolargs";
+import type { Session, SpecOptions } from "toolargs";
+
+/** The options of `gated`: the spec's, and the session the tool's calls are judged in. */
+export interface GatedOptions extends SpecOptions {
+  /**
+   * The conversation's session (`new Session()`, one per conversation), shared by the tools
+   * gated with it: each call is judged in it as it reaches `execute`, and one it lets run is
+   * recorded as executed once the tool's `execute` is done (its promise resolved, or its
+   * last output read; one that throws has not run). A call it holds (`confirm`:
+   * `duplicate_action`, `confirmation_required`) or rejects (`meaning_changed`,
+   * `retry_budget_exhausted`) never reaches the tool's `execute`, and throws `Rejected`, as
+   * a rejection does. The tool then needs its `name` (the key it has in `tools`: the session
+   * tells the tools apart by it) and its `execute`.
+   */
+  session?: Session | null;
+}
 
 /**
  * A tool whose input meets the gate. Its `inputSchema` is the JSON Schema the tool's own
@@ -34,13 +60,14 @@ import type { SpecOptions } from "toolargs";
  * rejection. Every other member of the tool is kept. Integers beyond 2^53 reach the gate as the
  * doubles the SDK's `JSON.parse` made of them.
  *
- * @throws {TypeError} `tool` has no `inputSchema`.
+ * @throws {TypeError} `tool` has no `inputSchema`; or `session` is not a `Session`, or is
+ *   given without `name` or for a tool without `execute`.
  * @throws {LoadError} the schema cannot be loaded.
  * @throws {RangeError} `effect` or `unknown` is not one of its names.
  */
 export function gated<T extends { inputSchema: unknown; execute?: (...args: any[]) => unknown }>(
   tool: T,
-  options?: SpecOptions,
+  options?: GatedOptions,
 ): T;
 
 /** A call as `experimental_repairToolCall` receives and returns it (its input is JSON text). */

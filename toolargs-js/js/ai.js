@@ -7,9 +7,14 @@
 // `execute` as the call sent, and the gated `execute` throws `Rejected` without calling the
 // tool's: the SDK reports a `tool-error`, and the model reads the error's message, which is
 // the gate's JSON (`{"ok":false,"errors":[...]}`).
+//
+// With a `session` (a `Session` of the package, one per conversation), `execute` judges the
+// call in it, as it reached `execute` (as sent when rejected, repaired when accepted): one it
+// holds (`confirm`) or rejects throws the same way, and one it lets run is recorded as
+// executed once the tool's `execute` is done. The decisions are the session's.
 
 import { asSchema, jsonSchema } from "ai";
-import { Rejected, Spec } from "toolargs";
+import { Rejected, Session, Spec } from "toolargs";
 
 import { writeJson } from "./json.js";
 
@@ -46,8 +51,20 @@ export function gated(tool, options) {
   if (tool === null || typeof tool !== "object" || tool.inputSchema == null) {
     throw new TypeError("gated takes a tool of the AI SDK, with its inputSchema");
   }
-  const { spec, json } = specOf(tool.inputSchema, options);
+  const { session = null, ...specOptions } = options ?? {};
   const execute = typeof tool.execute === "function" ? tool.execute : null;
+  if (session !== null) {
+    if (!(session instanceof Session)) {
+      throw new TypeError("gated: session must be a Session of toolargs (new Session())");
+    }
+    if (typeof specOptions.name !== "string") {
+      throw new TypeError("gated: a tool judged in a session needs its name, the key it has in tools: gated(tool, { session, name })");
+    }
+    if (execute === null) {
+      throw new TypeError("gated: a tool judged in a session runs here: it needs its execute");
+    }
+  }
+  const { spec, json } = specOf(tool.inputSchema, specOptions);
   // The spec, once loaded (a JSON Schema the SDK gives as a promise loads on the first call).
   let loaded = spec instanceof Spec ? spec : null;
   const judge = (value) => {
@@ -76,6 +93,12 @@ export function gated(tool, options) {
     // Not an async function: what the tool's `execute` returns (a promise, a value, an async
     // iterable of outputs) is returned as it is.
     gatedTool.execute = function (input, ...rest) {
+      if (session !== null) {
+        const result = session.parse(loaded, input);
+        if (!result.ok || result.decision === "confirm") throw held(result);
+        const args = result.arguments;
+        return afterRun(execute.call(this, args, ...rest), () => session.executed(loaded, args));
+      }
       // Input changed after validation (`experimental_refineToolInput`) is judged again.
       let verdict = input !== null && typeof input === "object" ? JUDGED.get(input) : undefined;
       if (verdict === undefined) verdict = judge(input);
@@ -84,6 +107,37 @@ export function gated(tool, options) {
     };
   }
   return gatedTool;
+}
+
+/** The rejection of a call a session does not let run: its errors are those the model reads
+ * (for a call held for a confirmation, its code and why). */
+function held(result) {
+  const model = result.forModel();
+  const errors = result.ok
+    ? JSON.parse(model).errors.map((e) => ({ path: e.path, code: e.error, message: e.message }))
+    : result.errors;
+  return new ToolRejected(errors, model);
+}
+
+/** What `execute` returned, with `ran` called once it is done: a promise once it resolves,
+ * an async iterable of outputs once its last is read, anything else now. */
+function afterRun(output, ran) {
+  if (output !== null && (typeof output === "object" || typeof output === "function")) {
+    if (typeof output.then === "function") {
+      return output.then((value) => {
+        ran();
+        return value;
+      });
+    }
+    if (typeof output[Symbol.asyncIterator] === "function") return ranAfter(output, ran);
+  }
+  ran();
+  return output;
+}
+
+async function* ranAfter(outputs, ran) {
+  yield* outputs;
+  ran();
 }
 
 /**

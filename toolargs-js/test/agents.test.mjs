@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Agent, RunContext, Usage, run, tool } from "@openai/agents";
 import { z } from "zod";
+import { Session } from "toolargs";
 import { gatedTool } from "toolargs/agents";
 
 /** A model that calls `name` with `input` (JSON text), then answers "done"; `requests` holds
@@ -98,4 +99,100 @@ test("ungated, the SDK's zod parsing refuses the repairable call", async () => {
 test("gatedTool refuses what is not the SDK's tool function and options", () => {
   assert.throws(() => gatedTool({}, {}), TypeError);
   assert.throws(() => gatedTool(tool, { name: "x", parameters: Refund, execute: () => 1 }, { effect: "x" }), RangeError);
+});
+
+const RefundInput = z.object({
+  order_id: z.string(),
+  amount_cents: z.number().int(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const AMOUNT = { semantic: "money", currency: "currency", minor_units: true, critical: true };
+
+/** One turn of a conversation: an agent with `tools` whose model calls `name` with `input`;
+ * what the model read as the tool's output. */
+async function turn(tools, name, input) {
+  const model = modelCalling(name, input);
+  await run(new Agent({ name: "shop", model, tools }), "go");
+  return toolOutput(model.requests);
+}
+
+/** The codes of the gate's errors in an output. */
+const told = (output) => JSON.parse(output).errors.map((e) => e.error);
+
+test("in a session, a refund's corrections that change what it means never reach execute, nor does the same refund twice", async () => {
+  const seen = [];
+  const session = new Session();
+  const refund = gatedTool(
+    tool,
+    {
+      name: "issue_refund",
+      description: "Refund an order",
+      parameters: RefundInput,
+      execute: async (input) => {
+        seen.push(input);
+        return "refunded";
+      },
+    },
+    { session, effect: "destructive", meaning: { amount_cents: AMOUNT } },
+  );
+  const tools = [refund];
+  assert.deepEqual(told(await turn(tools, "issue_refund", '{"order_id":"ord_1","amount_cents":"19.99","currency":"USD"}')), [
+    "ambiguous_integer",
+  ]);
+  assert.deepEqual(told(await turn(tools, "issue_refund", '{"order_id":"ord_1","amount_cents":199900,"currency":"USD"}')), [
+    "meaning_changed",
+  ]);
+  assert.deepEqual(seen, []);
+  assert.equal(await turn(tools, "issue_refund", '{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}'), "refunded");
+  assert.deepEqual(seen, [{ order_id: "ord_1", amount_cents: 1999, currency: "USD" }]);
+  assert.deepEqual(told(await turn(tools, "issue_refund", '{"order_id":"ord_1","amount_cents":"1999","currency":"USD"}')), [
+    "duplicate_action",
+  ]);
+  assert.deepEqual(told(await turn(tools, "issue_refund", '{"order_id":"ord_2","amount_cents":"15,00","currency":"USD"}')), [
+    "ambiguous_integer",
+  ]);
+  const cad = told(await turn(tools, "issue_refund", '{"order_id":"ord_2","amount_cents":1500,"currency":"CAD"}'));
+  assert.ok(cad.includes("meaning_changed"), JSON.stringify(cad));
+  assert.equal(seen.length, 1);
+});
+
+test("in a session, a read-only tool's calls run, the same one twice too; an execute that throws has not run", async () => {
+  const session = new Session();
+  const seen = [];
+  const lookup = gatedTool(
+    tool,
+    {
+      name: "lookup",
+      parameters: z.object({ order_id: z.string() }),
+      execute: async (input) => {
+        seen.push(input);
+        return "found";
+      },
+    },
+    { session, effect: "read_only", meaning: { order_id: { semantic: "entity", entity: "order" } } },
+  );
+  for (let i = 0; i < 2; i++) assert.equal(await turn([lookup], "lookup", '{"order_id":"ord_1"}'), "found");
+  assert.deepEqual(seen, [{ order_id: "ord_1" }, { order_id: "ord_1" }]);
+
+  let calls = 0;
+  // Named by its function, as the SDK names it.
+  const flaky = gatedTool(
+    tool,
+    {
+      parameters: RefundInput,
+      execute: async function issue_refund() {
+        calls += 1;
+        if (calls === 1) throw new Error("the payment provider timed out");
+        return "refunded";
+      },
+    },
+    { session, effect: "destructive", meaning: { amount_cents: AMOUNT } },
+  );
+  assert.equal(flaky.name, "issue_refund");
+  const cents = '{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}';
+  assert.match(await turn([flaky], "issue_refund", cents), /error/i);
+  assert.equal(await turn([flaky], "issue_refund", cents), "refunded");
+  assert.deepEqual(told(await turn([flaky], "issue_refund", cents)), ["duplicate_action"]);
+  assert.equal(calls, 2);
+  assert.throws(() => gatedTool(tool, { name: "x", parameters: RefundInput, execute: () => 1 }, { session: {} }), TypeError);
 });

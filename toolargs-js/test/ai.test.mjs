@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { z } from "zod";
-import { Rejected } from "toolargs";
+import { Rejected, Session } from "toolargs";
 import { gated, repairToolCall } from "toolargs/ai";
 
 const usage = {
@@ -67,6 +67,20 @@ function refundTool(seen, schema) {
       return { refunded: true };
     },
   });
+}
+
+// The refund of the sessions' tests: the amount in cents of the currency beside it, critical.
+const RefundInput = z.object({
+  order_id: z.string(),
+  amount_cents: z.number().int(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+});
+const AMOUNT = { semantic: "money", currency: "currency", minor_units: true, critical: true };
+
+/** The codes of the gate's errors the model read as the tool's output. */
+function told(output) {
+  assert.equal(output.type, "error-text", JSON.stringify(output));
+  return JSON.parse(output.value).errors.map((e) => e.error);
 }
 
 for (const run of ["generateText", "streamText"]) {
@@ -160,6 +174,65 @@ for (const run of ["generateText", "streamText"]) {
     assert.deepEqual(seen, [{ id: 12345678901234567168n }]);
   });
 
+  test(`${run}: in a session, a refund's corrections that change what it means never reach execute, nor does the same refund twice`, async () => {
+    const seen = [];
+    const session = new Session();
+    const tools = {
+      issue_refund: gated(refundTool(seen, RefundInput), {
+        session,
+        name: "issue_refund",
+        effect: "destructive",
+        meaning: { amount_cents: AMOUNT },
+      }),
+    };
+    /** One turn of the conversation: the model calls the refund with `input`; what it read. */
+    const turn = async (input) => {
+      const { model, prompts } = modelCalling("issue_refund", input);
+      await call(tools, model);
+      return toolOutput(prompts);
+    };
+    // Dollars where cents go: rejected by the schema.
+    assert.deepEqual(told(await turn('{"order_id":"ord_1","amount_cents":"19.99","currency":"USD"}')), [
+      "ambiguous_integer",
+    ]);
+    // Its correction passes the schema, and means a hundred times the refund.
+    assert.deepEqual(told(await turn('{"order_id":"ord_1","amount_cents":199900,"currency":"USD"}')), [
+      "meaning_changed",
+    ]);
+    assert.deepEqual(seen, []);
+    // The one that means it runs, once.
+    const ran = await turn('{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}');
+    assert.deepEqual(ran, { type: "json", value: { refunded: true } });
+    assert.deepEqual(seen, [{ order_id: "ord_1", amount_cents: 1999, currency: "USD" }]);
+    // The same refund again, in another layout: held, not run twice.
+    assert.deepEqual(told(await turn('{"currency":"USD","amount_cents":1999.0,"order_id":"ord_1"}')), [
+      "duplicate_action",
+    ]);
+    // Another order: a comma for the decimal point, then a correction in another currency.
+    assert.deepEqual(told(await turn('{"order_id":"ord_2","amount_cents":"15,00","currency":"USD"}')), [
+      "ambiguous_integer",
+    ]);
+    assert.ok(told(await turn('{"order_id":"ord_2","amount_cents":1500,"currency":"CAD"}')).includes("meaning_changed"));
+    assert.equal(seen.length, 1);
+  });
+
+  test(`${run}: in a session, a read-only tool's calls run, the same one twice too`, async () => {
+    const seen = [];
+    const session = new Session();
+    const lookup = gated(refundTool(seen, z.object({ order_id: z.string() })), {
+      session,
+      name: "lookup",
+      effect: "read_only",
+      meaning: { order_id: { semantic: "entity", entity: "order" } },
+    });
+    for (let i = 0; i < 2; i++) {
+      const { model, prompts } = modelCalling("lookup", '{"order_id":"ord_1","verbose":true}');
+      await call({ lookup }, model);
+      assert.deepEqual(toolOutput(prompts), { type: "json", value: { refunded: true } });
+    }
+    assert.deepEqual(seen, [{ order_id: "ord_1" }, { order_id: "ord_1" }]);
+  });
+
   test(`${run}: repairToolCall repairs an ungated tool's call locally, without a second model call`, async () => {
     const seen = [];
     const schema = z.object({ amount_cents: z.number().int(), notify: z.boolean() });
@@ -228,4 +301,79 @@ test("gated keeps the tool's other members and refuses what is not a tool", () =
   assert.notEqual(wrapped.inputSchema, original.inputSchema);
   assert.throws(() => gated({}), TypeError);
   assert.throws(() => gated(original, { effect: "sideways" }), RangeError);
+  // In a session: a Session, the tool's name, and an execute to run.
+  const session = new Session();
+  assert.throws(() => gated(original, { session: {}, name: "refund" }), /Session/);
+  assert.throws(() => gated(original, { session }), (e) => e instanceof TypeError && /name/.test(e.message));
+  const client = tool({ inputSchema: z.object({ a: z.number() }) });
+  assert.throws(() => gated(client, { session, name: "ask" }), (e) => e instanceof TypeError && /execute/.test(e.message));
+  assert.equal(gated(original, { session, name: "refund" }).description, "Refund an order");
+});
+
+test("a session shared by two gated tools: each tool's corrections are its own, the cap is the session's", async () => {
+  const seen = [];
+  const session = new Session({ correctionsPerSession: 1 });
+  const options = (name) => ({ session, name, effect: "destructive", meaning: { amount_cents: AMOUNT } });
+  const tools = {
+    issue_refund: gated(refundTool(seen, RefundInput), options("issue_refund")),
+    charge: gated(refundTool(seen, RefundInput), options("charge")),
+  };
+  const turn = async (name, input) => {
+    const { model, prompts } = modelCalling(name, input);
+    await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(2) });
+    return toolOutput(prompts);
+  };
+  const dollars = '{"order_id":"ord_1","amount_cents":"19.99","currency":"USD"}';
+  const cents = '{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}';
+  told(await turn("issue_refund", dollars));
+  told(await turn("charge", dollars));
+  // The refund's correction is the one the session allows; the charge's is refused.
+  assert.equal((await turn("issue_refund", cents)).type, "json");
+  assert.deepEqual(told(await turn("charge", cents)), ["retry_budget_exhausted"]);
+  assert.equal(seen.length, 1);
+});
+
+test("in a session, an execute that throws is not recorded as run, and a streamed one once its last output is read", async () => {
+  const session = new Session();
+  let fail = true;
+  const calls = [];
+  const flaky = gated(
+    tool({
+      inputSchema: RefundInput,
+      execute: async (input) => {
+        calls.push(input);
+        if (fail) throw new Error("the payment provider timed out");
+        return "refunded";
+      },
+    }),
+    { session, name: "issue_refund", effect: "destructive", meaning: { amount_cents: AMOUNT } },
+  );
+  const cents = '{"order_id":"ord_1","amount_cents":1999,"currency":"USD"}';
+  let { model, prompts } = modelCalling("issue_refund", cents);
+  await generateText({ model, tools: { issue_refund: flaky }, prompt: "go", stopWhen: stepCountIs(2) });
+  assert.equal(toolOutput(prompts).type, "error-text");
+  fail = false;
+  ({ model, prompts } = modelCalling("issue_refund", cents));
+  await generateText({ model, tools: { issue_refund: flaky }, prompt: "go", stopWhen: stepCountIs(2) });
+  assert.deepEqual(toolOutput(prompts), { type: "text", value: "refunded" });
+  assert.equal(calls.length, 2);
+
+  const streamed = [];
+  const progress = gated(
+    tool({
+      inputSchema: RefundInput,
+      async *execute(input) {
+        streamed.push(input);
+        yield "started";
+        yield "refunded";
+      },
+    }),
+    { session, name: "refund_in_steps", effect: "destructive", meaning: { amount_cents: AMOUNT } },
+  );
+  for (let i = 0; i < 2; i++) {
+    ({ model, prompts } = modelCalling("refund_in_steps", cents));
+    await generateText({ model, tools: { refund_in_steps: progress }, prompt: "go", stopWhen: stepCountIs(2) });
+  }
+  assert.equal(streamed.length, 1);
+  assert.deepEqual(told(toolOutput(prompts)), ["duplicate_action"]);
 });

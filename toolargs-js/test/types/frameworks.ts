@@ -6,6 +6,18 @@ import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { gated, repairToolCall } from "toolargs/ai";
 import { gateServer } from "toolargs/mcp";
+import { Session } from "toolargs";
+
+const session = new Session({ correctionsPerTool: 2 });
+const AMOUNT = { semantic: "money", currency: "currency", minor_units: true, critical: true };
+const inSession = gated(
+  tool({
+    inputSchema: z.object({ order_id: z.string(), amount_cents: z.number().int(), currency: z.string() }),
+    execute: async ({ amount_cents }) => ({ refunded: amount_cents }),
+  }),
+  { session, name: "issue_refund", meaning: { amount_cents: AMOUNT } },
+);
+void inSession;
 
 const refund = gated(
   tool({
@@ -28,6 +40,8 @@ export async function run(model: MockLanguageModelV4): Promise<string> {
 
 const server: McpServer = gateServer(new McpServer({ name: "shop", version: "1.0.0" }), {
   effect: "additive",
+  meaning: { issue_refund: { amount_cents: AMOUNT } },
+  sessions: { duplicateWindowMs: 60_000 },
 });
 server.registerTool("noop", { inputSchema: { a: z.string() } }, async ({ a }) => ({
   content: [{ type: "text", text: a }],
@@ -41,5 +55,5 @@ const lookup = gatedTool(agentTool, {
   description: "Look an order up",
   parameters: z.object({ order_id: z.string() }),
   execute: async ({ order_id }: { order_id: string }) => `found ${order_id}`,
-});
+}, { session, effect: "read_only" });
 export const agent = new Agent({ name: "shop", tools: [lookup] });
