@@ -28,6 +28,9 @@ struct Meaning {
     findings: Vec<Value>,
     /// The errors for the model (JSON text) of a call not to run for its meaning.
     refused: Option<String>,
+    /// What the model is told (JSON text) of a call held for confirmation, when it is not
+    /// made.
+    held: Option<String>,
 }
 
 impl ParseResult {
@@ -45,12 +48,17 @@ impl ParseResult {
         let decision = judged.decision();
         let findings = judged.findings();
         let refused = judged.meaning_errors();
+        let held = match (&judged.weighing, decision) {
+            (Some(weighing), Decision::Confirm) => Some(weighing.for_model()),
+            _ => None,
+        };
         ParseResult {
             verdict: judged.parsed,
             meaning: Some(Meaning {
                 decision,
                 findings,
                 refused,
+                held,
             }),
             arguments: PyOnceLock::new(),
         }
@@ -143,10 +151,16 @@ impl ParseResult {
     }
 
     /// The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
-    /// rejected, `{"ok":true}` when accepted.
+    /// rejected, and for a call a session holds for confirmation (`decision == "confirm"`),
+    /// what to tell the model when it is not made (`duplicate_action`,
+    /// `confirmation_required`); `{"ok":true}` otherwise.
     fn for_model(&self) -> String {
-        if let Some(refused) = self.meaning.as_ref().and_then(|m| m.refused.as_ref()) {
-            return refused.clone();
+        if let Some(text) = self
+            .meaning
+            .as_ref()
+            .and_then(|m| m.refused.as_ref().or(m.held.as_ref()))
+        {
+            return text.clone();
         }
         match &self.verdict {
             Some(Err(rejection)) => rejection.for_model(),

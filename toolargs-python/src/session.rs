@@ -2,6 +2,7 @@
 //! by their declared meaning as well as by their schemas. Every decision is `toolargs_semantic`'s
 //! [`Session`](toolargs_semantic::Session), as the gate's is.
 
+use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -20,7 +21,8 @@ use crate::spec::{parse, Spec, ToolSet, DETACH_AT_BYTES};
 /// One conversation's calls: a call after its tool's call was rejected is a correction,
 /// compared with the original; an action repeated within the duplicate window (ten minutes)
 /// is a duplicate; corrections are capped (two per tool, twenty per session), as the options
-/// of `session()` say.
+/// of `session()` say. `tools.session()` and `spec.session()` make one over their tools;
+/// `Session(...)` one whose calls each come with their tool's `Spec`.
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct Session {
     tools: Tools,
@@ -31,6 +33,8 @@ pub(crate) struct Session {
 pub(crate) enum Tools {
     Set(Py<ToolSet>),
     One(Py<Spec>),
+    /// None in particular: each call comes with its spec (`Session()`).
+    Given,
 }
 
 struct State {
@@ -54,22 +58,26 @@ impl Session {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The tool a call (`name, arguments`, or `arguments` alone in a session over one spec)
-    /// goes to, and its arguments.
+    /// The tool a call (`tool, arguments`, or `arguments` alone in a session over one spec)
+    /// goes to, and its arguments: `tool` is a `Spec`, or the name of one of the session's
+    /// tools.
     fn called<'a, 'py>(
         &'a self,
         call: &'a Bound<'py, PyTuple>,
-    ) -> PyResult<(&'a Spec, Bound<'py, PyAny>)> {
-        let (name, arguments) = match call.len() {
+    ) -> PyResult<(Cow<'a, Spec>, Bound<'py, PyAny>)> {
+        let (tool, arguments) = match call.len() {
             1 => (None, call.get_item(0)?),
             2 => (Some(call.get_item(0)?), call.get_item(1)?),
             n => {
                 return Err(PyTypeError::new_err(format!(
-                    "takes (name, arguments), or (arguments) over one spec; {n} given"
+                    "takes (tool, arguments), or (arguments) over one spec; {n} given"
                 )))
             }
         };
-        let name = name.map(|name| name.extract::<String>()).transpose()?;
+        if let Some(spec) = tool.as_ref().and_then(|tool| tool.cast::<Spec>().ok()) {
+            return Ok((Cow::Owned(spec.get().clone()), arguments));
+        }
+        let name = tool.map(|name| name.extract::<String>()).transpose()?;
         let spec = match (&self.tools, name) {
             (Tools::Set(tools), Some(name)) => tools.get().spec(&name)?,
             (Tools::Set(_), None) => {
@@ -87,8 +95,13 @@ impl Session {
                 }
                 spec
             }
+            (Tools::Given, _) => {
+                return Err(PyTypeError::new_err(
+                    "a session made by Session() takes (spec, arguments): the tool's Spec, not its name",
+                ))
+            }
         };
-        Ok((spec, arguments))
+        Ok((Cow::Borrowed(spec), arguments))
     }
 
     /// Judges a call to `spec`'s tool with `arguments` within the session.
@@ -288,28 +301,51 @@ impl ToolSet {
 
 #[pymethods]
 impl Session {
-    /// `parse(name, arguments)` (`parse(arguments)` over one spec): judges a call within the
-    /// session, as `ToolSet.parse` does, with the `decision` and `findings` its meaning gives;
-    /// a name that is not a loaded tool raises `KeyError`.
+    /// `Session(corrections_per_tool=None, corrections_per_session=None,
+    /// duplicate_window=None)`: a session over no tools in particular, whose calls each come
+    /// with their tool's `Spec` (`parse(spec, arguments)`), told apart by the specs' names:
+    /// one conversation's calls to tools loaded one by one (the FastMCP and pydantic-ai
+    /// integrations hold theirs so). The options are `ToolSet.session`'s.
+    #[new]
+    #[pyo3(signature = (*, corrections_per_tool=None, corrections_per_session=None, duplicate_window=None))]
+    fn py_new(
+        corrections_per_tool: Option<&Bound<'_, PyAny>>,
+        corrections_per_session: Option<&Bound<'_, PyAny>>,
+        duplicate_window: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Session> {
+        let options = options(
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window,
+        )?;
+        Ok(Session::new(Tools::Given, options))
+    }
+
+    /// `parse(tool, arguments)` (`parse(arguments)` over one spec): judges a call within the
+    /// session, as `ToolSet.parse` does, with the `decision` and `findings` its meaning gives.
+    /// `tool` is the tool's `Spec`, or in a session over a `ToolSet` or a `Spec` its name; a
+    /// name that is not a loaded tool raises `KeyError`.
     #[pyo3(signature = (*call))]
     fn parse(&self, py: Python<'_>, call: &Bound<'_, PyTuple>) -> PyResult<ParseResult> {
         let (spec, arguments) = self.called(call)?;
-        self.judge(py, spec, &arguments)
+        self.judge(py, &spec, &arguments)
     }
 
-    /// `executed(name, arguments)` (`executed(arguments)` over one spec): records that a call
+    /// `executed(tool, arguments)` (`executed(arguments)` over one spec): records that a call
     /// with `arguments` (a dict or JSON text, as the call ran) ran: its tool's corrections are
-    /// over, and the same action again within the window is a duplicate.
+    /// over, and the same action again within the window is a duplicate. `tool` is as
+    /// `parse` takes it.
     #[pyo3(signature = (*call))]
     fn executed(&self, call: &Bound<'_, PyTuple>) -> PyResult<()> {
         let (spec, arguments) = self.called(call)?;
-        self.record(spec, &arguments)
+        self.record(&spec, &arguments)
     }
 
     fn __repr__(&self) -> String {
         match &self.tools {
             Tools::Set(tools) => format!("Session(names={:?})", tools.get().names()),
             Tools::One(spec) => format!("Session(name={:?})", spec.get().spec.name()),
+            Tools::Given => "Session()".to_owned(),
         }
     }
 }

@@ -98,6 +98,10 @@ def test_the_five_calls_of_a_model_asked_to_refund_19_99(session):
     assert finding_codes(fourth) == ["duplicate_action"]
     assert fourth.findings[0]["path"] == "$"
     assert fourth.findings[0]["verdict"] == "duplicate"
+    # When it is not made, what the model is told.
+    held = json.loads(fourth.for_model())
+    assert held["ok"] is False and held["errors"][0]["error"] == "duplicate_action"
+    assert "ask the user" in held["errors"][0]["message"]
 
     # Another order, in a decimal comma: rejected, the original of its corrections.
     fifth = session.parse(
@@ -313,3 +317,33 @@ def test_bad_session_options_raise_naming_the_option(options, error, says):
     # The options are keywords.
     with pytest.raises(TypeError):
         tools.session(2)
+
+
+def test_a_session_of_its_own_takes_each_calls_spec():
+    # Tools loaded one by one, as an integration loads them; the session tells them apart
+    # by name.
+    refund_spec = toolargs.Spec(REFUND, meaning=MONEY)
+    lookup_spec = toolargs.Spec(LOOKUP)
+    session = toolargs.Session(duplicate_window=datetime.timedelta(minutes=5))
+    assert repr(session) == "Session()"
+    assert not session.parse(refund_spec, refund("19.99")).ok
+    # Another tool's call is no correction of the refund, and does not end its corrections.
+    assert session.parse(lookup_spec, {"order_id": "ord_1"}).decision == "proceed"
+    assert codes(session.parse(refund_spec, refund(199900))) == ["meaning_changed"]
+    meant = session.parse(refund_spec, refund(1999))
+    assert meant.decision == "proceed"
+    session.executed(refund_spec, meant.arguments)
+    # The same tool loaded again (a listing refreshed) is the same tool.
+    again = session.parse(toolargs.Spec(REFUND, meaning=MONEY), refund(1999))
+    assert again.decision == "confirm" and finding_codes(again) == ["duplicate_action"]
+    # It takes specs, not names; a set's session takes either.
+    with pytest.raises(TypeError, match="Spec"):
+        session.parse("issue_refund", refund(1999))
+    with pytest.raises(TypeError):
+        session.parse(refund(1999))
+    tools = toolargs.ToolSet([REFUND], meaning={"issue_refund": MONEY}).session()
+    assert tools.parse(refund_spec, refund(1999)).decision == "proceed"
+    tools.executed(refund_spec, refund(1999))
+    assert tools.parse("issue_refund", refund(1999)).decision == "confirm"
+    with pytest.raises(ValueError, match="corrections_per_tool"):
+        toolargs.Session(corrections_per_tool=-2)
