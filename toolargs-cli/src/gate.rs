@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use toolargs_core::Dialect;
 use toolargs_gate::{
-    Actions, Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Policy,
+    Actions, Gate, HttpGate, HttpOptions, LogOptions, Metrics, MetricsServer, Pins, Policy,
     SessionOptions, Unchecked, Unlisted, VerdictLog,
 };
 
@@ -49,6 +49,11 @@ pub struct GateArgs {
     /// `confirm`, `meaning` and `idempotent`.
     #[arg(long)]
     policy: Option<PathBuf>,
+    /// A pin file of `toolargs pin`: calls to a tool whose listed definition (inputSchema,
+    /// annotations, description) is not the one pinned are refused tool_changed, with what
+    /// changed on stderr and in the log; calls to a tool not pinned, tool_unpinned.
+    #[arg(long, value_name = "FILE")]
+    pin: Option<PathBuf>,
     /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8931) in front of `--upstream`,
     /// instead of starting a server.
     #[arg(
@@ -159,6 +164,7 @@ fn parse_dialect(name: &str) -> Result<Dialect, String> {
 struct Setup {
     present: Option<Dialect>,
     policy: Policy,
+    pins: Option<Pins>,
     log: Option<VerdictLog>,
     unchecked: Unchecked,
     unlisted: Unlisted,
@@ -173,6 +179,11 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
     let policy = match &args.policy {
         Some(path) => Policy::load(path).map_err(|e| e.to_string())?,
         None => Policy::default(),
+    };
+    // So is a pin file.
+    let pins = match &args.pin {
+        Some(path) => Some(Pins::load(path).map_err(|e| e.to_string())?),
+        None => None,
     };
     let log = match &args.log {
         Some(path) => {
@@ -217,6 +228,7 @@ pub fn run(args: GateArgs) -> Result<ExitCode, String> {
     let setup = Setup {
         present: args.present,
         policy,
+        pins,
         log,
         unchecked,
         unlisted,
@@ -281,6 +293,7 @@ fn serve_http(
     let Setup {
         present,
         policy,
+        pins,
         log,
         unchecked,
         unlisted,
@@ -298,7 +311,7 @@ fn serve_http(
             Some(actions) => gate.sharing_actions(actions.clone()),
             None => gate,
         };
-        presenting(gate, present)
+        presenting(pinned(gate, pins.as_ref()), present)
     };
     let mut gate = HttpGate::bind(listen, upstream, new_gate, log)
         .map_err(|e| format!("{listen}: {e}"))?
@@ -325,14 +338,12 @@ fn serve_http(
 
 /// The server `command` started as a child, the gate on this process's stdin and stdout.
 fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode, String> {
-    let gate = presenting(
-        Gate::new()
-            .with_unchecked(setup.unchecked)
-            .with_unlisted(setup.unlisted)
-            .with_policy(setup.policy)
-            .with_session_options(setup.meaning),
-        setup.present,
-    );
+    let gate = Gate::new()
+        .with_unchecked(setup.unchecked)
+        .with_unlisted(setup.unlisted)
+        .with_policy(setup.policy)
+        .with_session_options(setup.meaning);
+    let gate = presenting(pinned(gate, setup.pins.as_ref()), setup.present);
     let (program, args) = command.split_first().ok_or("no server command given")?;
     let code = toolargs_gate::run_stdio_with_metrics(gate, program, args, setup.log, setup.metrics)
         .map_err(|e| format!("{}: {e}", program.to_string_lossy()))?;
@@ -343,6 +354,14 @@ fn serve_stdio(command: &[std::ffi::OsString], setup: Setup) -> Result<ExitCode,
 fn presenting(gate: Gate, present: Option<Dialect>) -> Gate {
     match present {
         Some(dialect) => gate.presenting(dialect),
+        None => gate,
+    }
+}
+
+/// `gate`, holding its tools to `pins` when a pin file was given.
+fn pinned(gate: Gate, pins: Option<&Pins>) -> Gate {
+    match pins {
+        Some(pins) => gate.with_pins(pins.clone()),
         None => gate,
     }
 }

@@ -2,11 +2,9 @@
 //! tool and keyword, and what the gate enforces instead; the exit code says whether a provider
 //! would refuse a tool.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read};
 use std::path::PathBuf;
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -44,7 +42,7 @@ pub struct LintArgs {
     all: bool,
     /// The MCP server to start and ask for its tools (after `--`), as `gate` starts one.
     #[arg(last = true, conflicts_with = "tools")]
-    command: Vec<String>,
+    command: Vec<std::ffi::OsString>,
 }
 
 /// How `lint` writes its findings.
@@ -83,7 +81,10 @@ pub fn run(args: LintArgs) -> Result<ExitCode, String> {
         (Some(path), _) => {
             std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        (None, false) => listed_tools(&args.command)?,
+        (None, false) => {
+            let tools = crate::listed::over_stdio(&args.command, "toolargs-lint")?;
+            json!({ "tools": tools }).to_string()
+        }
         (None, true) => return Err("name a tools file, `-`, or `-- COMMAND` to lint".into()),
     };
     let text = unwrapped_response(&text);
@@ -239,99 +240,4 @@ fn report(findings: &[Finding<'_>], unloaded: &[String]) -> Value {
         "changes": findings.iter().map(|f| f.changes.len()).sum::<usize>(),
         "unloaded": unloaded,
     })
-}
-
-/// Starts the MCP server `command` on stdio, lists its tools (every page) and stops it.
-fn listed_tools(command: &[String]) -> Result<String, String> {
-    let (program, rest) = command.split_first().ok_or("no command to start")?;
-    let mut child = Command::new(program)
-        .args(rest)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("{program}: {e}"))?;
-    let result = ask_for_tools(&mut child);
-    drop(child.stdin.take());
-    let _ = child.kill();
-    let _ = child.wait();
-    result.map(|tools| json!({ "tools": tools }).to_string())
-}
-
-/// At most this many pages of `tools/list`, as the gate asks.
-const MAX_PAGES: usize = 1000;
-
-/// How long the server may take to answer one request.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(60);
-
-fn ask_for_tools(child: &mut Child) -> Result<Vec<Value>, String> {
-    let mut input = child.stdin.take().ok_or("the server's stdin")?;
-    let output = BufReader::new(child.stdout.take().ok_or("the server's stdout")?);
-    // Lines are read on a thread of their own, so that a server that never answers is a
-    // timeout, not a hang.
-    let (lines, received) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in output.lines() {
-            if lines.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |message: Value| -> Result<(), String> {
-        writeln!(input, "{message}")
-            .and_then(|()| input.flush())
-            .map_err(|e| format!("writing to the server: {e}"))
-    };
-    send(
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "toolargs-lint", "version": env!("CARGO_PKG_VERSION")},
-        }}),
-    )?;
-    answer(&received, 0)?;
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
-    let mut tools = Vec::new();
-    let mut cursor: Option<Value> = None;
-    for page in 1..=MAX_PAGES {
-        let params = cursor.take().map_or(json!({}), |c| json!({ "cursor": c }));
-        send(json!({"jsonrpc": "2.0", "id": page, "method": "tools/list", "params": params}))?;
-        let result = answer(&received, page)?;
-        tools.extend(result["tools"].as_array().cloned().unwrap_or_default());
-        match result.get("nextCursor") {
-            Some(next) if !next.is_null() => cursor = Some(next.clone()),
-            _ => return Ok(tools),
-        }
-    }
-    Err(format!(
-        "the server's tool list runs past {MAX_PAGES} pages"
-    ))
-}
-
-/// The `result` of the response numbered `id`, reading past notifications and requests.
-fn answer(lines: &Receiver<io::Result<String>>, id: usize) -> Result<Value, String> {
-    loop {
-        let line = match lines.recv_timeout(ANSWER_TIMEOUT) {
-            Ok(line) => line.map_err(|e| format!("reading from the server: {e}"))?,
-            Err(RecvTimeoutError::Timeout) => {
-                return Err(format!(
-                    "the server did not answer within {} s",
-                    ANSWER_TIMEOUT.as_secs()
-                ))
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err("the server closed its output before answering".into())
-            }
-        };
-        let Ok(message) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        if message.get("id") != Some(&json!(id)) || message.get("method").is_some() {
-            continue;
-        }
-        if let Some(error) = message.get("error") {
-            return Err(format!("the server answered with an error: {error}"));
-        }
-        return Ok(message.get("result").cloned().unwrap_or(Value::Null));
-    }
 }

@@ -1,14 +1,16 @@
 //! `toolargs`: replay tool-call logs against tool definitions, check single calls, gate MCP
-//! servers, and lint tool definitions for each provider.
+//! servers, pin their tool definitions, and lint tool definitions for each provider.
 //!
 //! A thin shell over `toolargs_replay`, `toolargs_dynamic::Spec` and `toolargs_gate`; see
 //! `toolargs --help`. This file holds the commands as `--help` describes them and hands each to
-//! its module: `replay`, `check`, `gate`, `lint`.
+//! its module: `replay`, `check`, `gate`, `pin`, `lint`.
 
 mod check;
 mod gate;
 mod lint;
+mod listed;
 mod output;
+mod pin;
 mod replay;
 mod tools;
 
@@ -25,7 +27,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "toolargs",
     version,
-    about = "Replay LLM tool-call logs, check calls against tool definitions, gate MCP servers, and lint tool definitions for each provider"
+    about = "Replay LLM tool-call logs, check calls against tool definitions, gate MCP servers, pin their tool definitions, and lint tool definitions for each provider"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -81,6 +83,12 @@ enum Command {
     /// forwarding; refused when the client cannot be asked). A file that does not load stops
     /// the gate before the server starts, naming the line and column.
     ///
+    /// A pin file (`--pin`, written by `toolargs pin`) holds the server to the tool
+    /// definitions approved: a call to a tool whose listed definition is not the one pinned
+    /// is refused (`tool_changed`, with what changed on stderr and in the verdict log), and
+    /// so is a call to a tool not pinned (`tool_unpinned`). A pin file that does not load
+    /// stops the gate before the server starts.
+    ///
     /// With `--listen ADDR --upstream URL` instead of a command, the gate is a Streamable HTTP
     /// endpoint at ADDR, with the path of URL, in front of the server's endpoint at URL: a
     /// client's `"url": "http://127.0.0.1:8000/mcp"` becomes `"http://127.0.0.1:8931/mcp"`
@@ -92,6 +100,21 @@ enum Command {
     /// revision, which has no way over HTTP to ask. The address listened on is printed on
     /// stderr once the gate is ready (port 0 picks a free port).
     Gate(Box<gate::GateArgs>),
+    /// Pin a server's tool definitions, for `toolargs gate --pin` to hold it to them.
+    ///
+    /// Starts COMMAND (after `--`), or reaches the Streamable HTTP endpoint at `--upstream`,
+    /// lists its tools as a client does (`initialize`, then `tools/list`, every page) and
+    /// writes each tool's definition (`inputSchema`, `annotations`, `description`) and its
+    /// SHA-256 to `--out`, as JSON sorted by tool name; the server is stopped, or its session
+    /// ended. A server that lists a tool twice is an error, and nothing is written. Run it
+    /// again to approve what a server lists now: what changed since the file's last pins is
+    /// said on stderr, tool by tool.
+    ///
+    /// `toolargs gate --pin FILE` then refuses the calls to a tool whose listed definition is
+    /// not the one pinned (`tool_changed`, with what changed on stderr and in the verdict
+    /// log: a property added, a `maximum` dropped, ...) and to a tool not pinned
+    /// (`tool_unpinned`).
+    Pin(pin::PinArgs),
     /// Show what each provider would refuse or not be shown of a list of tools.
     ///
     /// Each tool is lowered to the strongest schema each provider accepts (the definition
@@ -110,6 +133,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(args),
         Command::Check(args) => check::run(args),
         Command::Gate(args) => gate::run(*args),
+        Command::Pin(args) => pin::run(args),
         Command::Lint(args) => lint::run(args),
     };
     match result {

@@ -23,7 +23,7 @@ const GUIDES: &[Guide] = &[
     Guide {
         path: "toolargs-cli/README.md",
         documents: &[],
-        speaks_of: &["", "replay", "check", "gate", "lint"],
+        speaks_of: &["", "replay", "check", "gate", "pin", "lint"],
     },
     Guide {
         path: "src/docs/replay.md",
@@ -37,8 +37,8 @@ const GUIDES: &[Guide] = &[
     },
     Guide {
         path: "toolargs-gate/README.md",
-        documents: &["gate"],
-        speaks_of: &["gate", "replay"],
+        documents: &["gate", "pin"],
+        speaks_of: &["gate", "pin", "replay"],
     },
 ];
 

@@ -29,6 +29,11 @@
 //! times the amount, no repeated refund, no currency swapped), and the log holds each
 //! decision.
 //!
+//! `tests/sdk/pin_client.py` pins the FastMCP server's tool definitions with `toolargs pin`
+//! over stdio and over Streamable HTTP (a stateless server too), gates it with
+//! `toolargs gate --pin`, and has its `tighten` tool change `quote`: the calls to `quote` are
+//! refused `tool_changed` (the log and stderr saying what changed) until it is pinned again.
+//!
 //! The packages, pinned in `tests/sdk/requirements.txt` and `tests/sdk/package-lock.json`, are
 //! installed under the target directory: a virtual environment (pip) and an npm project (`npm
 //! ci`), each installed again only when its pins change.
@@ -298,5 +303,15 @@ fn corrections_and_repeated_actions_are_judged_by_meaning_for_the_python_sdk_cli
         "meaning",
         &venv.join("bin/python"),
         &sdk_dir().join("meaning_client.py"),
+    );
+}
+
+#[test]
+fn pinned_definitions_hold_the_server_to_what_was_approved_for_the_python_sdk_client() {
+    let venv = &installed().venv;
+    run_client(
+        "pin",
+        &venv.join("bin/python"),
+        &sdk_dir().join("pin_client.py"),
     );
 }

@@ -163,6 +163,7 @@ impl Gate {
             held: false,
             meaning: None,
             fingerprint: None,
+            changed: None,
         };
         Handled {
             routes,

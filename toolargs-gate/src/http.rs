@@ -84,9 +84,12 @@ macro_rules! note {
 }
 
 mod body;
+mod listed;
 mod route;
 mod socket;
 mod upstream;
+
+pub use listed::list_upstream_tools;
 
 /// The JSON-RPC error of a request whose `Mcp-Method` or `Mcp-Name` header disagrees with its
 /// body (the 2026-07-28 revision's `HeaderMismatch`).
@@ -431,26 +434,7 @@ impl HttpGate {
         new_gate: impl Fn() -> Gate + Send + Sync + 'static,
         log: Option<VerdictLog>,
     ) -> io::Result<HttpGate> {
-        let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
-        let uri: Uri = upstream
-            .parse()
-            .map_err(|e| invalid(format!("the upstream URL `{upstream}`: {e}")))?;
-        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-            return Err(invalid(format!(
-                "the upstream URL `{upstream}` is not absolute (http://host:port/path)"
-            )));
-        };
-        match scheme {
-            "http" => {}
-            "https" if cfg!(feature = "https") => {}
-            "https" => {
-                return Err(invalid(format!(
-                    "the upstream URL `{upstream}` is https, and this build has no TLS (the `https` feature)"
-                )))
-            }
-            _ => return Err(invalid(format!("the upstream URL `{upstream}` is not http"))),
-        }
-        let origin = format!("{scheme}://{authority}");
+        let (uri, origin) = upstream::uri(upstream)?;
         let connector = upstream::connector()?;
         let client = upstream::client(connector.clone(), MAX_REQUESTS);
         // Answers are small and written as they are ready: with Nagle's algorithm on, one

@@ -67,6 +67,12 @@ impl Gate {
             let reply = reply::duplicate_tool(id, name, self.shape(name, params.tagged));
             return self.refuse_for(id, Outcome::Refused, "duplicate_tool", reply, verdict);
         }
+        if let Some(mismatch) = self.tools.pin_mismatch(name) {
+            let code = mismatch.code();
+            verdict.changed = mismatch.changes.as_ref().map(|_| mismatch.describe());
+            let reply = reply::pin_refused(id, name, code, self.shape(name, params.tagged));
+            return self.refuse_for(id, Outcome::Refused, code, reply, verdict);
+        }
         if let Some(why) = self.tools.meaning_invalid(name) {
             let why = format!("the meaning declared for `{name}` does not fit its schema: {why}");
             let reply =
@@ -224,6 +230,7 @@ impl CallVerdict {
             listed,
             meaning: None,
             fingerprint: None,
+            changed: None,
         }
     }
 }

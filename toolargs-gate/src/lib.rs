@@ -40,6 +40,12 @@
 //! elicitation capability gets `confirmation_unavailable` instead. A held call the client
 //! cancels (`notifications/cancelled`) is never made, whatever the answer.
 //!
+//! [`Pins`] ([`Gate::with_pins`]; the file `toolargs pin` writes) hold each tool to the
+//! definition approved: a call to a tool whose listed `inputSchema`, `annotations` or
+//! `description` is not the one pinned is refused (`tool_changed`; its verdict's
+//! [`CallVerdict::changed`] says what changed, a property added, a `maximum` dropped, ...),
+//! and a call to a tool not pinned is refused too (`tool_unpinned`).
+//!
 //! For the tools whose meaning is declared (the policy's `meaning`, or `x-toolargs` on a
 //! property of the schema), the gate judges meaning within the session too ([`SessionOptions`]):
 //! a call after the tool's call was rejected is compared with that original by what its
@@ -102,6 +108,7 @@ mod meaning;
 mod message;
 pub mod metrics;
 mod params;
+mod pin;
 mod policy;
 mod present;
 mod reply;
@@ -124,13 +131,17 @@ use toolargs_core::Dialect;
 
 use confirm::HeldCall;
 pub use http::{
-    DrainHandle, HttpGate, HttpOptions, BODY_TIMEOUT, DRAIN_TIMEOUT, HEADER_TIMEOUT, MAX_REQUESTS,
-    MAX_REQUESTS_PER_CLIENT, MAX_SESSIONS,
+    list_upstream_tools, DrainHandle, HttpGate, HttpOptions, BODY_TIMEOUT, DRAIN_TIMEOUT,
+    HEADER_TIMEOUT, MAX_REQUESTS, MAX_REQUESTS_PER_CLIENT, MAX_SESSIONS,
 };
 use listing::Listings;
 pub use log::{line_hash, verify_chain, ChainBreak, LogOptions, VerdictLog};
 use message::Message;
 pub use metrics::{Metrics, MetricsServer};
+pub use pin::{
+    definition_digest, describe_changes, DefinitionChange, PinCheck, PinError, PinMismatch, Pins,
+    PIN_FILE_VERSION,
+};
 pub use policy::{Policy, PolicyError, StrictFieldMissing, ToolRule};
 pub use stdio::{run_stdio, run_stdio_with_metrics, MAX_LINE_BYTES};
 pub use toolargs_semantic::{Actions, SessionOptions};
@@ -172,8 +183,9 @@ pub enum Outcome {
     /// Needed the user's confirmation, and the client cannot ask for it; not forwarded.
     ConfirmationUnavailable,
     /// Refused at the door: a message the gate cannot read one way only, a `tools/call` it
-    /// cannot judge (no id, params that are not an object, no tool name), or a call to a
-    /// tool the server listed twice. The code says which.
+    /// cannot judge (no id, params that are not an object, no tool name), a call to a tool
+    /// the server listed twice, or, with pins, to a tool whose definition is not the one
+    /// pinned or that is not pinned. The code says which.
     Refused,
 }
 
@@ -230,6 +242,9 @@ pub struct CallVerdict {
     /// The fingerprint of the call's action, for a tool that writes, deletes, pays or
     /// notifies.
     pub(crate) fingerprint: Option<toolargs_semantic::Fingerprint>,
+    /// For a call refused `tool_changed`: what changed from the tool's pinned definition to
+    /// the one listed, as one line ([`describe_changes`]).
+    pub changed: Option<String>,
 }
 
 /// What [`Gate::from_client`] made of one line.
@@ -305,6 +320,8 @@ pub struct Gate {
     listing_window: Option<std::time::Duration>,
     /// Whether the client declared the elicitation capability in its `initialize` request.
     client_elicits: bool,
+    /// The definitions the tools are held to ([`Gate::with_pins`]).
+    pins: Option<Pins>,
     /// Calls waiting for the user's confirmation, by the id (as JSON text) of the gate's
     /// request that asks for it.
     held: HashMap<String, HeldCall>,
@@ -376,6 +393,36 @@ impl Gate {
     /// calls wait for the user's confirmation.
     pub fn with_policy(mut self, policy: Policy) -> Gate {
         self.policy = policy;
+        self
+    }
+
+    /// Holds every tool to its definition in `pins`: a call to a tool whose listed
+    /// definition (its `inputSchema`, `annotations` and `description`) is not the one pinned
+    /// is refused `tool_changed`, and its verdict says what changed; a call to a tool not
+    /// pinned is refused `tool_unpinned`. The tools not listed are judged as without pins.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolargs_gate::{Gate, Pins, Route};
+    ///
+    /// let quote = json!({"name": "quote", "inputSchema": {"type": "object",
+    ///     "properties": {"quantity": {"type": "integer", "maximum": 10}}}});
+    /// let mut gate = Gate::new().with_pins(Pins::from_tools(&[quote])?);
+    /// gate.from_client(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    /// // The server lists `quote` without its maximum.
+    /// gate.from_server(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"quote",
+    ///     "inputSchema":{"type":"object","properties":{"quantity":{"type":"integer"}}}}]}}"#);
+    /// let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quote","arguments":{"quantity":500}}}"#;
+    /// let handled = gate.from_client(call);
+    /// let Route::ToClient(reply) = &handled.routes[0] else { panic!() };
+    /// assert!(reply.contains(r#""isError":true"#) && reply.contains("tool_changed"));
+    /// let verdict = handled.verdict.unwrap();
+    /// assert_eq!(verdict.codes, ["tool_changed"]);
+    /// assert_eq!(verdict.changed.as_deref(), Some("$.quantity: maximum 10 dropped"));
+    /// # Ok::<(), toolargs_gate::PinError>(())
+    /// ```
+    pub fn with_pins(mut self, pins: Pins) -> Gate {
+        self.pins = Some(pins);
         self
     }
 
@@ -507,7 +554,8 @@ impl Gate {
     /// Learns a page of a `tools/list` result; a first page replaces what was known, and
     /// makes it current.
     fn learn(&mut self, result: &str, first: bool) {
-        self.tools.learn(result, first, &self.policy);
+        self.tools
+            .learn(result, first, &self.policy, self.pins.as_ref());
         if first {
             self.stale = false;
             self.listed_at = Some(Instant::now());
@@ -583,7 +631,8 @@ impl Gate {
 
 impl CallVerdict {
     /// The verdict as a line of the log: `tool`, `outcome`, `codes`, `rules`, `paths`,
-    /// `confirmed: true` for a call the user confirmed, `method` for a message other than a
+    /// `confirmed: true` for a call the user confirmed, `changed` for a call refused
+    /// `tool_changed`, `method` for a message other than a
     /// `tools/call` that the gate refused, and `arguments` when asked for (then `toolargs
     /// replay` reads the log as calls).
     pub fn to_log(&self, arguments: bool) -> Value {
@@ -602,6 +651,9 @@ impl CallVerdict {
         }
         if let Some(meaning) = &self.meaning {
             line["meaning"] = meaning::logged(meaning, arguments);
+        }
+        if let Some(changed) = &self.changed {
+            line["changed"] = Value::String(changed.clone());
         }
         if self.method != "tools/call" {
             // Not a call: no arguments to replay.

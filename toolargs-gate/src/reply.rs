@@ -56,6 +56,18 @@ pub(crate) fn duplicate_tool(id: &str, tool: &str, shape: Shape) -> String {
     )
 }
 
+/// The result of a call to a tool held to a pin: `tool_changed` when its listed definition
+/// is not the one pinned, `tool_unpinned` when it is not pinned. What changed is the
+/// operator's to read (stderr, the verdict log), not the model's.
+pub(crate) fn pin_refused(id: &str, tool: &str, code: &str, shape: Shape) -> String {
+    let why = if code == "tool_changed" {
+        format!("the server's definition of `{tool}` is not the one approved for it, and calls to it are refused until it is approved again; do not retry it")
+    } else {
+        format!("`{tool}` is not among the tools approved for this server, and calls to it are refused; do not retry it")
+    };
+    refused(id, shape, code, &why)
+}
+
 /// The result of a call the gate could not judge: it asked the server for its tools, and
 /// `why` says what came back instead.
 pub(crate) fn tools_unavailable(id: &str, tool: &str, why: &str, shape: Shape) -> String {

@@ -13,14 +13,22 @@ use crate::{Gate, Metrics, Route, VerdictLog};
 /// error and skipped.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
 
-/// Names on stderr each tool a listing named twice, once, each tool learned since the last
-/// call whose definition did not load, and each strict field of the policy its schema does not declare (nothing when stderr
-/// is closed).
+/// Names on stderr each tool a listing named twice, once, each tool whose definition is not
+/// the one pinned (with what changed) or that is not pinned, each tool learned since the last
+/// call whose definition did not load, and each strict field of the policy its schema does
+/// not declare (nothing when stderr is closed).
 pub(crate) fn report_new_tools(gate: &mut Gate) {
     for name in gate.tools_mut().take_new_duplicated() {
         let _ = writeln!(
             io::stderr(),
             "toolargs gate: `{name}` is listed twice; its calls are refused (duplicate_tool)"
+        );
+    }
+    for mismatch in gate.tools_mut().take_new_pin_mismatches() {
+        let _ = writeln!(
+            io::stderr(),
+            "toolargs gate: {mismatch}; its calls are refused ({})",
+            mismatch.code()
         );
     }
     for (name, why) in gate.tools_mut().take_new_meaning_invalid() {

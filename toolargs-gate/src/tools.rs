@@ -2,12 +2,18 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde_json::Value;
 use toolargs_core::effect::Effect;
+use toolargs_core::json::skim;
 use toolargs_dynamic::{load_tool_list_lenient, Spec};
 use toolargs_semantic::Profile;
 
 use crate::params::{self, Mirror};
+use crate::pin::{DefinitionChange, PinCheck, PinMismatch, Pins};
 use crate::policy::{Policy, StrictFieldMissing};
+
+/// The most mismatches with their pins remembered as reported.
+const MAX_PIN_REPORTS: usize = 10_000;
 
 /// A tool the server listed whose definition did not load: calls to it are not checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +59,14 @@ pub struct Tools {
     /// The tools whose repeated call does one thing (the policy's `idempotent`, or the
     /// annotation `idempotentHint`).
     idempotent: HashSet<String>,
+    /// With pins ([`Gate::with_pins`](crate::Gate::with_pins)), the tools whose listed
+    /// definition is not the one pinned, or that are not pinned: their calls are refused
+    /// (`tool_changed`, `tool_unpinned`).
+    pin_mismatches: HashMap<String, PinMismatch>,
+    /// Mismatches not reported yet ([`Tools::take_new_pin_mismatches`]).
+    new_pin_mismatches: Vec<PinMismatch>,
+    /// Every mismatch reported so far: a tool listed again as it was is not reported again.
+    pin_reported: HashSet<(String, String)>,
 }
 
 impl Tools {
@@ -98,6 +112,18 @@ impl Tools {
         self.idempotent.contains(name)
     }
 
+    /// Why calls to `name` are refused for its pin: its listed definition is not the one
+    /// pinned, or it is not pinned; `None` when it matches its pin, or no pins are held.
+    pub fn pin_mismatch(&self, name: &str) -> Option<&PinMismatch> {
+        self.pin_mismatches.get(name)
+    }
+
+    /// The tools learned since the last call whose definition is not the one pinned, or that
+    /// are not pinned, to name once (a tool listed again as it was is not given again).
+    pub fn take_new_pin_mismatches(&mut self) -> Vec<PinMismatch> {
+        std::mem::take(&mut self.new_pin_mismatches)
+    }
+
     /// The tools whose declared meaning did not fit their schema since the last call, with
     /// why, to name once.
     pub fn take_new_meaning_invalid(&mut self) -> Vec<(String, String)> {
@@ -126,8 +152,15 @@ impl Tools {
     }
 
     /// Learns a page of a `tools/list` result (its JSON text), with `policy` applied over
-    /// what the server says; a first page replaces what was known.
-    pub(crate) fn learn(&mut self, result: &str, first_page: bool, policy: &Policy) {
+    /// what the server says, and each tool held to `pins` when given; a first page replaces
+    /// what was known.
+    pub(crate) fn learn(
+        &mut self,
+        result: &str,
+        first_page: bool,
+        policy: &Policy,
+        pins: Option<&Pins>,
+    ) {
         if first_page {
             self.tools.clear();
             self.with_output_schema.clear();
@@ -137,17 +170,21 @@ impl Tools {
             self.profiles.clear();
             self.meaning_invalid.clear();
             self.idempotent.clear();
+            self.pin_mismatches.clear();
         }
-        let extras = extras(result);
+        let parsed = serde_json::from_str::<Value>(result).ok();
+        let extras = extras(parsed.as_ref());
         self.with_output_schema.extend(extras.with_output_schema);
         self.mirrors.extend(extras.mirrors);
         self.idempotent.extend(extras.idempotent);
         let Ok(list) = load_tool_list_lenient(result) else {
             return;
         };
+        let mut learned = Vec::new();
         for spec in list.specs {
             if let Some(name) = spec.name().map(str::to_owned) {
                 self.listed(&name);
+                learned.push(name.clone());
                 let (spec, missing) = policy.apply(&name, spec);
                 for field in missing {
                     if self.missing_seen.insert(field.clone()) {
@@ -179,12 +216,77 @@ impl Tools {
         for refused in list.refused {
             let Some(name) = refused.name else { continue };
             self.listed(&name);
+            learned.push(name.clone());
             let unchecked = UncheckedTool {
                 name: name.clone(),
                 reason: refused.error.to_string(),
             };
             self.new_unchecked.push(unchecked.clone());
             self.tools.insert(name, Err(unchecked));
+        }
+        if let Some(pins) = pins {
+            self.hold_to_pins(pins, result, parsed.as_ref(), &learned);
+        }
+    }
+
+    /// Holds the tools `learned` from a page of a listing (`result`, read as `parsed`) to
+    /// `pins`: each definition of a tool that is not the one pinned, or a tool not pinned,
+    /// refuses its calls. A page that does not read one way only (a member written twice, a
+    /// string that is not Unicode) cannot be compared, and refuses every tool it lists.
+    fn hold_to_pins(
+        &mut self,
+        pins: &Pins,
+        result: &str,
+        parsed: Option<&Value>,
+        learned: &[String],
+    ) {
+        let certain = skim::skip_strict(result, 0, skim::MAX_DEPTH).is_some();
+        let mut definitions: HashMap<&str, Vec<&Value>> = HashMap::new();
+        let listed = parsed
+            .filter(|_| certain)
+            .and_then(|result| result.get("tools"))
+            .and_then(Value::as_array);
+        for tool in listed.into_iter().flatten() {
+            if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                definitions.entry(name).or_default().push(tool);
+            }
+        }
+        for name in learned {
+            let check = match definitions.get(name.as_str()) {
+                _ if pins.digest(name).is_none() => PinCheck::Unpinned,
+                Some(listed) => listed
+                    .iter()
+                    .map(|tool| pins.check(name, tool))
+                    .find(|check| *check != PinCheck::Pinned)
+                    .unwrap_or(PinCheck::Pinned),
+                None => PinCheck::Changed(vec![DefinitionChange {
+                    path: "$".to_owned(),
+                    what: "the listing does not read one way only, and cannot be compared with the pin"
+                        .to_owned(),
+                }]),
+            };
+            let changes = match check {
+                PinCheck::Pinned => continue,
+                PinCheck::Changed(changes) => Some(changes),
+                PinCheck::Unpinned => None,
+            };
+            let mismatch = PinMismatch {
+                tool: name.clone(),
+                changes,
+            };
+            if self.pin_reported.len() >= MAX_PIN_REPORTS {
+                // A server that lists ever other definitions is named again, not remembered
+                // without end.
+                self.pin_reported.clear();
+            }
+            if self
+                .pin_reported
+                .insert((name.clone(), mismatch.describe()))
+            {
+                self.new_pin_mismatches.push(mismatch.clone());
+            }
+            // A tool listed twice keeps the first mismatch found.
+            self.pin_mismatches.entry(name.clone()).or_insert(mismatch);
         }
     }
 }
@@ -210,10 +312,10 @@ struct Extras {
     idempotent: Vec<String>,
 }
 
-/// The [`Extras`] of a `tools/list` result (its JSON text).
-fn extras(result: &str) -> Extras {
+/// The [`Extras`] of a `tools/list` result (read as JSON).
+fn extras(result: Option<&Value>) -> Extras {
     let mut extras = Extras::default();
-    let Ok(result) = serde_json::from_str::<serde_json::Value>(result) else {
+    let Some(result) = result else {
         return extras;
     };
     let Some(tools) = result.get("tools").and_then(|tools| tools.as_array()) else {

@@ -15,6 +15,32 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a connection to the upstream is kept unused before it is closed.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
 
+/// The upstream's URL read, and its origin (`scheme://authority`): an absolute `http://`
+/// URL, or `https://` with the `https` feature.
+pub(super) fn uri(upstream: &str) -> io::Result<(http::Uri, String)> {
+    let invalid = |why: String| io::Error::new(io::ErrorKind::InvalidInput, why);
+    let uri: http::Uri = upstream
+        .parse()
+        .map_err(|e| invalid(format!("the upstream URL `{upstream}`: {e}")))?;
+    let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+        return Err(invalid(format!(
+            "the upstream URL `{upstream}` is not absolute (http://host:port/path)"
+        )));
+    };
+    match scheme {
+        "http" => {}
+        "https" if cfg!(feature = "https") => {}
+        "https" => {
+            return Err(invalid(format!(
+                "the upstream URL `{upstream}` is https, and this build has no TLS (the `https` feature)"
+            )))
+        }
+        _ => return Err(invalid(format!("the upstream URL `{upstream}` is not http"))),
+    }
+    let origin = format!("{scheme}://{authority}");
+    Ok((uri, origin))
+}
+
 /// How the client connects: TCP, and TLS over it for `https://`.
 #[cfg(feature = "https")]
 pub(super) type Connector = hyper_rustls::HttpsConnector<HttpConnector>;
