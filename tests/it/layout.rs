@@ -62,35 +62,103 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// Paths following `prefix::` in `text`: `crate::coerce::integer::f` gives `[coerce, integer, f]`.
+/// True for a byte of an identifier.
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// The length of the identifier `text` starts with.
+fn ident_len(text: &str) -> usize {
+    text.find(|c: char| !is_ident(c)).unwrap_or(text.len())
+}
+
+/// The paths of one path or `use` tree whose first segments are `path`, read from `rest` (the
+/// text right after those segments): `::a::b` gives `path + [a, b]`, `::{a, b::{c, d}}` gives
+/// one path per leaf. Returns what follows the tree.
+fn tree<'t>(mut rest: &'t str, mut path: Vec<&'t str>, out: &mut Vec<Vec<&'t str>>) -> &'t str {
+    while let Some(next) = rest.strip_prefix("::") {
+        let next = next.trim_start();
+        if let Some(group) = next.strip_prefix('{') {
+            rest = group;
+            loop {
+                rest = rest.trim_start();
+                if let Some(after) = rest.strip_prefix('}') {
+                    return after;
+                }
+                let Some(first) = rest.chars().next() else {
+                    return rest;
+                };
+                let len = ident_len(rest);
+                if len == 0 {
+                    // `*` (the whole module) or a separator.
+                    if first == '*' {
+                        out.push(path.clone());
+                    }
+                    rest = &rest[first.len_utf8()..];
+                    continue;
+                }
+                let mut branch = path.clone();
+                branch.push(&rest[..len]);
+                rest = tree(&rest[len..], branch, out).trim_start();
+                if let Some(alias) = rest.strip_prefix("as ") {
+                    let alias = alias.trim_start();
+                    rest = &alias[ident_len(alias)..];
+                }
+            }
+        }
+        let len = ident_len(next);
+        if len == 0 {
+            break;
+        }
+        path.push(&next[..len]);
+        rest = &next[len..];
+    }
+    out.push(path);
+    rest
+}
+
+/// Paths following `prefix::` in `text`, `use` trees spelt out: `crate::coerce::integer::f`
+/// gives `[coerce, integer, f]`, `crate::a::{b, c::d}` gives `[a, b]` and `[a, c, d]`. A
+/// prefix inside a longer path (`x::crate`) or a word (`supercrate`) is not one.
 fn paths_after<'t>(text: &'t str, prefix: &str) -> Vec<Vec<&'t str>> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find(prefix) {
         let before = rest[..at].chars().last();
         rest = &rest[at + prefix.len()..];
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+        let inside = before.is_some_and(|c| is_ident(c) || c == ':');
+        if inside || rest.starts_with(is_ident) || !rest.starts_with("::") {
             continue;
         }
-        let mut path = Vec::new();
-        let mut tail = rest;
-        while let Some(next) = tail.strip_prefix("::") {
-            let len = next
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(next.len());
-            if len == 0 {
-                break;
-            }
-            path.push(&next[..len]);
-            tail = &next[len..];
+        rest = tree(rest, Vec::new(), &mut out);
+    }
+    out
+}
+
+/// The modules `text` declares as its children (`mod a;`, `pub(crate) mod b;`), not the
+/// inline ones.
+fn children(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("mod ") {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + 4..];
+        if before.is_some_and(is_ident) {
+            continue;
         }
-        out.push(path);
+        let name = rest.trim_start();
+        let len = ident_len(name);
+        if len > 0 && name[len..].trim_start().starts_with(';') {
+            out.push(&name[..len]);
+        }
     }
     out
 }
 
 /// Edges from each module to the modules it imports, children-to-ancestor edges left out (a
-/// module declared in a parent naturally uses what the parent holds).
+/// module declared in a parent naturally uses what the parent holds). Read are `crate::`,
+/// `super::` (and `super::super::`) and `self::` paths, and the paths that start with a child
+/// the module declares (`mod x; use x::Y;`, `x::f()`), `use` trees spelt out.
 fn edges(mods: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
     let resolve = |target: &[&str]| -> Option<String> {
         (1..=target.len())
@@ -107,7 +175,31 @@ fn edges(mods: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> 
             targets.extend(resolve(&path));
         }
         for path in paths_after(&text, "super") {
-            let mut target: Vec<&str> = own[..own.len().saturating_sub(1)].to_vec();
+            let mut up = 1;
+            let mut rest = path.as_slice();
+            while let ["super", tail @ ..] = rest {
+                up += 1;
+                rest = tail;
+            }
+            let mut target: Vec<&str> = own[..own.len().saturating_sub(up)].to_vec();
+            target.extend(rest);
+            targets.extend(resolve(&target));
+        }
+        let mut local = paths_after(&text, "self");
+        for child in children(&text) {
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(child) {
+                let before = rest[..at].chars().last();
+                rest = &rest[at + child.len()..];
+                let inside = before.is_some_and(|c| is_ident(c) || c == ':');
+                if inside || rest.starts_with(is_ident) || !rest.starts_with("::") {
+                    continue;
+                }
+                rest = tree(rest, vec![child], &mut local);
+            }
+        }
+        for path in local {
+            let mut target = own.clone();
             target.extend(path);
             targets.extend(resolve(&target));
         }
@@ -199,6 +291,71 @@ fn a_cycle_is_found_when_there_is_one() {
     let mut acyclic = mods.clone();
     acyclic.insert("c".to_owned(), "fn g() {}".to_owned());
     assert!(cycles(&edges(&acyclic)).is_empty());
+}
+
+/// The two cycles the core once had, in miniature: a parent that re-exports its child
+/// (`mod x; pub use x::Y`), a `use` tree in braces, and a child reached through its parent.
+#[test]
+fn a_cycle_through_a_re_export_or_a_use_tree_is_found() {
+    let graph = |modules: &[(&str, &str)]| {
+        let mods: BTreeMap<String, String> = modules
+            .iter()
+            .map(|(m, t)| ((*m).to_owned(), (*t).to_owned()))
+            .collect();
+        cycles(&edges(&mods))
+    };
+    // `dialect` uses `provider`, whose child `gemini` (re-exported) uses `dialect`.
+    let re_export = [
+        ("", "mod dialect; mod provider;"),
+        ("dialect", "use crate::provider::{openai, Gemini};"),
+        ("provider", "mod gemini;\npub(crate) use gemini::Gemini;"),
+        (
+            "provider::gemini",
+            "use crate::dialect::{has_open_parts, Change};",
+        ),
+    ];
+    assert_eq!(
+        graph(&re_export),
+        [vec!["dialect", "provider", "provider::gemini"]]
+    );
+    // `stream::provider` uses a child of `provider` through a nested tree, which uses it back.
+    let nested = [
+        ("", "mod provider; mod stream;"),
+        ("provider", "pub(crate) mod anthropic;"),
+        (
+            "provider::anthropic",
+            "use crate::stream::provider::{Key, Update};",
+        ),
+        ("stream", "pub mod provider;"),
+        (
+            "stream::provider",
+            "use crate::{json::skim, provider::{anthropic::Anthropic, Other}};",
+        ),
+    ];
+    assert_eq!(
+        graph(&nested),
+        [vec!["provider::anthropic", "stream::provider"]]
+    );
+    // A child named by its path alone (`lower::Lowerer`), and `super::super`.
+    let by_path = [
+        ("", "mod a; mod b;"),
+        ("a", "mod lower;\nfn f() { lower::Lowerer::new() }"),
+        ("a::lower", "fn g() { super::super::b::h() }"),
+        ("b", "fn h() { crate::a::f() }"),
+    ];
+    assert_eq!(graph(&by_path), [vec!["a", "a::lower", "b"]]);
+    // What only looks like a path is none: a word that ends in a child's name, a path inside
+    // another, `self` as a receiver.
+    let lookalikes = [
+        ("", "mod a; mod b;"),
+        (
+            "a",
+            "mod lower;\nfn f(&self) { follower::x(); other::lower::y(); self.lower() }",
+        ),
+        ("a::lower", "use crate::b::h;"),
+        ("b", "use crate::a::f;"),
+    ];
+    assert!(graph(&lookalikes).is_empty());
 }
 
 /// The crate each source folder of [`CRATES`] is, as ARCHITECTURE.md's table names it.

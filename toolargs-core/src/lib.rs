@@ -45,6 +45,7 @@ pub mod options;
 pub mod path;
 pub mod provider;
 pub mod report;
+pub(crate) mod schema;
 pub mod spec;
 pub mod stream;
 #[cfg(feature = "telemetry")]

@@ -1,14 +1,13 @@
 //! What the model was not shown of each tool, field by field: the keywords the dialect it was
 //! shown the tools in does not show as written ([`dialect::lower`]), which the gate enforces
-//! alone. A report that has them links a field's rejections to them.
+//! alone. A report that has them links a field's rejections to them. A tool set makes them
+//! ([`Shown::of`]).
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 use toolargs_core::dialect::{lower, Dialect};
 use toolargs_core::Effect;
-
-use crate::log::ToolSet;
 
 /// One keyword the model was not shown as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,29 +30,17 @@ pub struct Shown {
 }
 
 impl Shown {
-    /// What the model was not shown of each tool of `tools` that has a schema to lower,
-    /// shown in `dialect`. Only what it was told less of counts: a keyword said another way
-    /// that means the same, or an annotation, is not listed.
-    ///
-    /// ```
-    /// use toolargs_core::Dialect;
-    /// use toolargs_replay::{Shown, ToolSet};
-    ///
-    /// let tools = ToolSet::from_json(r#"[{"name": "order", "inputSchema": {"type": "object",
-    ///     "properties": {"sku": {"type": "string", "maxLength": 12}}}}]"#)?;
-    /// let shown = Shown::of(&tools, Dialect::OpenAiChat { strict: true });
-    /// assert_eq!(shown.tools["order"]["$.sku"][0].keyword, "maxLength");
-    /// # Ok::<(), toolargs_dynamic::LoadError>(())
-    /// ```
-    pub fn of(tools: &ToolSet, dialect: Dialect) -> Shown {
+    /// What the model was not shown of each tool of `schemas` (by name), shown in `dialect`:
+    /// [`Shown::of`]'s work, which the tool set hands its schemas to.
+    pub(crate) fn of_schemas<'a>(
+        schemas: impl Iterator<Item = (&'a str, Value)>,
+        dialect: Dialect,
+    ) -> Shown {
         let mut shown = Shown {
             dialect,
             tools: BTreeMap::new(),
         };
-        for name in tools.names() {
-            let Some(schema) = tools.judge(Some(name)).ok().and_then(|j| j.schema()) else {
-                continue;
-            };
+        for (name, schema) in schemas {
             let lowering = lower(dialect, name, None, Effect::Destructive, &schema);
             let mut fields: BTreeMap<String, Vec<NotShown>> = BTreeMap::new();
             for change in lowering

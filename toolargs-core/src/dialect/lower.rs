@@ -13,28 +13,7 @@ use serde_json::{Map, Value};
 use super::Dialect;
 use crate::coerce::format::Format;
 use crate::provider::{openai, Gemini};
-
-/// One keyword of the full schema that a dialect does not show as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Change {
-    /// The JSON pointer of the schema that holds the keyword, in the full schema (`""` for
-    /// the root, `/properties/amount`).
-    pub path: String,
-    /// The keyword (`minLength`, `oneOf`, `$ref`), or `strict` for the definition's strict
-    /// flag.
-    pub keyword: String,
-    /// What the provider is shown instead, in words.
-    pub instead: String,
-    /// True when the keyword is a constraint the gate still enforces; false for an
-    /// annotation (`title`, `examples`, a `format` the gate does not assert), which no one
-    /// enforces.
-    pub enforced: bool,
-    /// True when the provider is told the same thing another way, so nothing is lost (an
-    /// `allOf` merged, a `const` as a one-value `enum`, a reference written out, strict
-    /// mode's `null` for an absent property); false when it is told less.
-    pub exact: bool,
-}
+use crate::schema::Change;
 
 /// Annotations: keywords that constrain nothing, so dropping them loses no check.
 const ANNOTATIONS: &[&str] = &[

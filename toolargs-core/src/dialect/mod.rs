@@ -60,7 +60,7 @@ use serde_json::{Map, Value};
 
 mod lower;
 
-pub use lower::Change;
+pub use crate::schema::{has_open_parts, Change};
 use lower::Lowerer;
 
 use crate::effect::Effect;
@@ -261,54 +261,6 @@ impl Dialect {
             .filter_map(|key| self.note(key, schema.get(key)?))
             .collect()
     }
-}
-
-/// True when some part of `schema` is open, which OpenAI's strict mode cannot express: an
-/// object that takes keys it does not declare (a map's `additionalProperties` schema), or a
-/// value of any type (a `serde_json::Value` field, schema `{}`).
-pub fn has_open_parts(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return false;
-    };
-    let typed = [
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    ]
-    .iter()
-    .any(|key| map.contains_key(*key));
-    !typed || has_open_members(map)
-}
-
-/// True when a member of a schema is open or holds an open part.
-fn has_open_members(map: &Map<String, Value>) -> bool {
-    let any_branch = |value: &Value, open: &dyn Fn(&Value) -> bool| {
-        value
-            .as_array()
-            .is_some_and(|branches| branches.iter().any(open))
-    };
-    let any_member = |value: &Value| {
-        value
-            .as_object()
-            .is_some_and(|members| members.values().any(has_open_parts))
-    };
-    map.iter().any(|(key, value)| match key.as_str() {
-        "additionalProperties" => value.is_object() || value == &Value::Bool(true),
-        "properties" | "$defs" | "definitions" => any_member(value),
-        "items" => has_open_parts(value),
-        "anyOf" | "oneOf" => any_branch(value, &has_open_parts),
-        // A branch constrains what the other parts type: only its own open keys count.
-        "allOf" => any_branch(value, &|b| {
-            b.get("additionalProperties")
-                .is_some_and(|v| v.is_object() || v == &Value::Bool(true))
-        }),
-        _ => false,
-    })
 }
 
 /// A tool's definition in one dialect, and what it does not show as the full schema says.

@@ -11,7 +11,7 @@ use crate::provider::{
     name_fits, name_of, request_tools, response_array, text_of, word_or_dash, Home,
     LoggedArguments, LoggedCall,
 };
-use crate::stream::provider::{Key, ToolCallStreams, Update};
+use crate::stream::calls::{Key, ToolCallStreams, Update};
 
 pub(crate) struct Anthropic;
 

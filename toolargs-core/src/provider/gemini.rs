@@ -9,8 +9,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::dialect::{has_open_parts, Change};
 use crate::provider::{name_of, split, Home, LoggedArguments, LoggedCall};
+use crate::schema::{has_open_parts, Change};
 
 pub(crate) struct Gemini;
 

@@ -28,6 +28,7 @@
 //! facade's streaming guide shows both, and the readers of provider streams that assemble
 //! each call's pieces.
 
+pub(crate) mod calls;
 mod keys;
 mod partial;
 pub mod provider;

@@ -1,11 +1,14 @@
 //! The set of tools a log is replayed against: loading their definitions, keeping those that
-//! do not load, and finding the judge of the tool a record's `tool` field names.
+//! do not load, and finding the judge of the tool a record's `tool` field names; and what a
+//! dialect did not show of them ([`Shown::of`]).
 
 use std::collections::BTreeMap;
 
 use crate::outcome::BadRecord;
+use crate::shown::Shown;
 use crate::tally::ToolWarning;
 use toolargs_core::judge::Judge;
+use toolargs_core::Dialect;
 use toolargs_dynamic::{LoadError, LoadErrorKind, LoadWarning, RefusedDefinition};
 
 /// The tools a log is replayed against, by name, and the definitions that did not load.
@@ -209,5 +212,29 @@ impl ToolSet {
                 .ok_or(BadRecord::MissingTool),
             None => Err(BadRecord::MissingTool),
         }
+    }
+}
+
+impl Shown {
+    /// What the model was not shown of each tool of `tools` that has a schema to lower,
+    /// shown in `dialect`. Only what it was told less of counts: a keyword said another way
+    /// that means the same, or an annotation, is not listed.
+    ///
+    /// ```
+    /// use toolargs_core::Dialect;
+    /// use toolargs_replay::{Shown, ToolSet};
+    ///
+    /// let tools = ToolSet::from_json(r#"[{"name": "order", "inputSchema": {"type": "object",
+    ///     "properties": {"sku": {"type": "string", "maxLength": 12}}}}]"#)?;
+    /// let shown = Shown::of(&tools, Dialect::OpenAiChat { strict: true });
+    /// assert_eq!(shown.tools["order"]["$.sku"][0].keyword, "maxLength");
+    /// # Ok::<(), toolargs_dynamic::LoadError>(())
+    /// ```
+    pub fn of(tools: &ToolSet, dialect: Dialect) -> Shown {
+        let schemas = tools.names().filter_map(|name| {
+            let schema = tools.judge(Some(name)).ok().and_then(|j| j.schema())?;
+            Some((name, schema))
+        });
+        Shown::of_schemas(schemas, dialect)
     }
 }

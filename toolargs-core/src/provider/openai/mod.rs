@@ -7,8 +7,8 @@ mod responses;
 use serde_json::{Map, Value};
 
 use crate::coerce::optional::nullable;
-use crate::dialect::has_open_parts;
 use crate::provider::{name_fits, word_or_dash};
+use crate::schema::has_open_parts;
 
 pub(crate) use chat::OpenAiChat;
 pub(crate) use responses::OpenAiResponses;

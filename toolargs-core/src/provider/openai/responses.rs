@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use crate::provider::{
     arguments_of, name_of, request_tools, response_array, text_of, Home, LoggedCall,
 };
-use crate::stream::provider::{Key, ToolCallStreams, Update};
+use crate::stream::calls::{Key, ToolCallStreams, Update};
 
 pub(crate) struct OpenAiResponses;
 
