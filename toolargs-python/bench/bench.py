@@ -14,6 +14,13 @@ Contenders, each over the whole corpus, in one loop that counts the calls it acc
 
 - `toolargs .ok`: `spec.parse(text).ok` (the verdict; the dict is not built);
 - `toolargs .arguments`: `spec.parse(text).arguments` (the verdict and the dict);
+- `toolargs session`: the calls judged as the FastMCP and pydantic-ai integrations judge
+  them, in conversations of `CONVERSATION` consecutive calls: a fresh `spec.session()` for
+  each (its cost included) of a spec whose `amount_cents` is declared money (`MEANING`),
+  `session.parse(text)`, and for a call that proceeds `session.executed(result.arguments)`.
+  A call after a rejected one is a correction, compared with it (the corpus's next call is
+  another order's, so most are refused `meaning_changed`), and the third is refused unjudged
+  (`retry_budget_exhausted`); only the calls that proceed count as accepted;
 - `pydantic lax`: `TypeAdapter(IssueRefund).validate_json(text)`, catching `ValidationError`;
 - `pydantic strict`: the same with `strict=True`;
 - `jsonschema`: `Draft202012Validator(schema, format_checker=FORMAT_CHECKER)`, then
@@ -65,6 +72,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from datetime import date
 from importlib.metadata import version
 from pathlib import Path
@@ -86,6 +94,11 @@ CLI = ROOT / "target" / "release" / "toolargs"
 TOOL = "issue_refund"
 OK = "toolargs `.ok`"
 ARGUMENTS = "toolargs `.arguments`"
+SESSION = "toolargs session"
+# What `issue_refund`'s amount means, for the session: cents of US dollars, critical.
+MEANING = {"amount_cents": {"semantic": "money", "currency": "USD", "minor_units": True, "critical": True}}
+# The calls of one session in the `toolargs session` contender.
+CONVERSATION = 8
 CLI_REPLAY = "CLI `toolargs replay`"
 
 
@@ -165,6 +178,10 @@ def contenders(definition: dict, schema: dict) -> tuple[dict[str, Callable], dic
         return value
 
     spec = timed("toolargs.Spec(definition)", lambda: toolargs.Spec(definition))
+    meant = timed(
+        "toolargs.Spec(definition, meaning=MEANING)",
+        lambda: toolargs.Spec(definition, meaning=MEANING),
+    )
     adapter = timed("TypeAdapter(IssueRefund)", lambda: TypeAdapter(IssueRefund))
     validator = timed(
         "Draft202012Validator(schema, format_checker=...)",
@@ -186,6 +203,18 @@ def contenders(definition: dict, schema: dict) -> tuple[dict[str, Callable], dic
         for text in texts:
             if parse(text).arguments is not None:
                 accepted += 1
+        return accepted
+
+    def toolargs_session(texts):
+        new_session = meant.session
+        accepted = 0
+        for start in range(0, len(texts), CONVERSATION):
+            session = new_session()
+            for text in texts[start : start + CONVERSATION]:
+                result = session.parse(text)
+                if result.decision in ("proceed", "proceed_and_report"):
+                    session.executed(result.arguments)
+                    accepted += 1
         return accepted
 
     def pydantic_lax(texts):
@@ -255,11 +284,27 @@ def contenders(definition: dict, schema: dict) -> tuple[dict[str, Callable], dic
     return {
         OK: toolargs_ok,
         ARGUMENTS: toolargs_arguments,
+        SESSION: toolargs_session,
         "pydantic lax": pydantic_lax,
         "pydantic strict": pydantic_strict,
         "jsonschema": json_schema,
         "fastjsonschema": fast_json_schema,
     }, setup_ns, verdicts
+
+
+def session_decisions(definition: dict, texts: list[str]) -> Counter:
+    """What the session contender's sessions decide, by decision and code (not timed)."""
+    spec = toolargs.Spec(definition, meaning=MEANING)
+    decisions: Counter = Counter()
+    for at, text in enumerate(texts):
+        if at % CONVERSATION == 0:
+            session = spec.session()
+        result = session.parse(text)
+        codes = [f["code"] for f in result.findings] or [e.code for e in result.errors][:1]
+        decisions[f"{result.decision} {codes[0]}" if codes else result.decision] += 1
+        if result.decision in ("proceed", "proceed_and_report"):
+            session.executed(result.arguments)
+    return decisions
 
 
 def measure(runs: dict[str, Callable], texts: list[str], rounds: int):
@@ -357,6 +402,10 @@ def main() -> None:
             f"| {accepted[name]:,} ({accepted[name] / n:.1%}) |"
         )
 
+    decisions = session_decisions(definition, texts)
+    print()
+    print("session decisions: " + ", ".join(f"{k} {v:,}" for k, v in sorted(decisions.items())))
+
     # Where the verdicts part (not timed): calls one contender accepts and toolargs rejects,
     # and the other way round.
     gate = [verdict(OK, text) for text in texts]
@@ -364,7 +413,7 @@ def main() -> None:
     print("| contender | accepted | of them, toolargs rejects | toolargs accepts, it rejects |")
     print("|---|---:|---:|---:|")
     for name in runs:
-        if name in (OK, ARGUMENTS):
+        if name in (OK, ARGUMENTS, SESSION):
             continue
         own = [verdict(name, text) for text in texts]
         only_it = sum(o and not g for o, g in zip(own, gate))
@@ -374,6 +423,9 @@ def main() -> None:
     print()
     print("Targets (best rounds; median of round ratios):")
     for mine, other, target in (
+        (SESSION, OK, "what a session adds"),
+        (SESSION, ARGUMENTS, "what a session adds"),
+        (SESSION, "pydantic lax", "none"),
         (ARGUMENTS, "pydantic lax", "at most 2x"),
         (OK, "pydantic lax", "at most 2x"),
         (OK, "jsonschema", "below 1x"),
