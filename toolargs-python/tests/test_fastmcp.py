@@ -13,10 +13,10 @@ from pydantic import Field
 from toolargs.fastmcp import Gate
 
 
-def shop():
+def shop(**options):
     server = FastMCP("shop")
     verdicts = []
-    server.add_middleware(Gate(on_verdict=lambda name, result: verdicts.append((name, result))))
+    server.add_middleware(Gate(on_verdict=lambda name, result: verdicts.append((name, result)), **options))
     received = []
 
     @server.tool
@@ -108,14 +108,24 @@ def call_raising(server, name, arguments):
     return asyncio.run(go())
 
 
-def test_a_tool_whose_schema_does_not_load_is_passed_on_and_named_once(caplog):
+def test_a_tool_whose_schema_does_not_load_is_refused_and_named_once(caplog):
     server, received, verdicts = shop()
     with caplog.at_level(logging.WARNING, logger="toolargs.fastmcp"):
         for _ in range(2):
-            assert not call(server, "remote", {"payload": {"a": 1}}).is_error
-    assert received == [("remote", {"a": 1})] * 2 and verdicts == []
+            result = call(server, "remote", {"payload": {"a": 1}})
+            assert result.is_error
+            assert [e["error"] for e in json.loads(result.content[0].text)["errors"]] == ["unchecked_tool"]
+    assert received == [] and verdicts == []
     named = [r.getMessage() for r in caplog.records if "remote" in r.getMessage()]
     assert len(named) == 1 and "does not load" in named[0]
+
+
+def test_a_tool_whose_schema_does_not_load_is_passed_on_when_the_gate_says_so():
+    server, received, verdicts = shop(unchecked="pass")
+    assert not call(server, "remote", {"payload": {"a": 1}}).is_error
+    assert received == [("remote", {"a": 1})] and verdicts == []
+    with pytest.raises(ValueError):
+        Gate(unchecked="open")
 
 
 def test_a_tool_without_an_output_schema_gets_the_errors_as_structured_content_too():

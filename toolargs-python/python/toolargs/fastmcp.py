@@ -35,9 +35,11 @@ has none, and FastMCP's own scope for data that follows a client stands in: the 
 user, or the server process on stdio and in memory. A request that nothing identifies shares
 one session with the others like it. The most recently used 4096 sessions are kept.
 
-A tool whose schema cannot be loaded is passed on unchecked, and named once in the
-``toolargs.fastmcp`` logger with the reason; a tool whose declared meaning does not fit its
-schema is not called (a ``ToolError`` naming the tool and the argument). Needs ``fastmcp`` 4,
+A tool whose schema cannot be loaded is named once in the ``toolargs.fastmcp`` logger with
+the reason, and its calls are refused (``unchecked_tool``, as an ``isError`` result): what the
+gate cannot judge does not pass, unless ``Gate(unchecked="pass")`` passes them on unchecked. A
+tool whose declared meaning does not fit its schema is not called (a ``ToolError`` naming the
+tool and the argument). Needs ``fastmcp`` 4,
 which ``toolargs`` does not install.
 """
 
@@ -46,7 +48,7 @@ import logging
 import threading
 from collections import OrderedDict
 from datetime import timedelta
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Literal, Mapping, Optional, Tuple, Union
 
 import mcp.types as mt
 from fastmcp.exceptions import ToolError
@@ -74,6 +76,8 @@ class Gate(Middleware):
     ``meaning`` is ``{tool name: {argument path: declaration}}``, laid over what the tools'
     schemas declare under ``x-toolargs``; ``corrections_per_tool``, ``corrections_per_session``
     and ``duplicate_window`` are each session's options (``ToolSet.session``), checked here.
+    ``unchecked`` says what becomes of the calls to a tool whose schema does not load:
+    refused (``"block"``, the default) or passed on unchecked (``"pass"``).
     """
 
     def __init__(
@@ -84,7 +88,11 @@ class Gate(Middleware):
         corrections_per_tool: Optional[int] = None,
         corrections_per_session: Optional[int] = None,
         duplicate_window: Optional[Union[int, float, timedelta]] = None,
+        unchecked: Literal["block", "pass"] = "block",
     ) -> None:
+        if unchecked not in ("block", "pass"):
+            raise ValueError(f'unchecked is "block" or "pass", not {unchecked!r}')
+        self._unchecked = unchecked
         self._on_verdict = on_verdict
         self._meaning: Dict[str, Any] = dict(meaning or {})
         self._options: Dict[str, Any] = {
@@ -111,22 +119,18 @@ class Gate(Middleware):
             # FastMCP owns the answer for a tool it does not have.
             return await call_next(context)
         spec = self._spec(tool)
-        if spec is None:
+        if spec is None and self._unchecked == "pass":
             return await call_next(context)
+        if spec is None:
+            message = f"the definition of `{tool.name}` could not be checked, and calls to it are refused"
+            return _error_result(tool, {"ok": False, "errors": [{"error": "unchecked_tool", "path": "$", "message": message}]})
         session = self._session(context)
         arguments = context.message.arguments or {}
         result = session.parse(spec, arguments)
         if self._on_verdict is not None:
             self._on_verdict(tool.name, result)
         if result.decision in _HELD:
-            text = result.for_model()
-            # MCP holds every structuredContent of a tool's results to its outputSchema (and
-            # clients check it): for a tool that declares one, the errors go as text only.
-            return ToolResult(
-                content=[mt.TextContent(type="text", text=text)],
-                structured_content=None if tool.output_schema else json.loads(text),
-                is_error=True,
-            )
+            return _error_result(tool, json.loads(result.for_model()))
         ran: Any = arguments
         if result.repairs:
             ran = result.arguments
@@ -180,6 +184,17 @@ class Gate(Middleware):
             _log.warning("tool %r is not gated: its schema does not load: %s", name, reason)
             return None, None
         return tools[name], None
+
+
+def _error_result(tool: Any, body: Dict[str, Any]) -> ToolResult:
+    """An ``isError`` result holding ``body``, the model-facing JSON, as text; and as structured
+    content too, unless the tool declares an output schema: MCP holds every structuredContent
+    of a tool's results to it (and clients check it)."""
+    return ToolResult(
+        content=[mt.TextContent(type="text", text=json.dumps(body, ensure_ascii=False, separators=(",", ":")))],
+        structured_content=None if tool.output_schema else body,
+        is_error=True,
+    )
 
 
 def _client_of(context: MiddlewareContext[Any]) -> str:
