@@ -25,9 +25,10 @@ let limits;
 const limitsOf = () => (limits ??= { depth: maxDepth(), bytes: maxPayloadBytes() });
 
 const WRAP = Symbol("toolargs.wrap");
-/** The module's spec of a `Spec`, and the text a held call's result tells the model: set by
- * the classes' static blocks, for this module alone. */
+/** The module's spec of a `Spec` and the names a tape's members index, and the text a held
+ * call's result tells the model: set by the classes' static blocks, for this module alone. */
 let nativeOf;
+let namesOf;
 let holdFor;
 /** The most a stream hands the module at once, in UTF-16 units or bytes. */
 const SLICE = 1 << 20;
@@ -147,7 +148,11 @@ function verdictOf(code, input, names) {
     const args = tapeArguments(code, input, names);
     return new ParseResult(WRAP, true, args, tapeRepairs);
   }
-  const text = verdictText(code);
+  return verdictOfText(kind, verdictText(code));
+}
+
+/** The verdict of `kind` 0, 1 or 2 (`verdictOf`), from its `text`. */
+function verdictOfText(kind, text) {
   if (kind === 0) return new ParseResult(WRAP, true, JSON.parse(text), null);
   if (kind === 2) return new ParseResult(WRAP, false, null, null, undefined, text);
   const end = text.indexOf("\n");
@@ -190,6 +195,7 @@ export class Spec {
 
   static {
     nativeOf = (spec) => spec.#native;
+    namesOf = (spec) => spec.#names;
   }
 
   /** Loads a zod 4 schema, through zod's own JSON Schema export of its input. */
@@ -305,9 +311,7 @@ export class ToolSet {
   /** A session over the tools: one conversation's calls, judged by their meaning too, with
    * `options` (`correctionsPerTool`, `correctionsPerSession`, `duplicateWindowMs`). */
   session(options) {
-    const [perTool, perSession, window] = sessionOptions(options);
-    const native = this.#native;
-    return new Session(undefined, WRAP, this, native, loading(() => native.session(perTool, perSession, window)));
+    return new Session(options, WRAP, this, this.#native);
   }
 }
 
@@ -336,6 +340,15 @@ function sessionOptions(options) {
   });
 }
 
+/** The decisions, by the module's index of each. */
+const DECISIONS = ["proceed", "proceed_and_report", "confirm", "reject"];
+
+/** A session's results that passed, by their `arguments`: the session, the tool, the ticket
+ * the module keeps the judgment by and the arguments' JSON text as judged. A call recorded
+ * with those arguments, written the same, is recorded by its ticket, with the fingerprint its
+ * judgment computed. */
+const PASSED = new WeakMap();
+
 /** One conversation's calls: a call after one of its tool's was rejected is a correction,
  * compared with that original; corrections are capped, and an action that ran is not run
  * again unasked. `new Session(options)` judges calls to any spec, given with each call;
@@ -349,15 +362,13 @@ export class Session {
   #set = null;
   #ran = 0;
 
-  constructor(options, token, tools, set, native) {
+  constructor(options, token, tools, set) {
+    const [perTool, perSession, window] = sessionOptions(options);
+    this.#native = loading(() => new NativeSession(perTool, perSession, window));
     if (token === WRAP) {
       this.#tools = tools;
       this.#set = set;
-      this.#native = native;
-      return;
     }
-    const [perTool, perSession, window] = sessionOptions(options);
-    this.#native = loading(() => new NativeSession(perTool, perSession, window));
   }
 
   /** Judges a call to `tool` (a `Spec`, or the name of a tool of the set): the verdict, with
@@ -366,72 +377,105 @@ export class Session {
    * what the model is told when it does not run. */
   parse(tool, args) {
     const spec = this.#spec(tool);
-    const sent = callBytes(args);
+    const nativeSpec = nativeOf(spec);
     const native = this.#native;
-    let judged;
-    if (sent instanceof NotJson) {
-      const steps = JSON.stringify(sent.steps);
-      judged = spec === null ? native.judgeNotJson(tool, steps, sent.what) : native.judgeSpecNotJson(spec, steps, sent.what);
+    let code;
+    let input;
+    let text = args;
+    if (args instanceof Uint8Array || args instanceof ArrayBuffer) {
+      code = native.judge(nativeSpec, args instanceof ArrayBuffer ? new Uint8Array(args) : args);
     } else {
-      judged = spec === null ? native.judge(tool, sent) : native.judgeSpec(spec, sent);
+      if (typeof args !== "string") {
+        try {
+          text = writeJson(args, limitsOf().depth, limitsOf().bytes);
+        } catch (e) {
+          if (!(e instanceof NotJson)) throw e;
+          text = undefined;
+          code = native.judgeNotJson(nativeSpec, JSON.stringify(e.steps), e.what);
+        }
+      }
+      if (text === undefined) {
+        // Judged above.
+      } else if (text.length > limitsOf().bytes || !wellFormed(text)) {
+        code = native.judge(nativeSpec, wellFormed(text) ? encoder.encode(text) : wtf8(text));
+      } else {
+        const length = writeInput(text);
+        const ascii = length === text.length;
+        code = native.judgeInput(nativeSpec, length, ascii);
+        // A tape's places are places in the text when it is ASCII.
+        if (ascii) input = text;
+      }
     }
     // The verdict is read before anything else crosses.
-    const verdict = judged.verdict;
-    const result =
-      verdict === undefined
-        ? new ParseResult(WRAP, false, null, null, undefined, judged.errors)
-        : verdictOf(verdict);
-    result.decision = judged.decision;
-    result.findings = JSON.parse(judged.findings);
-    if (result.decision === "confirm") holdFor(result, judged.held);
-    judged.free();
+    const kind = code & 3;
+    let result;
+    let written;
+    if (kind === 3) {
+      result = verdictOf(code, input, namesOf(spec));
+    } else {
+      const verdict = verdictText(code);
+      result = verdictOfText(kind, verdict);
+      if (kind !== 2) written = kind === 0 ? verdict : verdict.slice(0, verdict.indexOf("\n"));
+    }
+    result.decision = DECISIONS[native.decision];
+    const findings = native.findings;
+    result.findings = findings === undefined ? [] : JSON.parse(findings);
+    if (result.decision === "confirm") holdFor(result, native.held);
+    const ticket = native.ticket;
+    if (ticket !== 0 && written !== undefined && result.arguments !== null && typeof result.arguments === "object") {
+      PASSED.set(result.arguments, { session: this, spec: nativeSpec, ticket, written });
+    }
     return result;
   }
 
   /** Records that a call to `tool` (a `Spec`, or the name of a tool of the set) with `args`
-   * ran: its tool's corrections are over, and the same action again is a duplicate. */
+   * ran: its tool's corrections are over, and the same action again is a duplicate. Nothing
+   * is recorded for a tool whose meaning is not declared. */
   executed(tool, args) {
-    const spec = this.#spec(tool);
-    const sent = callBytes(args);
-    if (sent instanceof NotJson) throw new TypeError(`the arguments are not JSON: ${sent.what}`);
+    const nativeSpec = nativeOf(this.#spec(tool));
+    if (!nativeSpec.hasMeaning) return;
+    let text = args;
+    if (args instanceof ArrayBuffer) text = new Uint8Array(args);
+    else if (!(args instanceof Uint8Array) && typeof args !== "string") {
+      try {
+        text = writeJson(args, limitsOf().depth, limitsOf().bytes);
+      } catch (e) {
+        if (e instanceof NotJson) throw new TypeError(`the arguments are not JSON: ${e.what}`);
+        throw e;
+      }
+    }
     this.#ran += 1;
     const label = `call ${this.#ran}`;
-    if (spec === null) this.#native.executed(tool, sent, label);
-    else this.#native.executedSpec(spec, sent, label);
+    const passed = args !== null && typeof args === "object" ? PASSED.get(args) : undefined;
+    if (
+      passed !== undefined &&
+      passed.session === this &&
+      passed.spec === nativeSpec &&
+      passed.written === text &&
+      this.#native.executedTicket(passed.ticket, label)
+    ) {
+      PASSED.delete(args);
+      return;
+    }
+    const bytes = typeof text !== "string" ? text : wellFormed(text) ? encoder.encode(text) : wtf8(text);
+    this.#native.executed(nativeSpec, bytes, label);
   }
 
-  /** The module's spec of `tool` when it is a `Spec`; `null` for the name of a tool of the
-   * set. */
+  /** The spec of `tool`: a `Spec`, or the name of a tool of the set. */
   #spec(tool) {
-    if (tool instanceof Spec) return nativeOf(tool);
+    if (tool instanceof Spec) return tool;
     if (this.#tools === null) {
       throw new TypeError(
         `a session made by new Session() judges a call with its tool's Spec, not ${typeof tool === "string" ? `the name ${JSON.stringify(tool)}` : typeof tool}`,
       );
     }
-    if (!this.#tools.has(tool)) throw new RangeError(this.#set.whyNot(String(tool)));
-    return null;
+    const spec = this.#tools.get(tool);
+    if (spec === undefined) throw new RangeError(this.#set.whyNot(String(tool)));
+    return spec;
   }
 }
 
 const encoder = new TextEncoder();
-
-/** A call's arguments as the bytes the gate reads (text with a lone surrogate in WTF-8, which
- * it rejects), or `NotJson` for a value JSON cannot carry. */
-function callBytes(args) {
-  if (args instanceof Uint8Array) return args;
-  if (args instanceof ArrayBuffer) return new Uint8Array(args);
-  let text = args;
-  if (typeof args !== "string") {
-    try {
-      text = writeJson(args, limitsOf().depth, limitsOf().bytes);
-    } catch (e) {
-      if (e instanceof NotJson) return e;
-      throw e;
-    }
-  }
-  return wellFormed(text) ? encoder.encode(text) : wtf8(text);
-}
 
 /** The `meaning` option as JSON text, or `undefined` when not given. */
 function meaningText(meaning) {

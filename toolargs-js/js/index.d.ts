@@ -213,11 +213,13 @@ export class Session {
   parse(tool: Spec | string, args: Arguments): SessionResult;
   /**
    * Records that a call to `tool` with `args` ran: its tool's corrections are over, and the
-   * same action again within the window is a duplicate.
+   * same action again within the window is a duplicate. Nothing is recorded for a tool whose
+   * meaning is not declared. A result's `arguments`, unchanged, are recorded by the
+   * fingerprint their judgment computed.
    *
    * @throws {RangeError} `tool` is a name that is not a tool of the set.
    * @throws {TypeError} `tool` is a name and the session was made by `new Session()`, or
-   *   `args` is not JSON.
+   *   `args` is not JSON (for a tool whose meaning is declared).
    */
   executed(tool: Spec | string, args: Arguments): void;
 }

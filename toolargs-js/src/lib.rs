@@ -31,7 +31,7 @@ use toolargs_core::Limits;
 use wasm_bindgen::prelude::*;
 
 pub use io::{input_buffer, memory, output_at};
-pub use session::{Judgement, Session};
+pub use session::Session;
 pub use spec::{Failure, Spec, Stream, ToolSet};
 
 /// The depth past which the gate rejects a payload (`too_deep`): the wrapper writes one level

@@ -1,20 +1,20 @@
-//! A session: one conversation's calls, to a set's tools by name or to any spec given with its
-//! call, each judged by its schema and then, for a tool whose meaning is declared, by
-//! [`toolargs_semantic::Session`], which decides.
+//! A session: one conversation's calls, each to the spec given with it (the wrapper finds a
+//! set's tools by name), judged by its schema and then, for a tool whose meaning is declared,
+//! by [`toolargs_semantic::Session`], which decides.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use serde_json::Value;
 use toolargs_core::decode::RawArgs;
 use toolargs_core::judge::Judge;
 use toolargs_core::{ParseOptions, Parsed, Rejection};
-use toolargs_semantic::{Decision, SessionOptions};
+use toolargs_semantic::{Decision, Fingerprint, SessionOptions};
 use wasm_bindgen::prelude::*;
 
-use crate::spec::{Failure, Spec, ToolSet};
+use crate::convert::{Kind, Verdict};
+use crate::spec::{Failure, Spec};
 use crate::{convert, io};
 
 /// A call as the wrapper hands it over: its bytes as sent (UTF-8 or not), or the rejection of
@@ -58,27 +58,6 @@ impl Call<'_> {
             Ok(bytes) => String::from_utf8_lossy(bytes),
             Err(_) => Cow::Borrowed("null"),
         }
-    }
-}
-
-#[wasm_bindgen]
-impl ToolSet {
-    /// A session over the set's tools: one conversation's calls, judged by their meaning,
-    /// with the options given ([`options`]) over the defaults.
-    pub fn session(
-        &self,
-        corrections_per_tool: Option<f64>,
-        corrections_per_session: Option<f64>,
-        duplicate_window_ms: Option<f64>,
-    ) -> Result<Session, Failure> {
-        Ok(Session {
-            tools: Arc::clone(&self.specs),
-            session: toolargs_semantic::Session::new(options(
-                corrections_per_tool,
-                corrections_per_session,
-                duplicate_window_ms,
-            )?),
-        })
     }
 }
 
@@ -135,85 +114,118 @@ fn shown(n: f64) -> String {
     }
 }
 
-/// One conversation's calls: to a set's tools, by name, and to any spec given with its call.
+/// The calls judged that may run, kept to record one with the fingerprint its judgment
+/// computed ([`Session::executed_ticket`]); past it, the oldest is forgotten (and recorded, if it
+/// runs, from its arguments).
+const PENDING: usize = 1024;
+
+/// One conversation's calls, to the specs given with them, told apart by their names: each
+/// judged by its schema, then, for a tool whose meaning is declared, by
+/// [`toolargs_semantic::Session`], which decides. What a judgment gives beside its verdict
+/// (kept for the wrapper, as a parse's) is read from the session right after: the decision,
+/// the findings, what the model is told of a call held, and a ticket.
 #[wasm_bindgen]
 pub struct Session {
-    /// The set's tools; none for a session made on its own.
-    tools: Arc<HashMap<String, Spec>>,
     session: toolargs_semantic::Session,
+    last: Last,
+    /// By ticket, the calls judged that passed: their tool, and their action's fingerprint
+    /// (for a tool that acts), oldest first.
+    pending: VecDeque<(u32, String, Option<Fingerprint>)>,
+    /// The last ticket given (0: none yet; never given).
+    ticket: u32,
 }
 
-/// Judges a call to `tool` within `session`.
-fn judge(
-    session: &mut toolargs_semantic::Session,
-    tool: &Spec,
-    sent: Result<&[u8], Rejection>,
-) -> Judgement {
-    let call = Call {
-        spec: &tool.spec,
-        sent,
-    };
-    let Some(profile) = &tool.meaning else {
-        // Nothing declared: the schema's verdict decides.
-        let parsed = call.verdict(&ParseOptions::DEFAULT);
-        let decision = match parsed {
-            Ok(_) => Decision::Proceed,
-            Err(_) => Decision::Reject,
+/// What the last call judged gives beside its verdict.
+struct Last {
+    decision: Decision,
+    /// The findings as a JSON array; `None` for none.
+    findings: Option<String>,
+    /// What the model is told of a call held for a confirmation.
+    held: Option<String>,
+    /// The ticket of a call that passed, for a tool whose meaning is declared; 0 otherwise.
+    ticket: u32,
+}
+
+impl Session {
+    /// Judges a call to `tool` sent as `sent` (a JavaScript value that is not JSON as its
+    /// rejection); `places` says the bytes are the wrapper's ASCII string, so that a tape may
+    /// point into it.
+    fn judge_call(&mut self, tool: &Spec, sent: Result<&[u8], Rejection>, places: bool) -> Verdict {
+        let Some(profile) = &tool.meaning else {
+            // Nothing declared: the schema's verdict decides, as a parse's.
+            let verdict = match sent {
+                Ok(bytes) => tool.verdict(bytes, places),
+                Err(rejection) => convert::rejected(&rejection),
+            };
+            let decision = match verdict.kind {
+                Kind::Rejected => Decision::Reject,
+                _ => Decision::Proceed,
+            };
+            self.last = Last::of(decision);
+            return verdict;
         };
-        let size = call.sent.as_ref().map_or(0, |bytes| bytes.len());
-        return Judgement {
-            verdict: Some(io::emit(convert::verdict(&parsed, size))),
-            decision: decision.as_str(),
-            findings: "[]".to_owned(),
-            errors: None,
-            held: None,
+        let call = Call {
+            spec: &tool.spec,
+            sent,
         };
-    };
-    let text = call.text().into_owned();
-    let judged = session.judge(
-        profile,
-        tool.idempotent,
-        &call,
-        &text,
-        &ParseOptions::DEFAULT,
-    );
-    let errors = judged.meaning_errors();
-    let verdict = match (&judged.parsed, &errors) {
-        (Some(parsed), None) => Some(io::emit(convert::verdict(parsed, text.len()))),
-        _ => None,
-    };
-    let decision = judged.decision();
-    let held = match (decision, &judged.weighing) {
-        (Decision::Confirm, Some(weighing)) => Some(weighing.for_model()),
-        _ => None,
-    };
-    Judgement {
-        verdict,
-        decision: decision.as_str(),
-        findings: Value::Array(judged.findings()).to_string(),
-        errors,
-        held,
+        let text = call.text().into_owned();
+        let judged = self.session.judge(
+            profile,
+            tool.idempotent,
+            &call,
+            &text,
+            &ParseOptions::DEFAULT,
+        );
+        let decision = judged.decision();
+        let findings = judged.findings();
+        self.last = Last {
+            decision,
+            findings: (!findings.is_empty()).then(|| Value::Array(findings).to_string()),
+            held: match (decision, &judged.weighing) {
+                (Decision::Confirm, Some(weighing)) => Some(weighing.for_model()),
+                _ => None,
+            },
+            ticket: 0,
+        };
+        if let Some(weighing) = &judged.weighing {
+            self.ticket = self.ticket.checked_add(1).unwrap_or(1);
+            if self.pending.len() >= PENDING {
+                self.pending.pop_front();
+            }
+            self.pending
+                .push_back((self.ticket, profile.name().to_owned(), weighing.fingerprint));
+            self.last.ticket = self.ticket;
+        }
+        match (judged.meaning_errors(), &judged.parsed) {
+            // Not to run for its meaning: rejected, with the errors for the model.
+            (Some(errors), _) => Verdict {
+                kind: Kind::Rejected,
+                bytes: errors.into_bytes(),
+            },
+            (None, Some(parsed)) => convert::verdict(parsed, text.len()),
+            // Refused unjudged: `meaning_errors` says so (never here).
+            (None, None) => Verdict {
+                kind: Kind::Rejected,
+                bytes: br#"{"ok":false,"errors":[]}"#.to_vec(),
+            },
+        }
     }
 }
 
-/// Records that a call to `tool` with the arguments `bytes` ran, under `label`.
-fn executed(session: &mut toolargs_semantic::Session, tool: &Spec, bytes: &[u8], label: &str) {
-    let Some(profile) = &tool.meaning else {
-        return;
-    };
-    let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
-    let arguments = match tool.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
-        Ok(parsed) => parsed.args,
-        Err(_) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
-    };
-    session.executed_call(profile, tool.idempotent, &arguments, label);
+impl Last {
+    fn of(decision: Decision) -> Last {
+        Last {
+            decision,
+            findings: None,
+            held: None,
+            ticket: 0,
+        }
+    }
 }
 
 #[wasm_bindgen]
 impl Session {
-    /// A session of its own, over no set: it judges the calls of the specs given with them
-    /// ([`Session::judge_spec`]), told apart by their names. The options are
-    /// [`ToolSet::session`]'s.
+    /// A session with the options given ([`options`]) over the defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(
         corrections_per_tool: Option<f64>,
@@ -221,108 +233,99 @@ impl Session {
         duplicate_window_ms: Option<f64>,
     ) -> Result<Session, Failure> {
         Ok(Session {
-            tools: Arc::default(),
             session: toolargs_semantic::Session::new(options(
                 corrections_per_tool,
                 corrections_per_session,
                 duplicate_window_ms,
             )?),
+            last: Last::of(Decision::Proceed),
+            pending: VecDeque::new(),
+            ticket: 0,
         })
     }
 
-    /// Judges a call to the tool `name` with the arguments `bytes` (as sent; UTF-8 or not);
-    /// `undefined` when `name` is not a tool of the set.
-    pub fn judge(&mut self, name: &str, bytes: &[u8]) -> Option<Judgement> {
-        let tool = self.tools.get(name)?;
-        Some(judge(&mut self.session, tool, Ok(bytes)))
+    /// Judges a call to the tool `spec` with the arguments `bytes` (as sent; UTF-8 or not); the
+    /// verdict is kept for the wrapper to read ([`io::emit`]).
+    pub fn judge(&mut self, spec: &Spec, bytes: &[u8]) -> u32 {
+        io::emit(self.judge_call(spec, Ok(bytes), false))
     }
 
-    /// Judges a call to the tool `spec` with the arguments `bytes` (as sent; UTF-8 or not):
-    /// within the session under the spec's name, when its meaning is declared.
-    #[wasm_bindgen(js_name = judgeSpec)]
-    pub fn judge_spec(&mut self, spec: &Spec, bytes: &[u8]) -> Judgement {
-        judge(&mut self.session, spec, Ok(bytes))
+    /// [`Session::judge`] of the `len` bytes the wrapper wrote at
+    /// [`input_buffer`](crate::input_buffer), ASCII when `ascii` says so (then a tape may point
+    /// into the wrapper's string, as [`Spec::parse_input`]'s).
+    #[wasm_bindgen(js_name = judgeInput)]
+    pub fn judge_input(&mut self, spec: &Spec, len: usize, ascii: bool) -> u32 {
+        io::with_input(len, |bytes| self.judge_call(spec, Ok(bytes), ascii))
     }
 
-    /// A call to the tool `name` with the arguments `bytes` ran, under `label`: the tool's
-    /// corrections are over, and its action is remembered. The arguments are taken as the
-    /// tool's schema reads them (repaired), when it accepts them.
-    pub fn executed(&mut self, name: &str, bytes: &[u8], label: &str) {
-        if let Some(tool) = self.tools.get(name) {
-            executed(&mut self.session, tool, bytes, label);
+    /// Judges a call to the tool `spec` whose arguments are a JavaScript value that is not
+    /// JSON (`invalid_json` at the path `steps`, a JSON array, where `what` was found).
+    #[wasm_bindgen(js_name = judgeNotJson)]
+    pub fn judge_not_json(&mut self, spec: &Spec, steps: &str, what: &str) -> u32 {
+        io::emit(self.judge_call(spec, Err(convert::not_json(steps, what)), false))
+    }
+
+    /// The last call's decision: 0 `proceed`, 1 `proceed_and_report`, 2 `confirm`, 3 `reject`.
+    #[wasm_bindgen(getter)]
+    pub fn decision(&self) -> u8 {
+        match self.last.decision {
+            Decision::Proceed => 0,
+            Decision::ProceedAndReport => 1,
+            Decision::Confirm => 2,
+            Decision::Reject => 3,
         }
     }
 
-    /// [`Session::executed`] for a call to the tool `spec`.
-    #[wasm_bindgen(js_name = executedSpec)]
-    pub fn executed_spec(&mut self, spec: &Spec, bytes: &[u8], label: &str) {
-        executed(&mut self.session, spec, bytes, label);
-    }
-
-    /// Judges a call to the tool `name` whose arguments are a JavaScript value that is not
-    /// JSON (`invalid_json` at the path `steps`, a JSON array, where `what` was found).
-    #[wasm_bindgen(js_name = judgeNotJson)]
-    pub fn judge_not_json(&mut self, name: &str, steps: &str, what: &str) -> Option<Judgement> {
-        let tool = self.tools.get(name)?;
-        Some(judge(
-            &mut self.session,
-            tool,
-            Err(convert::not_json(steps, what)),
-        ))
-    }
-
-    /// [`Session::judge_not_json`] for a call to the tool `spec`.
-    #[wasm_bindgen(js_name = judgeSpecNotJson)]
-    pub fn judge_spec_not_json(&mut self, spec: &Spec, steps: &str, what: &str) -> Judgement {
-        judge(&mut self.session, spec, Err(convert::not_json(steps, what)))
-    }
-}
-
-/// A call judged within a session: the schema's verdict (kept for the wrapper to read, as a
-/// parse's is), or the errors for the model of a call not to run for its meaning; the
-/// decision, the findings, and what the model is told of a call held for a confirmation.
-#[wasm_bindgen]
-pub struct Judgement {
-    verdict: Option<u32>,
-    decision: &'static str,
-    findings: String,
-    errors: Option<String>,
-    held: Option<String>,
-}
-
-#[wasm_bindgen]
-impl Judgement {
-    /// The schema's verdict ([`io::emit`]); `undefined` when the call is not to run for its
-    /// meaning, or was not judged.
+    /// The last call's findings, as a JSON array of objects with `path`, `verdict` and `code`;
+    /// `undefined` for none.
     #[wasm_bindgen(getter)]
-    pub fn verdict(&self) -> Option<u32> {
-        self.verdict
+    pub fn findings(&self) -> Option<String> {
+        self.last.findings.clone()
     }
 
-    /// `proceed`, `proceed_and_report`, `confirm` or `reject`.
-    #[wasm_bindgen(getter)]
-    pub fn decision(&self) -> String {
-        self.decision.to_owned()
-    }
-
-    /// The findings, as a JSON array of objects with `path`, `verdict` and `code`.
-    #[wasm_bindgen(getter)]
-    pub fn findings(&self) -> String {
-        self.findings.clone()
-    }
-
-    /// The errors for the model (`{"ok":false,"errors":[...]}`) of a call not to run for its
-    /// meaning.
-    #[wasm_bindgen(getter)]
-    pub fn errors(&self) -> Option<String> {
-        self.errors.clone()
-    }
-
-    /// What the model is told of a call held for a person's confirmation (`confirm`), which
-    /// does not run unless they confirm it: `{"ok":false,"errors":[...]}` with its code
-    /// (`duplicate_action`, `confirmation_required`); `undefined` for any other decision.
+    /// What the model is told of the last call, held for a person's confirmation (`confirm`),
+    /// when it does not run: `{"ok":false,"errors":[...]}` with its code (`duplicate_action`,
+    /// `confirmation_required`); `undefined` for any other decision.
     #[wasm_bindgen(getter)]
     pub fn held(&self) -> Option<String> {
-        self.held.clone()
+        self.last.held.clone()
+    }
+
+    /// The ticket of the last call, when it passed and its tool's meaning is declared: what
+    /// [`Session::executed_ticket`] records it by; 0 otherwise.
+    #[wasm_bindgen(getter)]
+    pub fn ticket(&self) -> u32 {
+        self.last.ticket
+    }
+
+    /// A call to the tool `spec` with the arguments `bytes` ran, under `label`: the tool's
+    /// corrections are over, and its action is remembered. The arguments are taken as the
+    /// tool's schema reads them (repaired), when it accepts them.
+    pub fn executed(&mut self, spec: &Spec, bytes: &[u8], label: &str) {
+        let Some(profile) = &spec.meaning else {
+            return;
+        };
+        let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
+        let arguments = match spec.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
+            Ok(parsed) => parsed.args,
+            Err(_) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
+        };
+        self.session
+            .executed_call(profile, spec.idempotent, &arguments, label);
+    }
+
+    /// The call judged under `ticket` ran, with the arguments it was judged with, under
+    /// `label`: recorded as [`Session::executed`] records it, with the fingerprint its
+    /// judgment computed. False when the ticket is not kept (recorded already, or forgotten).
+    #[wasm_bindgen(js_name = executedTicket)]
+    pub fn executed_ticket(&mut self, ticket: u32, label: &str) -> bool {
+        let Some(at) = self.pending.iter().rposition(|(t, _, _)| *t == ticket) else {
+            return false;
+        };
+        let Some((_, tool, fingerprint)) = self.pending.remove(at) else {
+            return false;
+        };
+        self.session.executed(&tool, fingerprint, label);
+        true
     }
 }

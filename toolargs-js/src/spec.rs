@@ -247,7 +247,7 @@ impl Spec {
     /// The verdict on a call's bytes. Arguments the parse hands over as members (those
     /// accepted as sent unbuilt) come as a tape, with places in `bytes` when `places` says
     /// they are places in the wrapper's string too; built arguments, as JSON text.
-    fn verdict(&self, bytes: &[u8], places: bool) -> convert::Verdict {
+    pub(crate) fn verdict(&self, bytes: &[u8], places: bool) -> convert::Verdict {
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
         let parsed = self
             .spec

@@ -270,3 +270,31 @@ test("new Session(): one conversation's calls to specs given with them, told apa
   assert.equal(set.parse(tools.get("issue_refund"), CENTS).decision, "confirm");
   assert.throws(() => new Spec(REFUND, { name: 7 }), TypeError);
 });
+
+test("executed records the arguments given: a result's, as judged, or as changed since", () => {
+  const session = new Session();
+  const refund = new Spec(REFUND, { meaning: { amount_cents: AMOUNT } });
+  const other = { order_id: "ord_1", amount_cents: 2500, currency: "USD" };
+  const first = session.parse(refund, CENTS);
+  first.arguments.amount_cents = 2500;
+  session.executed(refund, first.arguments);
+  assert.equal(session.parse(refund, CENTS).decision, "proceed");
+  assert.equal(session.parse(refund, other).decision, "confirm");
+
+  const second = session.parse(refund, CENTS);
+  session.executed(refund, second.arguments);
+  session.executed(refund, second.arguments);
+  assert.equal(session.parse(refund, CENTS).decision, "confirm");
+  // Another session's result is recorded from its arguments.
+  const elsewhere = new Session();
+  elsewhere.executed(refund, second.arguments);
+  assert.equal(elsewhere.parse(refund, CENTS).decision, "confirm");
+  // The same arguments for another tool are that tool's action.
+  const charge = new Spec(REFUND, { meaning: { amount_cents: AMOUNT }, name: "charge" });
+  const third = session.parse(refund, { ...other, order_id: "ord_3" });
+  session.executed(charge, third.arguments);
+  assert.equal(session.parse(charge, { ...other, order_id: "ord_3" }).decision, "confirm");
+  assert.equal(session.parse(refund, { ...other, order_id: "ord_3" }).decision, "proceed");
+  // A tool whose meaning is not declared records nothing.
+  session.executed(new Spec(LOOKUP), { id: () => 1 });
+});
