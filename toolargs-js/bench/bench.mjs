@@ -1,4 +1,5 @@
-// toolargs against JSON.parse + ajv and zod 4, on the refund corpus (BENCHMARKS.md):
+// toolargs against JSON.parse + ajv and zod 4, and a session against its set, on the refund
+// corpus (BENCHMARKS.md):
 //
 //   bash scripts/corpus.sh 5000                   # from the workspace: target/corpus/refund.jsonl
 //   cd toolargs-js && npm run build && (cd bench && npm ci) && node bench/bench.mjs [CORPUS]
@@ -7,9 +8,15 @@
 // with JSON.stringify) and, when it accepts the call, gives its arguments as a value:
 // `spec.parse(text)` (its `arguments`, and for the count its `repairs`); ajv (compiled once,
 // with ajv-formats) on `JSON.parse(text)`; zod's `safeParse(JSON.parse(text))` with the same
-// schema written in zod.
+// schema written in zod. Then, on the calls the schema accepts (a corpus of independent calls
+// is no conversation: after a rejected one, each would be judged its correction), the calls
+// in a set (`toolset.parse(name, text)`) and in one session over it (`session.parse(name,
+// text)`, then `session.executed` for each call it lets run, as the framework entries do),
+// the refund's amount declared money in US cents: each call weighed, fingerprinted and
+// recorded (no duplicate window, so that every round judges alike); and in a session over a
+// set with no meaning declared, where the schema alone decides.
 // A text JSON.parse refuses is a rejection. The time per call is the median of ROUNDS rounds
-// over the whole corpus, the three interleaved in each round, after WARMUP rounds of warm-up
+// over the whole corpus, the contenders interleaved in each round, after WARMUP rounds of warm-up
 // (V8 compiles a WebAssembly function with its optimising compiler only once it has run a
 // while: here about 35 000 calls, seven rounds, until which a call takes twice as long), by
 // the wall clock or (CLOCK=cpu) the process's CPU time, which counts V8's helper threads (the
@@ -24,7 +31,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 
-import { Spec } from "../js/index.js";
+import { Spec, ToolSet } from "../js/index.js";
 import { verdictStart, verdictText, writeInput } from "../js/io.js";
 import { maxDepth, Spec as NativeSpec } from "../dist/toolargs_js.js";
 
@@ -53,6 +60,10 @@ const definition = tools.tools.find((t) => t.function?.name === "issue_refund");
 const schema = definition.function.parameters;
 
 const spec = new Spec(definition);
+const meaning = { issue_refund: { amount_cents: { semantic: "money", currency: "USD", minor_units: true, critical: true } } };
+const toolset = new ToolSet([definition], { meaning });
+const session = toolset.session({ duplicateWindowMs: 0 });
+const plainSession = new ToolSet([definition]).session();
 const ajv = new Ajv.default({ allErrors: false });
 addFormats.default(ajv);
 const validate = ajv.compile(schema);
@@ -88,6 +99,22 @@ const contenders = {
       return 2;
     }
     return zodSchema.safeParse(value).success ? 0 : 2;
+  },
+  "toolset.parse": (text) => {
+    const r = toolset.parse("issue_refund", text);
+    return r.ok ? (r.repairs.length ? 1 : 0) : 2;
+  },
+  "session.parse": (text) => {
+    const r = session.parse("issue_refund", text);
+    if (r.decision !== "proceed" && r.decision !== "proceed_and_report") return 2;
+    session.executed("issue_refund", r.arguments);
+    return r.repairs.length ? 1 : 0;
+  },
+  "session, no meaning": (text) => {
+    const r = plainSession.parse("issue_refund", text);
+    if (r.decision !== "proceed") return 2;
+    plainSession.executed("issue_refund", r.arguments);
+    return r.repairs.length ? 1 : 0;
   },
 };
 
@@ -129,15 +156,18 @@ const ask = (worker, message) =>
     worker.once("message", answer);
     worker.postMessage(message);
   });
+/** The contenders timed on the calls the schema accepts alone. */
+const ON_ACCEPTED = new Set(["toolset.parse", "session.parse", "session, no meaning"]);
 if (!isMainThread) {
   const f = contenders[workerData];
+  const items = ON_ACCEPTED.has(workerData) ? texts.filter((text) => spec.parse(text).ok) : texts;
   parentPort.on("message", (message) => {
     if (message === "count") {
       const c = [0, 0, 0];
-      for (const text of texts) c[f(text)]++;
+      for (const text of items) c[f(text)]++;
       parentPort.postMessage(c);
     } else {
-      parentPort.postMessage(time(f, texts));
+      parentPort.postMessage(time(f, items));
     }
   });
 } else {
@@ -156,6 +186,7 @@ async function benchRatios(workers, rounds = ROUNDS) {
   return ns.map((mine, j) => ({
     ns: median(mine),
     ratio: median(ns[0].map((v, r) => v / mine[r])),
+    rounds: mine,
   }));
 }
 
@@ -230,11 +261,21 @@ async function main() {
   );
   for (const { name, ns, ratio } of results) {
     const [clean, repaired, rejected] = counts[name];
+    const against = ON_ACCEPTED.has(name) ? "(the accepted calls)  " : `toolargs / this ${ratio.toFixed(2)}x  `;
     console.log(
-      `  ${name.padEnd(18)} ${ns.toFixed(0).padStart(6)} ns/call  toolargs / this ${ratio.toFixed(2)}x  ` +
+      `  ${name.padEnd(20)} ${ns.toFixed(0).padStart(6)} ns/call  ${against}` +
         `accepted as sent ${clean}, repaired ${repaired}, rejected ${rejected}`,
     );
   }
+  // What a session costs over its set, per round.
+  const over = (name, base) => {
+    const [mine, theirs] = [name, base].map((n) => results.find((r) => r.name === n).rounds);
+    return median(mine.map((v, r) => v / theirs[r])).toFixed(2);
+  };
+  console.log(
+    `session.parse / toolset.parse ${over("session.parse", "toolset.parse")}x, ` +
+      `without meaning ${over("session, no meaning", "toolset.parse")}x`,
+  );
   const base = results[0].ns;
   console.log(`where toolargs' ${base.toFixed(0)} ns go (ns per call):`);
   for (const [name, v] of Object.entries(parts))
