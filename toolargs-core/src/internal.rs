@@ -12,3 +12,9 @@ pub use crate::coerce::object::{field_with, object_members, unknown_member};
 pub mod text {
     pub use crate::text::*;
 }
+
+/// Appends the step to the member `key` to a rendered path: `.key` for a plain identifier,
+/// `['key']` (with `'` and `\` escaped) otherwise, as every error path is written.
+pub fn push_key(out: &mut String, key: &str) {
+    crate::path::push_key(out, key);
+}

@@ -99,7 +99,7 @@ impl fmt::Display for Path<'_> {
 }
 
 /// Appends `.key` for a plain identifier, `['key']` (with `'` and `\` escaped) otherwise.
-fn push_key(out: &mut String, key: &str) {
+pub(crate) fn push_key(out: &mut String, key: &str) {
     if is_identifier(key) {
         out.push('.');
         out.push_str(key);

@@ -45,6 +45,8 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use toolargs_semantic::canonical_json;
 
+use crate::policy::write_located;
+
 pub use changes::{describe_changes, DefinitionChange};
 
 /// The version of the pin file's format, the one this crate writes and the only one it reads.
@@ -169,16 +171,7 @@ impl PinError {
 impl fmt::Display for PinError {
     /// `file:line:column: message`, with what is known of the place.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{}:", file.display())?;
-        }
-        if let Some((line, column)) = self.position {
-            write!(f, "{line}:{column}:")?;
-        }
-        if self.file.is_some() || self.position.is_some() {
-            f.write_str(" ")?;
-        }
-        f.write_str(&self.message)
+        write_located(f, self.file.as_deref(), self.position, &self.message)
     }
 }
 

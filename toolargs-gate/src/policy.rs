@@ -128,17 +128,28 @@ impl PolicyError {
 impl fmt::Display for PolicyError {
     /// `file:line:column: message`, with what is known of the place.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{}:", file.display())?;
-        }
-        if let Some((line, column)) = self.position {
-            write!(f, "{line}:{column}:")?;
-        }
-        if self.file.is_some() || self.position.is_some() {
-            f.write_str(" ")?;
-        }
-        f.write_str(&self.message)
+        write_located(f, self.file.as_deref(), self.position, &self.message)
     }
+}
+
+/// `message` after what is known of its place, `file:line:column: `: how the errors of the
+/// files the gate reads (a policy, pins) are written.
+pub(crate) fn write_located(
+    f: &mut fmt::Formatter<'_>,
+    file: Option<&Path>,
+    position: Option<(usize, usize)>,
+    message: &str,
+) -> fmt::Result {
+    if let Some(file) = file {
+        write!(f, "{}:", file.display())?;
+    }
+    if let Some((line, column)) = position {
+        write!(f, "{line}:{column}:")?;
+    }
+    if file.is_some() || position.is_some() {
+        f.write_str(" ")?;
+    }
+    f.write_str(message)
 }
 
 impl std::error::Error for PolicyError {}

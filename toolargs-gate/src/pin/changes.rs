@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use std::fmt::{self, Write};
 
 use serde_json::{Map, Value};
+use toolargs_core::internal::push_key;
 use toolargs_semantic::canonical_json;
 
 use super::NAMED_CHANGES;
@@ -451,30 +452,7 @@ fn listed(values: &[&String]) -> String {
 fn child(path: &str, key: &str) -> String {
     let mut out = String::with_capacity(path.len() + key.len() + 4);
     out.push_str(path);
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        out.push('.');
-        out.push_str(key);
-        return out;
-    }
-    out.push_str("['");
-    for c in key.chars() {
-        match c {
-            '\'' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push_str("']");
+    push_key(&mut out, key);
     out
 }
 
