@@ -46,7 +46,6 @@ which ``toolargs`` does not install.
 import json
 import logging
 import threading
-from collections import OrderedDict
 from datetime import timedelta
 from typing import Any, Callable, Dict, Literal, Mapping, Optional, Tuple, Union
 
@@ -56,16 +55,11 @@ from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.tools.base import ToolResult
 
 from . import LoadError, ParseResult, Session, Spec, ToolSet
+from ._sessions import HELD, Recent, session_options
 
 __all__ = ["Gate"]
 
 _log = logging.getLogger(__name__)
-
-# The most sessions kept at once; past it, the least recently used is forgotten.
-_MAX_SESSIONS = 4096
-
-# The decisions whose call does not reach the tool.
-_HELD = ("confirm", "reject")
 
 
 class Gate(Middleware):
@@ -95,17 +89,11 @@ class Gate(Middleware):
         self._unchecked = unchecked
         self._on_verdict = on_verdict
         self._meaning: Dict[str, Any] = dict(meaning or {})
-        self._options: Dict[str, Any] = {
-            "corrections_per_tool": corrections_per_tool,
-            "corrections_per_session": corrections_per_session,
-            "duplicate_window": duplicate_window,
-        }
-        # Bad options raise here, not at the first call.
-        Session(**self._options)
+        options = session_options(corrections_per_tool, corrections_per_session, duplicate_window)
+        self._sessions: Recent[Session] = Recent(lambda: Session(**options))
         # A tool's spec is loaded once per schema and annotations it is listed with; a tool
         # whose declared meaning does not fit keeps its error.
         self._specs: Dict[str, Tuple[str, Optional[Spec], Optional[LoadError]]] = {}
-        self._sessions: "OrderedDict[str, Session]" = OrderedDict()
         self._lock = threading.Lock()
 
     async def on_call_tool(
@@ -124,12 +112,12 @@ class Gate(Middleware):
         if spec is None:
             message = f"the definition of `{tool.name}` could not be checked, and calls to it are refused"
             return _error_result(tool, {"ok": False, "errors": [{"error": "unchecked_tool", "path": "$", "message": message}]})
-        session = self._session(context)
+        session = self._sessions.get(_client_of(context))
         arguments = context.message.arguments or {}
         result = session.parse(spec, arguments)
         if self._on_verdict is not None:
             self._on_verdict(tool.name, result)
-        if result.decision in _HELD:
+        if result.decision in HELD:
             return _error_result(tool, json.loads(result.for_model()))
         ran: Any = arguments
         if result.repairs:
@@ -139,20 +127,6 @@ class Gate(Middleware):
         outcome = await call_next(context)
         session.executed(spec, ran)
         return outcome
-
-    def _session(self, context: MiddlewareContext[Any]) -> Session:
-        """The session of the client that made the call."""
-        key = _client_of(context)
-        with self._lock:
-            session = self._sessions.get(key)
-            if session is not None:
-                self._sessions.move_to_end(key)
-                return session
-            session = Session(**self._options)
-            self._sessions[key] = session
-            if len(self._sessions) > _MAX_SESSIONS:
-                self._sessions.popitem(last=False)
-            return session
 
     def _spec(self, tool: Any) -> Optional[Spec]:
         annotations = tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else {}

@@ -38,7 +38,6 @@ install.
 
 import json
 import threading
-from collections import OrderedDict
 from datetime import timedelta
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
 
@@ -48,15 +47,9 @@ from pydantic_ai.messages import ToolCallPart
 from pydantic_ai.tools import ToolDefinition
 
 from . import ParseResult, Session, Spec
+from ._sessions import HELD, Recent, session_options
 
 __all__ = ["Gate"]
-
-# The most runs whose sessions are kept at once; past it, the least recently used is
-# forgotten.
-_MAX_RUNS = 4096
-
-# The decisions whose call does not reach the tool.
-_HELD = ("confirm", "reject")
 
 
 class _Run:
@@ -91,15 +84,9 @@ class Gate(AbstractCapability[Any]):
         self._effects = dict(effects or {})
         self._on_verdict = on_verdict
         self._meaning: Dict[str, Any] = dict(meaning or {})
-        self._options: Dict[str, Any] = {
-            "corrections_per_tool": corrections_per_tool,
-            "corrections_per_session": corrections_per_session,
-            "duplicate_window": duplicate_window,
-        }
-        # Bad options raise here, not at the first call.
-        Session(**self._options)
+        options = session_options(corrections_per_tool, corrections_per_session, duplicate_window)
+        self._runs: Recent[_Run] = Recent(lambda: _Run(Session(**options)))
         self._specs: Dict[str, Tuple[str, Spec]] = {}
-        self._runs: "OrderedDict[str, _Run]" = OrderedDict()
         self._lock = threading.Lock()
 
     async def before_tool_validate(
@@ -117,7 +104,7 @@ class Gate(AbstractCapability[Any]):
         result = run.session.parse(spec, args if args else "{}")
         if self._on_verdict is not None:
             self._on_verdict(tool_def.name, result)
-        if result.decision in _HELD:
+        if result.decision in HELD:
             raise ModelRetry(result.for_model())
         arguments = result.arguments
         with self._lock:
@@ -142,17 +129,7 @@ class Gate(AbstractCapability[Any]):
 
     def _run(self, ctx: RunContext[Any]) -> _Run:
         """The run's session: a new one for a run not seen yet."""
-        key = getattr(ctx, "run_id", None) or ""
-        with self._lock:
-            run = self._runs.get(key)
-            if run is not None:
-                self._runs.move_to_end(key)
-                return run
-            run = _Run(Session(**self._options))
-            self._runs[key] = run
-            if len(self._runs) > _MAX_RUNS:
-                self._runs.popitem(last=False)
-            return run
+        return self._runs.get(getattr(ctx, "run_id", None) or "")
 
     def _spec(self, tool_def: ToolDefinition) -> Spec:
         key = json.dumps(tool_def.parameters_json_schema, sort_keys=True)
