@@ -22,9 +22,14 @@ fn refund_tool() -> Value {
         "required": ["order_id", "amount_cents", "currency"]}})
 }
 
-/// A gate that learned `tools`, with `policy`, for a client that cannot be asked to confirm.
+/// A gate that learned `tools`, with `policy` (TOML), for a client that cannot be asked to
+/// confirm.
 fn gate(policy: &str, tools: Value) -> Gate {
-    let mut gate = Gate::new().with_policy(Policy::from_toml(policy).unwrap());
+    gate_with(Policy::from_toml(policy).unwrap(), tools)
+}
+
+fn gate_with(policy: Policy, tools: Value) -> Gate {
+    let mut gate = Gate::new().with_policy(policy);
     gate.from_client(r#"{"jsonrpc":"2.0","id":0,"method":"tools/list"}"#);
     let listing = json!({"jsonrpc": "2.0", "id": 0, "result": {"tools": tools}});
     gate.from_server(&listing.to_string());
@@ -212,91 +217,34 @@ fn a_client_that_can_ask_the_user_gets_the_duplicate_confirmed_once() {
     assert!(handled.verdict.unwrap().confirmed);
 }
 
-/// An invoice tool with an argument of each kind the golden pairs cover.
-fn invoice_tool() -> Value {
-    json!({"name": "create_invoice", "annotations": {"destructiveHint": false},
-        "inputSchema": {"type": "object", "additionalProperties": false, "properties": {
-            "amount": {"type": "number"},
-            "currency": {"type": "string", "pattern": "^[A-Z]{3}$"},
-            "due_date": {"type": "string", "format": "date"},
-            "duration": {"type": "number"},
-            "unit": {"type": "string"},
-            "speed": {"type": "string", "enum": ["standard", "overnight"]},
-            "recipient": {"type": "string"}}}})
+/// The golden pairs every door is tested with (`tests/data/golden_pairs.json`): an invoice
+/// tool with an argument of each kind they cover, its meaning, and the pairs.
+fn golden_pairs() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/golden_pairs.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
-
-const INVOICE_POLICY: &str = r#"
-[[tools]]
-name = "create_invoice"
-[tools.meaning]
-amount = { semantic = "money", currency = "currency", critical = true }
-due_date = { semantic = "date" }
-duration = { semantic = "duration", unit = "unit" }
-speed = { synonyms = { overnight = ["next_day"] } }
-recipient = { semantic = "entity", entity = "person" }
-"#;
 
 #[test]
 fn the_golden_pairs_of_each_kind_are_decided_by_what_they_mean() {
-    // The original the user meant, rejected for an invented key; its correction; where it goes.
-    let pairs = [
+    let golden = golden_pairs();
+    let policy = json!({"tools": [{"name": "create_invoice", "meaning": golden["meaning"]}]});
+    let pairs = golden["pairs"].as_array().unwrap().iter().map(|pair| {
+        let refused = pair["code"].as_str().map(str::to_owned);
         (
-            "currency swapped",
-            json!({"amount": 100, "currency": "USD"}),
-            json!({"amount": 100, "currency": "CAD"}),
-            Some("meaning_changed"),
-        ),
-        (
-            "currency kept",
-            json!({"amount": 100, "currency": "USD"}),
-            json!({"amount": 100.0, "currency": "USD"}),
-            None,
-        ),
-        (
-            "a date with two readings",
-            json!({"due_date": "04/03/2026"}),
-            json!({"due_date": "2026-03-04"}),
-            Some("confirmation_required"),
-        ),
-        (
-            "one and a half hours as 36",
-            json!({"duration": 1.5, "unit": "hours"}),
-            json!({"duration": 36, "unit": "hours"}),
-            Some("confirmation_required"),
-        ),
-        (
-            "one and a half hours as 90 minutes",
-            json!({"duration": 1.5, "unit": "hours"}),
-            json!({"duration": 90, "unit": "min"}),
-            None,
-        ),
-        (
-            "an enum's synonym for its value",
-            json!({"speed": "next_day"}),
-            json!({"speed": "overnight"}),
-            None,
-        ),
-        (
-            "an enum's other value",
-            json!({"speed": "next_day"}),
-            json!({"speed": "standard"}),
-            Some("confirmation_required"),
-        ),
-        (
-            "another recipient",
-            json!({"recipient": "Alice"}),
-            json!({"recipient": "Bob"}),
-            Some("confirmation_required"),
-        ),
-        (
-            "the same recipient",
-            json!({"recipient": "Alice"}),
-            json!({"recipient": "Alice"}),
-            None,
-        ),
-    ];
+            pair["what"].clone(),
+            pair["meant"].clone(),
+            pair["corrected"].clone(),
+            refused,
+        )
+    });
     for (what, meant, corrected, refused) in pairs {
-        let mut gate = gate(INVOICE_POLICY, json!([invoice_tool()]));
+        let mut gate = gate_with(
+            Policy::from_json(&policy.to_string()).unwrap(),
+            json!([golden["tool"]]),
+        );
         let mut original = meant.clone();
         original["memo"] = json!("invented");
         let line = |id: u64, arguments: &Value| {
@@ -319,7 +267,7 @@ fn the_golden_pairs_of_each_kind_are_decided_by_what_they_mean() {
             None => assert!(went, "{what}: {verdict:?}"),
             Some(code) => {
                 assert!(!went, "{what}");
-                assert_eq!(codes(&verdict), [code], "{what}: {verdict:?}");
+                assert_eq!(codes(&verdict), [code.as_str()], "{what}: {verdict:?}");
             }
         }
     }

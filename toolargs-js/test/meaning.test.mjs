@@ -2,7 +2,10 @@
 // its schema, and a set's session, whose decisions are the Rust session's.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 
 import { LoadError, Session, Spec, ToolSet } from "toolargs";
 
@@ -298,3 +301,23 @@ test("executed records the arguments given: a result's, as judged, or as changed
   // A tool whose meaning is not declared records nothing.
   session.executed(new Spec(LOOKUP), { id: () => 1 });
 });
+
+// The seed's golden pairs, shared by every door's tests: the user's call rejected for an
+// invented key, and its correction decided by what it means.
+const GOLDEN = JSON.parse(
+  readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "tests", "data", "golden_pairs.json"), "utf8"),
+);
+
+for (const pair of GOLDEN.pairs) {
+  test(`the golden pair "${pair.what}" is decided by what it means`, () => {
+    const tool = GOLDEN.tool.name;
+    const session = new ToolSet([GOLDEN.tool], { meaning: { [tool]: GOLDEN.meaning } }).session();
+    const original = session.parse(tool, { ...pair.meant, memo: "invented" });
+    assert.equal(original.ok, false);
+    assert.ok(codes(original).includes("unknown_field"));
+    const corrected = session.parse(tool, pair.corrected);
+    assert.equal(corrected.decision, pair.decision);
+    if (pair.decision === "reject") assert.deepEqual(codes(corrected), [pair.code]);
+    if (pair.decision === "confirm") assert.ok(corrected.forModel().includes(pair.code));
+  });
+}

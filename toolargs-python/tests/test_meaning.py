@@ -3,6 +3,7 @@ retry budget, and declarations that do not fit."""
 
 import datetime
 import json
+from pathlib import Path
 
 import pytest
 
@@ -347,3 +348,22 @@ def test_a_session_of_its_own_takes_each_calls_spec():
     assert tools.parse("issue_refund", refund(1999)).decision == "confirm"
     with pytest.raises(ValueError, match="corrections_per_tool"):
         toolargs.Session(corrections_per_tool=-2)
+
+
+GOLDEN = json.loads(
+    (Path(__file__).resolve().parents[2] / "tests" / "data" / "golden_pairs.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("pair", GOLDEN["pairs"], ids=[pair["what"] for pair in GOLDEN["pairs"]])
+def test_the_golden_pairs_of_each_kind_are_decided_by_what_they_mean(pair):
+    tool = GOLDEN["tool"]["name"]
+    session = toolargs.ToolSet([GOLDEN["tool"]], meaning={tool: GOLDEN["meaning"]}).session()
+    original = session.parse(tool, {**pair["meant"], "memo": "invented"})
+    assert not original.ok and "unknown_field" in codes(original)
+    corrected = session.parse(tool, pair["corrected"])
+    assert corrected.decision == pair["decision"]
+    if pair["decision"] == "reject":
+        assert codes(corrected) == [pair["code"]]
+    if pair["decision"] == "confirm":
+        assert pair["code"] in corrected.for_model()
