@@ -45,6 +45,7 @@ mod ollama;
 mod policy_doors;
 mod properties;
 mod recursion;
+mod registry;
 #[cfg(feature = "replay")]
 mod replay;
 #[cfg(feature = "rig")]

@@ -39,11 +39,10 @@ pub struct GateArgs {
     /// it refuses): refused (`unknown_tool`), or passed on unchecked.
     #[arg(long, value_enum, default_value = "refuse")]
     unlisted: UnlistedCalls,
-    /// Show the client each tool's schema lowered for this provider's dialect (json_schema,
-    /// openai_chat, openai_chat_strict, openai_responses, openai_responses_strict,
-    /// anthropic, gemini, mcp) in `tools/list` results, while every call is judged by the
-    /// full schema the server listed. Off by default: clients see what the server sent.
-    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    /// Show the client each tool's schema lowered for this provider's dialect in `tools/list`
+    /// results, while every call is judged by the full schema the server listed. Off by
+    /// default: clients see what the server sent.
+    #[arg(long, value_name = "DIALECT", value_parser = crate::dialects())]
     present: Option<Dialect>,
     /// A policy file, TOML or JSON: per tool or glob, `effect`, `unknown`, `strict`,
     /// `confirm`, `meaning` and `idempotent`.
@@ -153,11 +152,6 @@ enum UnlistedCalls {
     Refuse,
     /// Pass them on to the server unchecked.
     Pass,
-}
-
-fn parse_dialect(name: &str) -> Result<Dialect, String> {
-    Dialect::from_name(name)
-        .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
 }
 
 /// What the gate serves with, set up before the server starts.

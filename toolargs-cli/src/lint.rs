@@ -20,13 +20,12 @@ use crate::tools::refused_text;
 #[derive(Args)]
 pub struct LintArgs {
     /// Tool definitions: a JSON array, an object with a `tools` array, or an MCP `tools/list`
-    /// response (OpenAI, Anthropic, Gemini or MCP shapes, mixed freely); `-` reads standard
-    /// input. Without it, `-- COMMAND [ARGS...]` starts an MCP server and asks it.
+    /// response (any provider's shapes, mixed freely); `-` reads standard input. Without it,
+    /// `-- COMMAND [ARGS...]` starts an MCP server and asks it.
     tools: Option<PathBuf>,
-    /// The dialects to lint for (repeat, or separate with commas): json_schema, openai_chat,
-    /// openai_chat_strict, openai_responses, openai_responses_strict, anthropic, gemini, mcp.
-    /// Every dialect but json_schema when left out.
-    #[arg(long, value_delimiter = ',', value_parser = parse_dialect)]
+    /// The dialects to lint for (repeat, or separate with commas). Every dialect but
+    /// json_schema when left out.
+    #[arg(long, value_delimiter = ',', value_parser = crate::dialects())]
     dialect: Vec<Dialect>,
     /// `table` for people, `json` for programs.
     #[arg(long, value_enum, default_value = "table")]
@@ -52,11 +51,6 @@ pub enum LintFormat {
     Table,
     /// One JSON document.
     Json,
-}
-
-fn parse_dialect(name: &str) -> Result<Dialect, String> {
-    Dialect::from_name(name)
-        .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
 }
 
 /// One tool in one dialect: what the provider refuses, and what it is not shown.

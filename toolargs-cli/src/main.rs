@@ -16,7 +16,10 @@ mod tools;
 
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
+use toolargs_core::Dialect;
+use toolargs_replay::InputFormat;
 
 // Replay allocates and frees small strings for every line; mimalloc keeps that cheap.
 #[cfg(feature = "mimalloc")]
@@ -38,10 +41,10 @@ struct Cli {
 enum Command {
     /// Replay logs of tool calls and count clean, repaired and rejected calls.
     ///
-    /// Logs are JSON Lines in the replay's own format (`{"tool", "arguments", ...}`), OpenAI
-    /// Chat Completions or Responses, Anthropic Messages, OpenTelemetry GenAI spans, MCP
-    /// JSON-RPC traces, or provider streams (server-sent events, or one chunk or event per
-    /// line, each call assembled from its pieces), detected per file; gzip and zstd files are
+    /// Logs are JSON Lines in the replay's own format (`{"tool", "arguments", ...}`), the
+    /// requests and responses of any provider `--input-format` names, OpenTelemetry GenAI
+    /// spans, or provider streams (server-sent events, or one chunk or event per line, each
+    /// call assembled from its pieces), detected per file; gzip and zstd files are
     /// decompressed. Tool
     /// definitions come from `--tools` and from the logs that carry them (`--tools` wins).
     ///
@@ -126,6 +129,21 @@ enum Command {
     /// refuse a tool or a definition does not load (with `--deny-lowered`, also when anything
     /// is shown lowered), 0 otherwise, 2 on a usage error.
     Lint(lint::LintArgs),
+}
+
+/// The values of an option that names a dialect: every dialect's name, as the core's registry
+/// of providers makes them, which `--help` lists.
+fn dialects() -> impl TypedValueParser<Value = Dialect> {
+    PossibleValuesParser::new(Dialect::ALL.map(Dialect::name)).try_map(|name| {
+        Dialect::from_name(&name)
+            .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
+    })
+}
+
+/// The values of `replay --input-format`: every format's name, a provider's as the core's
+/// registry names it, which `--help` lists.
+fn input_formats() -> impl TypedValueParser<Value = InputFormat> {
+    PossibleValuesParser::new(InputFormat::names()).try_map(|name| name.parse::<InputFormat>())
 }
 
 fn main() -> ExitCode {

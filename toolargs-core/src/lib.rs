@@ -14,7 +14,8 @@
 //!   unknown keys it implies,
 //! - [`json`]: [`json::skim`], a few parts of a JSON document read where they stand (a member
 //!   by key, a value's span, a string or a number), for log formats and the like,
-//! - [`dialect`]: tool definitions for OpenAI, Anthropic, Gemini and MCP, from the plain schema,
+//! - [`dialect`]: tool definitions in each provider's dialect, from the plain schema,
+//! - [`provider`]: the registry of providers, one module each: definitions, streams and logs,
 //! - [`declare`]: what a type declares about the meaning of its fields, read by the semantic
 //!   gate,
 //! - [`judge`]: [`Judge`], what judges a call (a derived type as [`tool::Typed`], or a loaded

@@ -42,15 +42,28 @@ pub(crate) fn read_definition<'n, 'a>(def: &'n Node<'a>) -> Result<ToolParts<'n,
             "a tool definition must be a JSON object",
         ));
     }
-    // Inside a wrapper (OpenAI chat's `function`) when there is one.
-    let wrapped = Provider::definition_wrappers().find_map(|wrapper| match member(def, wrapper) {
-        Some(inner @ Node::Object(_)) => Some((inner, format!("/{wrapper}"))),
-        _ => None,
+    // Inside a wrapper (OpenAI chat's `function`) when there is one; that provider's schema
+    // paths are tried first, then every provider's.
+    let wrapped = Provider::ALL.into_iter().find_map(|provider| {
+        let wrapper = provider.wrapper()?;
+        match member(def, wrapper) {
+            Some(inner @ Node::Object(_)) => Some((inner, format!("/{wrapper}"), provider)),
+            _ => None,
+        }
     });
-    let (tool, prefix) = wrapped.unwrap_or((def, String::new()));
-    let found = Provider::schema_members()
-        .into_iter()
-        .find_map(|key| member(tool, key).map(|schema| (schema, format!("{prefix}/{key}"))));
+    let (tool, prefix) = wrapped
+        .as_ref()
+        .map_or((def, String::new()), |(inner, prefix, _)| {
+            (*inner, prefix.clone())
+        });
+    let own = wrapped.map(|(_, _, provider)| provider).into_iter();
+    let paths = own
+        .chain(Provider::ALL)
+        .flat_map(|provider| provider.schema_paths().iter().copied());
+    let found = paths.into_iter().find_map(|path| {
+        let schema = path.iter().try_fold(tool, |node, key| member(node, key))?;
+        Some((schema, format!("{prefix}/{}", path.join("/"))))
+    });
     let effect = member(tool, "annotations").map(effect_from_annotations);
     let is_tool = found.is_some()
         || member(tool, "name").is_some()

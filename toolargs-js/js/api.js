@@ -246,9 +246,10 @@ export class Spec {
     return new ArgumentStream(WRAP, this.#native.stream());
   }
 
-  /** The tool's definition in `dialect`'s request shape (`"json_schema"`, `"openai_chat"`,
-   * `"openai_chat_strict"`, `"openai_responses"`, `"openai_responses_strict"`,
-   * `"anthropic"`, `"gemini"`, `"mcp"`), its schema lowered to what that provider accepts;
+  /** The tool's definition in `dialect`'s request shape (a name of the declarations'
+   * `Dialect`: `"json_schema"`, then one per provider, such as `"openai_chat"`,
+   * `"openai_chat_strict"`, `"anthropic"` or `"gemini"`), its schema lowered to what that
+   * provider accepts;
    * `lowering(dialect)` lists what it does not show. The spec enforces the full schema. */
   toolDefinition(dialect) {
     checkDialect(dialect);

@@ -129,9 +129,9 @@ impl Spec {
         parse(py, &self.spec, arguments).into_arguments(py)
     }
 
-    /// The tool's definition as `dialect`'s API takes it (`"json_schema"`, `"openai_chat"`,
-    /// `"openai_chat_strict"`, `"openai_responses"`, `"openai_responses_strict"`,
-    /// `"anthropic"`, `"gemini"`, `"mcp"`), its schema lowered to what that provider accepts;
+    /// The tool's definition as `dialect`'s API takes it (a name of the stubs' `Dialect`:
+    /// `"json_schema"`, then one per provider, such as `"openai_chat"`, `"openai_chat_strict"`,
+    /// `"anthropic"` or `"gemini"`), its schema lowered to what that provider accepts;
     /// `lowering(dialect)` lists what it does not show. The spec enforces the full schema.
     fn tool_definition<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &self.spec.tool_definition(dialect_named(dialect)?))

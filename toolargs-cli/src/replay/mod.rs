@@ -29,14 +29,14 @@ use crate::tools;
 /// The options of `toolargs replay`.
 #[derive(Args)]
 pub struct ReplayArgs {
-    /// Tool definitions: a JSON array, or an object with a `tools` array (OpenAI, Anthropic,
-    /// Gemini or MCP shapes, mixed freely). Optional when the logs carry definitions.
+    /// Tool definitions: a JSON array, or an object with a `tools` array (any provider's
+    /// shapes, mixed freely). Optional when the logs carry definitions.
     #[arg(long)]
     tools: Option<PathBuf>,
-    /// The format of the logs: auto (detected per file from its first records), lines,
-    /// openai-chat, openai-responses, anthropic, gemini, otel, mcp, stream, or gate (a
-    /// verdict log of `toolargs gate`).
-    #[arg(long, default_value = "auto")]
+    /// The format of the logs: auto (detected per file from its first records), lines (the
+    /// replay's own), a provider's requests and responses, otel, stream, or gate (a verdict
+    /// log of `toolargs gate`).
+    #[arg(long, default_value = "auto", value_parser = crate::input_formats())]
     input_format: InputFormat,
     /// Fail (exit 2, with every reason) when any tool definition does not load, instead of
     /// replaying the others and counting calls to the refused tools as `unchecked`.
@@ -48,10 +48,9 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
-    /// The dialect the model was shown the tools in (openai_chat_strict, gemini, ...): the
-    /// report lists, per tool and field, the keywords that dialect does not show, which the
+    /// The dialect the model was shown the tools in: the report lists, per tool and field, the keywords that dialect does not show, which the
     /// gate enforced alone, beside the field's rejections (JSON and HTML).
-    #[arg(long, value_name = "DIALECT", value_parser = parse_dialect)]
+    #[arg(long, value_name = "DIALECT", value_parser = crate::dialects())]
     shown: Option<Dialect>,
     /// An earlier `--format json` report: print rate changes and fail on a regression.
     #[arg(long)]
@@ -79,11 +78,6 @@ enum Format {
     Html,
     /// One verdict per call, as JSON Lines (the report's other formats are summaries).
     Jsonl,
-}
-
-fn parse_dialect(name: &str) -> Result<Dialect, String> {
-    Dialect::from_name(name)
-        .ok_or_else(|| format!("unknown dialect `{name}` (one of {})", Dialect::names()))
 }
 
 /// Replays the logs and prints the report; exit 1 when `--against` finds a regression.

@@ -1,6 +1,6 @@
 //! A schema lowered for what a dialect takes, with every change listed.
 //!
-//! The walk keeps what the dialect takes ([`Dialect::keeps`]) and changes the rest in ways
+//! The walk keeps what the dialect takes ([`Dialect::keeps`](super::Dialect::keeps)) and changes the rest in ways
 //! that never forbid what the full schema allows: a keyword the provider lacks is dropped
 //! (the constraint is wider), or said another way that is exact or wider (`oneOf` as `anyOf`,
 //! `const` as a one-value `enum`, an exclusive bound as an inclusive one, `allOf` merged into
@@ -10,9 +10,8 @@
 
 use serde_json::{Map, Value};
 
-use super::Dialect;
 use crate::coerce::format::Format;
-use crate::provider::{openai, Gemini};
+use crate::provider::{Provider, ProviderDef};
 use crate::schema::Change;
 
 /// Annotations: keywords that constrain nothing, so dropping them loses no check.
@@ -57,9 +56,84 @@ const SCHEMA_MAPS: &[&str] = &[
     "dependentSchemas",
 ];
 
+/// What a lowering keeps and how it reshapes: a provider's rules, in its strict mode or not,
+/// or the plain JSON Schema dialects' (every keyword but OpenAPI's `nullable`).
+#[derive(Clone, Copy)]
+pub(crate) struct Rules {
+    /// The provider whose rules these are; `None` for plain JSON Schema.
+    def: Option<&'static dyn ProviderDef>,
+    /// In the provider's strict mode.
+    strict: bool,
+}
+
+impl Rules {
+    /// Plain JSON Schema: 2020-12 whole, OpenAPI's `nullable` said as a type array.
+    pub(crate) const PLAIN: Rules = Rules {
+        def: None,
+        strict: false,
+    };
+
+    /// The rules of `provider`, in its strict mode when `strict`.
+    pub(crate) fn of(provider: Provider, strict: bool) -> Rules {
+        Rules {
+            def: Some(provider.def()),
+            strict,
+        }
+    }
+
+    /// Whether these rules keep `keyword` (with its `value`) anywhere in the schema.
+    pub(crate) fn keeps(self, keyword: &str, value: &Value) -> bool {
+        match self.def {
+            Some(def) => def.keeps(keyword, value, self.strict),
+            None => keyword != "nullable",
+        }
+    }
+
+    /// True when these rules refuse `keyword` at the root of a schema, where they take it
+    /// below.
+    fn refuses_at_root(self, keyword: &str) -> bool {
+        self.def.is_some_and(|def| def.refuses_at_root(keyword))
+    }
+
+    /// What a keyword these rules drop told the model, in words for its description. The
+    /// gate enforces a dropped constraint either way; telling it keeps the model from
+    /// learning it by rejection.
+    fn note(self, key: &str, value: &Value) -> Option<String> {
+        if self.keeps(key, value) {
+            return None;
+        }
+        let characters = |n: &Value| match n.as_u64() {
+            Some(1) => "1 character".to_owned(),
+            _ => format!("{n} characters"),
+        };
+        match key {
+            "format" if value == "date" => Some("A date written YYYY-MM-DD.".to_owned()),
+            "format" if value == "uuid" => {
+                Some("A UUID written 8-4-4-4-12 hexadecimal digits.".to_owned())
+            }
+            "format" if value == "uri" => Some("An absolute URL.".to_owned()),
+            "minLength" => Some(format!("At least {}.", characters(value))),
+            "maxLength" => Some(format!("At most {}.", characters(value))),
+            "uniqueItems" if value == &Value::Bool(true) => {
+                Some("Each item at most once.".to_owned())
+            }
+            "default" => Some(format!("Default: {value}.")),
+            _ => None,
+        }
+    }
+
+    /// The notes of every keyword of `schema` these rules drop, in a fixed order.
+    fn notes(self, schema: &Map<String, Value>) -> Vec<String> {
+        ["format", "minLength", "maxLength", "uniqueItems", "default"]
+            .into_iter()
+            .filter_map(|key| self.note(key, schema.get(key)?))
+            .collect()
+    }
+}
+
 /// The walk over one schema for one dialect.
 pub(crate) struct Lowerer<'s> {
-    dialect: Dialect,
+    rules: Rules,
     /// The full schema, where a `$ref` to be written out is resolved.
     root: &'s Value,
     /// The references being written out, innermost last: one met again is a recursion.
@@ -77,9 +151,9 @@ pub(crate) struct Lowerer<'s> {
 const MAX_SCHEMAS: usize = 100_000;
 
 impl<'s> Lowerer<'s> {
-    pub(crate) fn new(dialect: Dialect, root: &'s Value) -> Lowerer<'s> {
+    pub(crate) fn new(rules: Rules, root: &'s Value) -> Lowerer<'s> {
         Lowerer {
-            dialect,
+            rules,
             root,
             open: Vec::new(),
             recursive: false,
@@ -121,7 +195,7 @@ impl<'s> Lowerer<'s> {
             // A reference to the root would take the type along where it is used.
             Value::Object(map)
                 if !map.contains_key("type")
-                    && !self.dialect.is_strict()
+                    && !self.rules.strict
                     && !refers_to_root(self.root) =>
             {
                 let mut map = map.clone();
@@ -134,7 +208,7 @@ impl<'s> Lowerer<'s> {
                 typed = Value::Object(map);
                 &typed
             }
-            Value::Object(map) if !map.contains_key("type") && !self.dialect.is_strict() => {
+            Value::Object(map) if !map.contains_key("type") && !self.rules.strict => {
                 self.change(
                     "",
                     "type",
@@ -156,8 +230,8 @@ impl<'s> Lowerer<'s> {
     /// Whether the dialect keeps `keyword` in the schema at `path` (some refuse a keyword at
     /// the root alone).
     fn keeps(&self, keyword: &str, value: &Value, path: &str) -> bool {
-        self.dialect.keeps(keyword, value)
-            && !(path.is_empty() && self.dialect.refuses_at_root(keyword))
+        self.rules.keeps(keyword, value)
+            && !(path.is_empty() && self.rules.refuses_at_root(keyword))
     }
 
     /// One schema at JSON pointer `path` of the full schema.
@@ -173,7 +247,8 @@ impl<'s> Lowerer<'s> {
         let Value::Object(map) = schema else {
             // Gemini's `Schema` is an object: `true` is the empty schema, and `false` (no
             // value at all) is shown as one too, which the gate narrows.
-            if let (Dialect::Gemini, Value::Bool(accepts)) = (self.dialect, schema) {
+            let objects = self.rules.def.is_some_and(|def| def.schemas_are_objects());
+            if let (true, Value::Bool(accepts)) = (objects, schema) {
                 if *accepts {
                     self.same(path, "true", "the empty schema");
                 } else {
@@ -184,12 +259,12 @@ impl<'s> Lowerer<'s> {
             return schema.clone();
         };
         if let Some(Value::String(reference)) = map.get("$ref") {
-            if !self.dialect.keeps("$ref", &Value::Null) {
+            if !self.rules.keeps("$ref", &Value::Null) {
                 return self.written_out(map, reference, path);
             }
             // Strict mode takes a reference alone, with no keyword beside it (OpenAI's SDK
             // writes such a one out too): written out, or alone where it recurses.
-            if self.dialect.is_strict() && map.len() > 1 {
+            if self.rules.strict && map.len() > 1 {
                 if !self.open.iter().any(|open| open == reference) {
                     self.same(
                         path,
@@ -230,7 +305,7 @@ impl<'s> Lowerer<'s> {
             self.said_otherwise(map, key, value, path, &at, &mut out);
         }
         self.widen_after_drops(map, &mut out, path);
-        let notes = self.dialect.notes(map);
+        let notes = self.rules.notes(map);
         if !notes.is_empty() {
             let mut text = notes.join(" ");
             if let Some(Value::String(d)) = out.get("description") {
@@ -238,8 +313,9 @@ impl<'s> Lowerer<'s> {
             }
             out.insert("description".to_owned(), Value::from(text));
         }
-        if self.dialect.is_strict() {
-            for name in openai::require_all(&mut out) {
+        let def = self.rules.def;
+        if let (Some(def), true) = (def, self.rules.strict) {
+            for name in def.require_all(&mut out) {
                 let at = format!("{path}/properties/{}", escape(&name));
                 self.same(
                     &at,
@@ -248,8 +324,8 @@ impl<'s> Lowerer<'s> {
                 );
             }
         }
-        if self.dialect == Dialect::Gemini {
-            for (keyword, instead, exact) in Gemini::reshape(&mut out) {
+        if let Some(def) = def {
+            for (keyword, instead, exact) in def.reshape(&mut out) {
                 if exact {
                     self.same(path, keyword, instead);
                 } else {
@@ -360,7 +436,7 @@ impl<'s> Lowerer<'s> {
             "nullable" => false,
             _ => !ANNOTATIONS.contains(&key),
         };
-        let instead = if self.dialect.note(key, value).is_some() {
+        let instead = if self.rules.note(key, value).is_some() {
             "said in the description"
         } else {
             "nothing"

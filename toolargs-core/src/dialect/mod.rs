@@ -1,14 +1,15 @@
 //! Tool definitions in each provider's dialect, made from the plain JSON Schema of the arguments.
 //!
 //! Every dialect is a transformation of [`ToolArgs::json_schema`](crate::ToolArgs::json_schema);
-//! which keywords it keeps is decided in one table, [`Dialect::keeps`]. A keyword a provider
+//! which keywords it keeps is decided in one table, [`Dialect::keeps`], which asks the
+//! provider's own module ([`provider`](crate::provider)). A keyword a provider
 //! cannot take is dropped from what the model is shown, never from what the parser enforces,
 //! and where it can be said in words (a date's shape, a length, a default) it is added to the
 //! field's description:
 //!
 //! | dialect | cannot express (the parser still enforces it, with the code shown) |
 //! |---|---|
-//! | [`Dialect::JsonSchema`], [`Dialect::Anthropic`], [`Dialect::Mcp`], OpenAI with `strict: false` | nothing |
+//! | every dialect but those below: [`Dialect::JsonSchema`], [`Dialect::Anthropic`], [`Dialect::Mcp`], OpenAI with `strict: false`, ... | nothing |
 //! | OpenAI with `strict: true` | `minLength`/`maxLength` (`length`); `uniqueItems` (`duplicate_item`); `default` (`null` stands for it) |
 //! | [`Dialect::Gemini`] | `format: date` (`ambiguous_date`, `invalid_date`); `additionalProperties: false` (`unknown_field`); `uniqueItems` (`duplicate_item`); `default`; a map's value schema, key pattern and entry count (`propertyNames`, `minProperties`/`maxProperties`) |
 //!
@@ -61,74 +62,165 @@ use serde_json::{Map, Value};
 mod lower;
 
 pub use crate::schema::{has_open_parts, Change};
-use lower::Lowerer;
+use lower::{Lowerer, Rules};
 
 use crate::effect::Effect;
 use crate::options::ParseOptions;
-use crate::provider::{openai, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, Provider};
+use crate::provider::{Form, Provider};
 
-/// A provider's tool-definition format.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// `{name, description, parameters}`, with `parameters` the plain JSON Schema 2020-12
-    /// exactly as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema) returns it.
-    JsonSchema,
-    /// An OpenAI Chat Completions tool:
-    /// `{"type": "function", "function": {name, description, parameters, strict}}`.
-    OpenAiChat {
-        /// Structured Outputs: the model's arguments are constrained to the schema, which
-        /// must then be in strict mode's subset.
-        strict: bool,
-    },
-    /// An OpenAI Responses API tool: `{"type": "function", name, description, parameters, strict}`.
-    /// `strict` is always written, since the Responses API turns it on when it is left out.
-    OpenAiResponses {
-        /// As for [`Dialect::OpenAiChat`].
-        strict: bool,
-    },
-    /// An Anthropic Messages API tool: `{name, description, input_schema}`.
-    Anthropic,
-    /// A Gemini function declaration: `{name, description, parameters}`, with `parameters` in
-    /// the OpenAPI 3.0 subset Gemini reads (`nullable` instead of type arrays, no
-    /// `additionalProperties`, only the `date-time` format). A tool without arguments has no
-    /// `parameters`, since Gemini refuses an object without properties.
-    Gemini,
-    /// An MCP tool: `{name, description, inputSchema, annotations}`, the annotations from
-    /// [`Effect::mcp_annotations`].
-    Mcp,
+/// The dialect of a provider in the registry, as a pattern.
+macro_rules! dialect_pattern {
+    ($name:ident) => {
+        Dialect::$name
+    };
+    ($name:ident, $strict:ident) => {
+        Dialect::$name { $strict }
+    };
 }
 
+/// Whether the dialect [`dialect_pattern`] matched is in strict mode.
+macro_rules! dialect_strict {
+    () => {
+        false
+    };
+    ($strict:ident) => {
+        $strict
+    };
+}
+
+/// The dialect of a provider in the registry, in strict mode when `$on` and it has one.
+macro_rules! dialect_of {
+    ($name:ident; $on:expr) => {
+        Dialect::$name
+    };
+    ($name:ident, $strict:ident; $on:expr) => {
+        Dialect::$name { $strict: $on }
+    };
+}
+
+/// Makes [`Dialect`] from the registry of providers: [`Dialect::JsonSchema`], then the dialect
+/// of each provider.
+macro_rules! dialects {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident = $def:path, dialect $({ $strict:ident })? [$(#[$dialect:meta])*],
+        logs [$(#[$logs:meta])*];
+    )*) => {
+        /// A provider's tool-definition format: the plain JSON Schema, or the dialect of one
+        /// provider of the [registry](crate::provider) (in strict mode or not, for a provider
+        /// that has one).
+        #[non_exhaustive]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Dialect {
+            /// `{name, description, parameters}`, with `parameters` the plain JSON Schema
+            /// 2020-12 exactly as [`ToolArgs::json_schema`](crate::ToolArgs::json_schema)
+            /// returns it.
+            JsonSchema,
+            $(
+                $(#[$dialect])*
+                $name $({
+                    /// Strict mode (OpenAI's Structured Outputs): the model's arguments are
+                    /// constrained to the schema, which must then be in strict mode's subset.
+                    $strict: bool
+                })?,
+            )*
+        }
+
+        impl Dialect {
+            /// The provider whose dialect this is, and whether in strict mode; `None` for
+            /// [`Dialect::JsonSchema`].
+            const fn provider_strict(self) -> Option<(Provider, bool)> {
+                match self {
+                    Dialect::JsonSchema => None,
+                    $(dialect_pattern!($name $(, $strict)?) => {
+                        Some((Provider::$name, dialect_strict!($($strict)?)))
+                    })*
+                }
+            }
+
+            /// The dialect of `provider`, in strict mode when `strict` and it has one.
+            pub(crate) const fn of(provider: Provider, strict: bool) -> Dialect {
+                let _ = strict;
+                match provider {
+                    $(Provider::$name => dialect_of!($name $(, $strict)?; strict),)*
+                }
+            }
+        }
+    };
+}
+
+crate::__providers!(dialects);
+
+/// How many dialects there are: [`Dialect::JsonSchema`], and one per provider, two for one
+/// with a strict mode.
+const DIALECTS: usize = {
+    let mut count = 1;
+    let mut i = 0;
+    while i < Provider::ALL.len() {
+        count += if Provider::ALL[i].has_strict_mode() {
+            2
+        } else {
+            1
+        };
+        i += 1;
+    }
+    count
+};
+
 impl Dialect {
-    /// Every dialect, each OpenAI one with and without `strict`.
-    pub const ALL: [Dialect; 8] = [
-        Dialect::JsonSchema,
-        Dialect::OpenAiChat { strict: false },
-        Dialect::OpenAiChat { strict: true },
-        Dialect::OpenAiResponses { strict: false },
-        Dialect::OpenAiResponses { strict: true },
-        Dialect::Anthropic,
-        Dialect::Gemini,
-        Dialect::Mcp,
-    ];
+    /// Every dialect: [`Dialect::JsonSchema`], then each provider's in the registry's order,
+    /// without and with strict mode for a provider that has one.
+    pub const ALL: [Dialect; DIALECTS] = {
+        let mut all = [Dialect::JsonSchema; DIALECTS];
+        let mut at = 1;
+        let mut i = 0;
+        while i < Provider::ALL.len() {
+            let provider = Provider::ALL[i];
+            all[at] = Dialect::of(provider, false);
+            at += 1;
+            if provider.has_strict_mode() {
+                all[at] = Dialect::of(provider, true);
+                at += 1;
+            }
+            i += 1;
+        }
+        all
+    };
+
+    /// The provider whose dialect this is; `None` for [`Dialect::JsonSchema`].
+    ///
+    /// ```
+    /// use toolargs_core::{provider::Provider, Dialect};
+    ///
+    /// assert_eq!(Dialect::OpenAiChat { strict: true }.provider(), Some(Provider::OpenAiChat));
+    /// assert_eq!(Dialect::JsonSchema.provider(), None);
+    /// ```
+    pub const fn provider(self) -> Option<Provider> {
+        match self.provider_strict() {
+            Some((provider, _)) => Some(provider),
+            None => None,
+        }
+    }
+
+    /// What the lowering for this dialect keeps and reshapes.
+    fn rules(self) -> Rules {
+        match self.provider_strict() {
+            Some((provider, strict)) => Rules::of(provider, strict),
+            None => Rules::PLAIN,
+        }
+    }
 
     /// Whether the dialect keeps `keyword` (with its `value`) anywhere in the schema: the one
     /// place that decides what each provider is shown, asking the provider's own module
     /// ([`provider`](crate::provider)).
     pub fn keeps(self, keyword: &str, value: &Value) -> bool {
-        match self {
-            Dialect::JsonSchema => true,
-            Dialect::Gemini => Gemini::keeps(keyword, value),
-            d if d.is_strict() => openai::strict_keeps(keyword, value),
-            // The JSON Schema dialects take 2020-12 whole; OpenAPI's `nullable` is said as
-            // a type array there.
-            _ => keyword != "nullable",
-        }
+        self == Dialect::JsonSchema || self.rules().keeps(keyword, value)
     }
 
-    /// The dialect's stable name: `json_schema`, `openai_chat`, `openai_chat_strict`,
-    /// `openai_responses`, `openai_responses_strict`, `anthropic`, `gemini` or `mcp`, as
-    /// [`Dialect::from_name`] reads it.
+    /// The dialect's stable name, as [`Dialect::from_name`] reads it: `json_schema`, then
+    /// each provider's (`openai_chat`, `openai_chat_strict`, `openai_responses`,
+    /// `openai_responses_strict`, `anthropic`, `gemini`, `mcp`, ...), as its module names
+    /// it.
     ///
     /// ```
     /// use toolargs_core::Dialect;
@@ -140,15 +232,15 @@ impl Dialect {
     /// assert_eq!(Dialect::from_name("openai"), None);
     /// ```
     pub const fn name(self) -> &'static str {
-        match self {
-            Dialect::JsonSchema => "json_schema",
-            Dialect::OpenAiChat { strict: false } => "openai_chat",
-            Dialect::OpenAiChat { strict: true } => "openai_chat_strict",
-            Dialect::OpenAiResponses { strict: false } => "openai_responses",
-            Dialect::OpenAiResponses { strict: true } => "openai_responses_strict",
-            Dialect::Anthropic => "anthropic",
-            Dialect::Gemini => "gemini",
-            Dialect::Mcp => "mcp",
+        match self.provider_strict() {
+            None => "json_schema",
+            Some((provider, strict)) => {
+                let names = provider.names();
+                match (strict, names.strict_dialect) {
+                    (true, Some(name)) => name,
+                    _ => names.dialect,
+                }
+            }
         }
     }
 
@@ -164,28 +256,14 @@ impl Dialect {
 
     /// Why the dialect's provider refuses a tool named `name`, if it does.
     pub fn name_refusal(self, name: &str) -> Option<String> {
-        match self {
-            Dialect::OpenAiChat { .. } | Dialect::OpenAiResponses { .. } => {
-                openai::name_refusal(name)
-            }
-            Dialect::Anthropic => Anthropic::name_refusal(name),
-            Dialect::Gemini => Gemini::name_refusal(name),
-            Dialect::JsonSchema | Dialect::Mcp => None,
-        }
+        self.provider()
+            .and_then(|provider| provider.def().name_refusal(name))
     }
 
-    /// True when the dialect refuses `keyword` at the root of a schema, where it takes it
-    /// below.
-    pub(crate) fn refuses_at_root(self, keyword: &str) -> bool {
-        self == Dialect::Anthropic && Anthropic::refuses_at_root(keyword)
-    }
-
-    /// True for OpenAI's strict mode: every property required, optional ones nullable.
+    /// True for a dialect in strict mode (OpenAI's): every property required, optional ones
+    /// nullable.
     pub const fn is_strict(self) -> bool {
-        matches!(
-            self,
-            Dialect::OpenAiChat { strict: true } | Dialect::OpenAiResponses { strict: true }
-        )
+        matches!(self.provider_strict(), Some((_, true)))
     }
 
     /// The options to parse calls made against this dialect's schema with: strict mode sends
@@ -212,55 +290,23 @@ impl Dialect {
 
     /// [`Dialect::parameters`] with the walk that made it.
     fn lowered<'s>(self, schema: &'s Value, description: Option<&str>) -> (Value, Lowerer<'s>) {
-        let mut lowerer = Lowerer::new(self, schema);
         if self == Dialect::JsonSchema {
-            return (schema.clone(), lowerer);
+            return (schema.clone(), Lowerer::new(Rules::PLAIN, schema));
         }
-        let mut out = lowerer.root();
-        if let Some(map) = out.as_object_mut() {
-            if description.is_some()
-                && map.get("description").and_then(Value::as_str) == description
-            {
-                map.shift_remove("description");
-            }
-        }
-        (out, lowerer)
+        lowered(self.rules(), schema, description)
     }
+}
 
-    /// What a keyword this dialect drops told the model, in words for its description. The
-    /// gate enforces a dropped constraint either way; telling it keeps the model from
-    /// learning it by rejection.
-    pub(crate) fn note(self, key: &str, value: &Value) -> Option<String> {
-        if self.keeps(key, value) {
-            return None;
-        }
-        let characters = |n: &Value| match n.as_u64() {
-            Some(1) => "1 character".to_owned(),
-            _ => format!("{n} characters"),
-        };
-        match key {
-            "format" if value == "date" => Some("A date written YYYY-MM-DD.".to_owned()),
-            "format" if value == "uuid" => {
-                Some("A UUID written 8-4-4-4-12 hexadecimal digits.".to_owned())
-            }
-            "format" if value == "uri" => Some("An absolute URL.".to_owned()),
-            "minLength" => Some(format!("At least {}.", characters(value))),
-            "maxLength" => Some(format!("At most {}.", characters(value))),
-            "uniqueItems" if value == &Value::Bool(true) => {
-                Some("Each item at most once.".to_owned())
-            }
-            "default" => Some(format!("Default: {value}.")),
-            _ => None,
+/// `schema` lowered by `rules`, a root `description` that repeats the tool's dropped.
+fn lowered<'s>(rules: Rules, schema: &'s Value, description: Option<&str>) -> (Value, Lowerer<'s>) {
+    let mut lowerer = Lowerer::new(rules, schema);
+    let mut out = lowerer.root();
+    if let Some(map) = out.as_object_mut() {
+        if description.is_some() && map.get("description").and_then(Value::as_str) == description {
+            map.shift_remove("description");
         }
     }
-
-    /// The notes of every keyword of `schema` this dialect drops, in a fixed order.
-    pub(crate) fn notes(self, schema: &Map<String, Value>) -> Vec<String> {
-        ["format", "minLength", "maxLength", "uniqueItems", "default"]
-            .into_iter()
-            .filter_map(|key| self.note(key, schema.get(key)?))
-            .collect()
-    }
+    (out, lowerer)
 }
 
 /// A tool's definition in one dialect, and what it does not show as the full schema says.
@@ -274,6 +320,8 @@ pub struct Lowering {
     /// Why the provider refuses the definition as it stands, which no lowering changes
     /// (a tool name outside its rules: toolargs never renames).
     pub refusals: Vec<String>,
+    /// The dialect the definition is written in, where [`Lowering::schema`] looks.
+    dialect: Dialect,
 }
 
 /// The definition of a tool in `dialect`: its name, description and the arguments' schema
@@ -330,24 +378,31 @@ pub fn lower(
     if let Some(d) = description {
         head.insert("description".to_owned(), Value::from(d));
     }
-    let (mut parameters, walk) = dialect.lowered(schema, description);
+    let Some((provider, strict)) = dialect.provider_strict() else {
+        head.insert("parameters".to_owned(), schema.clone());
+        return Lowering {
+            definition: Value::Object(head),
+            changes: Vec::new(),
+            refusals: Vec::new(),
+            dialect,
+        };
+    };
+    let def = provider.def();
+    let (mut parameters, walk) = lowered(Rules::of(provider, strict), schema, description);
     let mut changes = walk.changes;
+    let mut recursive = walk.recursive;
     // Strict mode needs `additionalProperties: false` on every object, which a map (an
     // object of open keys) cannot have; such a tool is sent without strict mode rather than
     // with a schema that would forbid every entry.
-    let strict_refusal = dialect
-        .is_strict()
-        .then(|| openai::strict_refusal(schema, &parameters))
+    let strict_refusal = strict
+        .then(|| def.strict_refusal(schema, &parameters))
         .flatten();
-    let dialect = match (dialect, strict_refusal) {
-        (Dialect::OpenAiChat { .. } | Dialect::OpenAiResponses { .. }, Some(why)) => {
-            let loose = match dialect {
-                Dialect::OpenAiChat { .. } => Dialect::OpenAiChat { strict: false },
-                _ => Dialect::OpenAiResponses { strict: false },
-            };
-            let (loose_parameters, walk) = loose.lowered(schema, description);
-            parameters = loose_parameters;
+    let dialect = match strict_refusal {
+        Some(why) => {
+            let (loose, walk) = lowered(Rules::of(provider, false), schema, description);
+            parameters = loose;
             changes = walk.changes;
+            recursive = walk.recursive;
             changes.insert(
                 0,
                 Change {
@@ -358,47 +413,47 @@ pub fn lower(
                     exact: false,
                 },
             );
-            loose
+            Dialect::of(provider, false)
         }
-        (other, _) => other,
+        None => dialect,
     };
-    let definition = match dialect {
-        Dialect::JsonSchema => {
-            head.insert("parameters".to_owned(), parameters);
-            Value::Object(head)
-        }
-        Dialect::OpenAiChat { strict } => OpenAiChat::definition(head, parameters, strict),
-        Dialect::OpenAiResponses { strict } => {
-            OpenAiResponses::definition(head, parameters, strict)
-        }
-        Dialect::Anthropic => Anthropic::definition(head, parameters),
-        Dialect::Gemini if Gemini::needs_json_schema(schema, &parameters, walk.recursive) => {
-            changes = vec![Gemini::json_schema_change()];
-            let (plain, _) = Dialect::Mcp.lowered(schema, description);
-            Gemini::definition(head, plain, true)
-        }
-        Dialect::Gemini => Gemini::definition(head, parameters, false),
-        Dialect::Mcp => Mcp::definition(head, parameters, effect),
+    let whole = def.whole_schema_instead(schema, &parameters, recursive);
+    if let Some(change) = &whole {
+        // The plain JSON Schema, in a member of its own.
+        changes = vec![change.clone()];
+        parameters = lowered(Rules::PLAIN, schema, description).0;
+    }
+    let form = Form {
+        strict: dialect.is_strict(),
+        effect,
+        whole: whole.is_some(),
     };
-    let refusals = dialect.name_refusal(name).into_iter().collect();
     Lowering {
-        definition,
+        definition: def.definition(head, parameters, form),
         changes,
-        refusals,
+        refusals: def.name_refusal(name).into_iter().collect(),
+        dialect,
     }
 }
 
 impl Lowering {
-    /// The schema of the arguments in the definition, wherever the provider's shape keeps it
-    /// (`function.parameters`, `input_schema`, `inputSchema`, `parameters`,
-    /// `parametersJsonSchema`); `None` for a Gemini tool without arguments.
+    /// The schema of the arguments in the definition, wherever the dialect's provider keeps
+    /// it (`function.parameters`, `input_schema`, `inputSchema`, `parameters`,
+    /// `parametersJsonSchema`, ...: [`Provider::schema_paths`] inside its
+    /// [wrapper](Provider::wrapper)); `None` for a Gemini tool without arguments.
     pub fn schema(&self) -> Option<&Value> {
-        let inner = Provider::definition_wrappers()
-            .find_map(|wrapper| self.definition.get(wrapper).filter(|w| w.is_object()));
-        let part = inner.unwrap_or(&self.definition);
-        Provider::schema_members()
-            .into_iter()
-            .find_map(|member| part.get(member))
+        let Some(provider) = self.dialect.provider() else {
+            return self.definition.get("parameters");
+        };
+        let inner = provider
+            .wrapper()
+            .map_or(Some(&self.definition), |wrapper| {
+                self.definition.get(wrapper)
+            })?;
+        provider
+            .schema_paths()
+            .iter()
+            .find_map(|path| path.iter().try_fold(inner, |at, member| at.get(member)))
     }
 }
 

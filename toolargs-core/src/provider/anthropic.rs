@@ -8,8 +8,8 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::provider::{
-    name_fits, name_of, request_tools, response_array, text_of, word_or_dash, Home,
-    LoggedArguments, LoggedCall,
+    name_fits, name_of, request_tools, response_array, text_of, word_or_dash, Fit, Form,
+    LoggedArguments, LoggedCall, Names, ProviderDef,
 };
 use crate::stream::calls::{Key, ToolCallStreams, Update};
 
@@ -26,37 +26,48 @@ const STREAM_EVENTS: &[&str] = &[
 ];
 
 impl Anthropic {
-    /// Why the Messages API refuses a tool named `name`, if it does: names match
-    /// `^[a-zA-Z0-9_-]{1,128}$`.
-    pub(crate) fn name_refusal(name: &str) -> Option<String> {
+    pub(crate) const NAMES: Names = Names {
+        dialect: "anthropic",
+        strict_dialect: None,
+        format: "anthropic",
+    };
+}
+
+impl ProviderDef for Anthropic {
+    /// Names match `^[a-zA-Z0-9_-]{1,128}$`.
+    fn name_refusal(&self, name: &str) -> Option<String> {
         (!name_fits(name, 128, word_or_dash))
             .then(|| "Anthropic takes names matching ^[a-zA-Z0-9_-]{1,128}$".to_owned())
     }
 
-    /// True for a keyword the Messages API refuses at the root of `input_schema`: a union
-    /// or intersection of schemas there.
-    pub(crate) fn refuses_at_root(keyword: &str) -> bool {
+    /// A union or intersection of schemas at the root of `input_schema`.
+    fn refuses_at_root(&self, keyword: &str) -> bool {
         matches!(keyword, "anyOf" | "oneOf" | "allOf")
     }
 
-    /// The tool definition: `head` (name and description) with `input_schema`.
-    pub(crate) fn definition(mut head: Map<String, Value>, parameters: Value) -> Value {
+    /// `head` (name and description) with `input_schema`.
+    fn definition(&self, mut head: Map<String, Value>, parameters: Value, _: Form) -> Value {
         head.insert("input_schema".to_owned(), parameters);
         Value::Object(head)
     }
 
-    /// True when a stream event of type `kind` is one of the Messages API's.
-    pub(crate) fn is_stream_event(kind: &str) -> bool {
-        STREAM_EVENTS.contains(&kind)
+    fn schema_paths(&self) -> &'static [&'static [&'static str]] {
+        &[&["input_schema"]]
     }
 
-    /// One Messages event of type `kind`.
-    pub(crate) fn stream_event(
+    fn is_stream_event(&self, event: &Value) -> bool {
+        text_of(event, "type").is_some_and(|kind| STREAM_EVENTS.contains(&kind))
+    }
+
+    fn stream_event(
+        &self,
         streams: &mut ToolCallStreams,
-        kind: &str,
         event: &Value,
         updates: &mut Vec<Update>,
     ) {
+        let Some(kind) = text_of(event, "type") else {
+            return;
+        };
         let key = || Key::Block(event.get("index").and_then(Value::as_u64).unwrap_or(0));
         match kind {
             "message_start" => {
@@ -90,12 +101,8 @@ impl Anthropic {
             _ => {}
         }
     }
-}
 
-impl Home for Anthropic {
-    const SCHEMA_MEMBERS: &'static [&'static str] = &["input_schema"];
-
-    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
+    fn logged_calls<'r>(&self, record: &'r Value) -> Option<Vec<LoggedCall<'r>>> {
         let content = response_array(record, "content").ok()?;
         Some(
             content
@@ -113,23 +120,25 @@ impl Home for Anthropic {
     }
 
     /// The custom tools of the request (server tools have no schema to check).
-    fn logged_definitions(record: &Value) -> Vec<&Value> {
+    fn logged_definitions<'r>(&self, record: &'r Value) -> Vec<&'r Value> {
         request_tools(record)
             .iter()
             .filter(|t| t.get("input_schema").is_some())
             .collect()
     }
 
-    fn is_response(response: &Value) -> bool {
-        response.get("content").is_some_and(Value::is_array)
-            || text_of(response, "type") == Some("message")
+    fn response_fit(&self, response: &Value) -> Fit {
+        Fit::own_if(
+            response.get("content").is_some_and(Value::is_array)
+                || text_of(response, "type") == Some("message"),
+        )
     }
 
-    fn is_request(request: &Value) -> bool {
-        request.get("max_tokens").is_some() && request.get("system").is_some()
-            || request
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()))
+    fn request_fit(&self, request: &Value) -> Fit {
+        let tools = request.get("tools").and_then(Value::as_array);
+        Fit::own_if(
+            request.get("max_tokens").is_some() && request.get("system").is_some()
+                || tools.is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some())),
+        )
     }
 }

@@ -9,7 +9,9 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::provider::{name_of, split, Home, LoggedArguments, LoggedCall};
+use crate::provider::{
+    name_of, split, Fit, Form, LoggedArguments, LoggedCall, Names, ProviderDef, Reshaped,
+};
 use crate::schema::{has_open_parts, Change};
 
 pub(crate) struct Gemini;
@@ -41,24 +43,16 @@ const KEYWORDS: &[&str] = &[
 ];
 
 impl Gemini {
-    /// Why Gemini refuses a function named `name`, if it does: a letter or `_` first, then
-    /// letters, digits, `_`, `.`, `:` and `-`, 128 at most (google-genai's
-    /// `FunctionDeclaration.name`).
-    pub(crate) fn name_refusal(name: &str) -> Option<String> {
-        let mut bytes = name.bytes();
-        let first = bytes
-            .next()
-            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
-        let fits = first
-            && name.len() <= 128
-            && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'));
-        (!fits).then(|| {
-            "Gemini takes names that start with a letter or `_`, then letters, digits, `_`, `.`, `:` and `-`, 128 at most".to_owned()
-        })
-    }
+    pub(crate) const NAMES: Names = Names {
+        dialect: "gemini",
+        strict_dialect: None,
+        format: "gemini",
+    };
+}
 
-    /// Whether `parameters` keep `keyword` with `value`.
-    pub(crate) fn keeps(keyword: &str, value: &Value) -> bool {
+impl ProviderDef for Gemini {
+    /// What the OpenAPI subset of `parameters` takes ([`KEYWORDS`]).
+    fn keeps(&self, keyword: &str, value: &Value, _: bool) -> bool {
         match keyword {
             "format" => value == "date-time",
             "enum" => value
@@ -68,10 +62,14 @@ impl Gemini {
         }
     }
 
+    /// Gemini's `Schema` is an object: `true` and `false` are the empty schema there.
+    fn schemas_are_objects(&self) -> bool {
+        true
+    }
+
     /// OpenAPI's spellings: a type array with `null` is `nullable`, a type array of several
-    /// types is `anyOf` of each. Returns what changed: keyword, what is shown instead, and
-    /// whether that means the same.
-    pub(crate) fn reshape(out: &mut Map<String, Value>) -> Vec<(&'static str, String, bool)> {
+    /// types is `anyOf` of each.
+    fn reshape(&self, out: &mut Map<String, Value>) -> Vec<Reshaped> {
         null_as_nullable(out);
         let mut changes = Vec::new();
         // Its `enum` holds strings: `null` among them is `nullable` (a `const: null`, too).
@@ -106,35 +104,34 @@ impl Gemini {
         changes
     }
 
-    /// True when a schema needs more than the OpenAPI subset of `parameters`: open parts
-    /// (maps, untyped values), a type that contains itself (`recursive`, as the lowering
-    /// found it), or arguments the lowered `parameters` would no longer let through at all.
-    pub(crate) fn needs_json_schema(schema: &Value, parameters: &Value, recursive: bool) -> bool {
-        recursive || has_open_parts(schema) || takes_nothing(parameters) && !takes_nothing(schema)
-    }
-
-    /// The change of a definition sent as `parametersJsonSchema`.
-    pub(crate) fn json_schema_change() -> Change {
-        Change {
+    /// A schema that needs more than the OpenAPI subset of `parameters` is sent as
+    /// `parametersJsonSchema`: open parts (maps, untyped values), a type that contains itself
+    /// (`recursive`, as the lowering found it), or arguments the lowered `parameters` would no
+    /// longer let through at all.
+    fn whole_schema_instead(
+        &self,
+        schema: &Value,
+        parameters: &Value,
+        recursive: bool,
+    ) -> Option<Change> {
+        let needs = recursive
+            || has_open_parts(schema)
+            || takes_nothing(parameters) && !takes_nothing(schema);
+        needs.then(|| Change {
             path: String::new(),
             keyword: "parameters".to_owned(),
             instead: "parametersJsonSchema: open keys, an untyped value or a recursive type have no OpenAPI form".to_owned(),
             enforced: true,
             exact: true,
-        }
+        })
     }
 
     /// The declaration: `head` (name and description) with the lowered `parameters`, or
-    /// the JSON Schema as `parametersJsonSchema` when the subset cannot say it
-    /// ([`Gemini::needs_json_schema`]), rather than objects Gemini refuses or that say less
-    /// than the gate enforces. A tool without arguments has no `parameters`, since Gemini
-    /// refuses an object without properties.
-    pub(crate) fn definition(
-        mut head: Map<String, Value>,
-        parameters: Value,
-        json_schema: bool,
-    ) -> Value {
-        if json_schema {
+    /// the JSON Schema as `parametersJsonSchema` when the subset cannot say it, rather than
+    /// objects Gemini refuses or that say less than the gate enforces. A tool without
+    /// arguments has no `parameters`, since Gemini refuses an object without properties.
+    fn definition(&self, mut head: Map<String, Value>, parameters: Value, form: Form) -> Value {
+        if form.whole {
             head.insert("parametersJsonSchema".to_owned(), parameters);
             return Value::Object(head);
         }
@@ -142,6 +139,80 @@ impl Gemini {
             head.insert("parameters".to_owned(), parameters);
         }
         Value::Object(head)
+    }
+
+    /// A letter or `_` first, then letters, digits, `_`, `.`, `:` and `-`, 128 at most
+    /// (google-genai's `FunctionDeclaration.name`).
+    fn name_refusal(&self, name: &str) -> Option<String> {
+        let mut bytes = name.bytes();
+        let first = bytes
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_');
+        let fits = first
+            && name.len() <= 128
+            && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-'));
+        (!fits).then(|| {
+            "Gemini takes names that start with a letter or `_`, then letters, digits, `_`, `.`, `:` and `-`, 128 at most".to_owned()
+        })
+    }
+
+    fn schema_paths(&self) -> &'static [&'static [&'static str]] {
+        &[&["parameters"], &["parametersJsonSchema"]]
+    }
+
+    fn logged_calls<'r>(&self, record: &'r Value) -> Option<Vec<LoggedCall<'r>>> {
+        let candidates = match split(record).1.and_then(|r| r.get("candidates")) {
+            Some(Value::Array(candidates)) => candidates,
+            Some(_) => return None,
+            None => return split(record).0.is_some().then(Vec::new),
+        };
+        let parts = candidates
+            .iter()
+            .filter_map(|c| c.pointer("/content/parts").and_then(Value::as_array))
+            .flatten();
+        Some(
+            parts
+                .filter_map(|part| part.get("functionCall"))
+                .map(|call| LoggedCall {
+                    name: name_of(call.get("name")),
+                    // A call of a function without parameters leaves `args` out.
+                    arguments: Some(match call.get("args") {
+                        None | Some(Value::Null) => {
+                            LoggedArguments::Value(Cow::Owned(Value::Object(Map::new())))
+                        }
+                        Some(args) => LoggedArguments::Value(Cow::Borrowed(args)),
+                    }),
+                })
+                .collect(),
+        )
+    }
+
+    /// The function declarations of the request's tools (`functionDeclarations`, or
+    /// `function_declarations` as the Python SDK writes them).
+    fn logged_definitions<'r>(&self, record: &'r Value) -> Vec<&'r Value> {
+        let (request, _) = split(record);
+        let tools = request
+            .unwrap_or(record)
+            .get("tools")
+            .and_then(Value::as_array);
+        tools
+            .into_iter()
+            .flatten()
+            .filter_map(|t| {
+                t.get("functionDeclarations")
+                    .or_else(|| t.get("function_declarations"))
+                    .and_then(Value::as_array)
+            })
+            .flatten()
+            .collect()
+    }
+
+    fn response_fit(&self, response: &Value) -> Fit {
+        Fit::own_if(response.get("candidates").is_some_and(Value::is_array))
+    }
+
+    fn request_fit(&self, request: &Value) -> Fit {
+        Fit::own_if(request.get("contents").is_some())
     }
 }
 
@@ -189,65 +260,6 @@ fn null_as_nullable(schema: &mut Map<String, Value>) {
     }
 }
 
-impl Home for Gemini {
-    const SCHEMA_MEMBERS: &'static [&'static str] = &["parameters", "parametersJsonSchema"];
-
-    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
-        let candidates = match split(record).1.and_then(|r| r.get("candidates")) {
-            Some(Value::Array(candidates)) => candidates,
-            Some(_) => return None,
-            None => return split(record).0.is_some().then(Vec::new),
-        };
-        let parts = candidates
-            .iter()
-            .filter_map(|c| c.pointer("/content/parts").and_then(Value::as_array))
-            .flatten();
-        Some(
-            parts
-                .filter_map(|part| part.get("functionCall"))
-                .map(|call| LoggedCall {
-                    name: name_of(call.get("name")),
-                    // A call of a function without parameters leaves `args` out.
-                    arguments: Some(match call.get("args") {
-                        None | Some(Value::Null) => {
-                            LoggedArguments::Value(Cow::Owned(Value::Object(Map::new())))
-                        }
-                        Some(args) => LoggedArguments::Value(Cow::Borrowed(args)),
-                    }),
-                })
-                .collect(),
-        )
-    }
-
-    /// The function declarations of the request's tools (`functionDeclarations`, or
-    /// `function_declarations` as the Python SDK writes them).
-    fn logged_definitions(record: &Value) -> Vec<&Value> {
-        let (request, _) = split(record);
-        let tools = request
-            .unwrap_or(record)
-            .get("tools")
-            .and_then(Value::as_array);
-        tools
-            .into_iter()
-            .flatten()
-            .filter_map(|t| {
-                t.get("functionDeclarations")
-                    .or_else(|| t.get("function_declarations"))
-                    .and_then(Value::as_array)
-            })
-            .flatten()
-            .collect()
-    }
-
-    fn is_response(response: &Value) -> bool {
-        response.get("candidates").is_some_and(Value::is_array)
-    }
-
-    fn is_request(request: &Value) -> bool {
-        request.get("contents").is_some()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -264,7 +276,7 @@ mod tests {
                 {"functionCall": {"name": "ping"}}
             ]}}]}
         });
-        let calls = Gemini::logged_calls(&record).unwrap();
+        let calls = Gemini.logged_calls(&record).unwrap();
         assert_eq!(calls.len(), 2);
         assert_eq!(calls[0].name, Some("refund"));
         assert!(
@@ -273,7 +285,7 @@ mod tests {
         assert!(
             matches!(&calls[1].arguments, Some(LoggedArguments::Value(v)) if *v.as_ref() == json!({}))
         );
-        assert_eq!(Gemini::logged_definitions(&record).len(), 1);
-        assert!(Gemini::logged_calls(&json!({"choices": []})).is_none());
+        assert_eq!(Gemini.logged_definitions(&record).len(), 1);
+        assert!(Gemini.logged_calls(&json!({"choices": []})).is_none());
     }
 }

@@ -8,29 +8,34 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::effect::Effect;
-use crate::provider::{name_of, text_of, Home, LoggedArguments, LoggedCall};
+use crate::provider::{
+    name_of, text_of, Fit, Form, LoggedArguments, LoggedCall, Names, ProviderDef,
+};
 
 pub(crate) struct Mcp;
 
 impl Mcp {
-    /// The tool definition: `head` (name and description) with `inputSchema` and the
-    /// annotations of `effect`.
-    pub(crate) fn definition(
-        mut head: Map<String, Value>,
-        parameters: Value,
-        effect: Effect,
-    ) -> Value {
-        head.insert("inputSchema".to_owned(), parameters);
-        head.insert("annotations".to_owned(), effect.mcp_annotations());
-        Value::Object(head)
-    }
+    pub(crate) const NAMES: Names = Names {
+        dialect: "mcp",
+        strict_dialect: None,
+        format: "mcp",
+    };
 }
 
-impl Home for Mcp {
-    const SCHEMA_MEMBERS: &'static [&'static str] = &["inputSchema"];
+impl ProviderDef for Mcp {
+    /// `head` (name and description) with `inputSchema` and the annotations of the tool's
+    /// effect.
+    fn definition(&self, mut head: Map<String, Value>, parameters: Value, form: Form) -> Value {
+        head.insert("inputSchema".to_owned(), parameters);
+        head.insert("annotations".to_owned(), form.effect.mcp_annotations());
+        Value::Object(head)
+    }
 
-    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
+    fn schema_paths(&self) -> &'static [&'static [&'static str]] {
+        &[&["inputSchema"]]
+    }
+
+    fn logged_calls<'r>(&self, record: &'r Value) -> Option<Vec<LoggedCall<'r>>> {
         if record.get("jsonrpc").is_none() && record.get("method").is_none() {
             return None;
         }
@@ -52,18 +57,15 @@ impl Home for Mcp {
     }
 
     /// The tools of a `tools/list` result.
-    fn logged_definitions(record: &Value) -> Vec<&Value> {
+    fn logged_definitions<'r>(&self, record: &'r Value) -> Vec<&'r Value> {
         record
             .pointer("/result/tools")
             .and_then(Value::as_array)
             .map_or_else(Vec::new, |tools| tools.iter().collect())
     }
 
-    fn is_response(_: &Value) -> bool {
-        false
-    }
-
-    fn is_request(_: &Value) -> bool {
-        false
+    /// A JSON-RPC message.
+    fn record_fit(&self, record: &Value) -> Fit {
+        Fit::own_if(record.get("jsonrpc").is_some())
     }
 }

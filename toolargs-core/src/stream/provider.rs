@@ -1,13 +1,11 @@
-//! Provider streams read into calls: the events in which OpenAI and Anthropic stream tool
-//! calls, assembled into each call's name and arguments text. What each provider's events
+//! Provider streams read into calls: the events in which providers stream tool calls,
+//! assembled into each call's name and arguments text. What each provider's events
 //! mean is read in its own module of [`provider`](crate::provider), into the bookkeeping of
 //! open calls ([`ToolCallStreams`]); each event is handed to them here.
 //!
-//! | provider | a call starts | its arguments grow | it is complete |
-//! |---|---|---|---|
-//! | OpenAI Chat Completions (`chat.completion.chunk`) | a `choices[].delta.tool_calls[]` entry with a new `index` | its `function.arguments` | the choice's `finish_reason` |
-//! | OpenAI Responses | `response.output_item.added` of a `function_call` | `response.function_call_arguments.delta` | `response.function_call_arguments.done` |
-//! | Anthropic Messages | `content_block_start` of a `tool_use` block | `content_block_delta` of type `input_json_delta` | `content_block_stop` |
+//! How each provider's stream sends a call (which event starts it, which grow its arguments,
+//! which complete it) is in the table of [`provider`](crate::provider) and in the provider's
+//! module; every provider of the registry is asked of every event, and reads its own.
 //!
 //! [`ToolCallStreams::push`] takes one event (a decoded JSON object, as a chunk or the `data`
 //! of a server-sent event); [`Sse`] reads server-sent events line by line. Each call's text is
@@ -38,24 +36,21 @@
 
 use serde_json::Value;
 
-use crate::provider::{Anthropic, OpenAiChat, OpenAiResponses};
+use crate::provider::Provider;
 
 pub use super::calls::{StreamedCall, ToolCallStreams, Update};
 
 impl ToolCallStreams {
-    /// Reads one event of any of the three providers; events that carry no tool call (text,
-    /// usage, pings) change nothing.
+    /// Reads one event of any provider's stream: each provider of the registry reads the
+    /// events that are its own; events that carry no tool call (text, usage, pings) change
+    /// nothing.
     pub fn push(&mut self, event: &Value) -> Vec<Update> {
         let mut updates = Vec::new();
         if let Some(model) = event.get("model").and_then(Value::as_str) {
             self.set_model(model);
         }
-        match event.get("type").and_then(Value::as_str) {
-            Some(kind) if OpenAiResponses::is_stream_event(kind) => {
-                OpenAiResponses::stream_event(self, kind, event, &mut updates)
-            }
-            Some(kind) => Anthropic::stream_event(self, kind, event, &mut updates),
-            None => OpenAiChat::stream_event(self, event, &mut updates),
+        for provider in Provider::ALL {
+            provider.def().stream_event(self, event, &mut updates);
         }
         updates
     }
@@ -122,10 +117,9 @@ pub fn is_sse_line(line: &str) -> bool {
 }
 
 /// True when a decoded record is an event of a provider stream (a chunk or a delta), not a
-/// whole response.
+/// whole response: one of the events of some provider of the registry.
 pub fn is_stream_event(record: &Value) -> bool {
-    match record.get("type").and_then(Value::as_str) {
-        Some(kind) => OpenAiResponses::is_stream_event(kind) || Anthropic::is_stream_event(kind),
-        None => OpenAiChat::is_stream_event(record),
-    }
+    Provider::ALL
+        .into_iter()
+        .any(|provider| provider.def().is_stream_event(record))
 }

@@ -5,18 +5,15 @@
 //! | format | a call is | definitions come from |
 //! |---|---|---|
 //! | [`InputFormat::Lines`] | the record `{"tool", "arguments", ...}` | - |
-//! | [`InputFormat::OpenAiChat`] | `choices[].message.tool_calls[].function` | the request's `tools` |
-//! | [`InputFormat::OpenAiResponses`] | `output[]` items of type `function_call` | the request's `tools` of type `function` |
-//! | [`InputFormat::Anthropic`] | `content[]` blocks of type `tool_use` (`input` decoded) | the request's `tools` with an `input_schema` |
-//! | [`InputFormat::Gemini`] | `candidates[].content.parts[].functionCall` (`args` decoded) | the request's `tools[].functionDeclarations` |
+//! | one per provider of the core's registry ([`Provider`]): [`InputFormat::OpenAiChat`], [`InputFormat::Anthropic`], [`InputFormat::Mcp`], ... | where the provider's responses or messages keep calls | where its requests or messages keep definitions |
 //! | [`InputFormat::Otel`] | a span with `gen_ai.tool.name` and `gen_ai.tool.call.arguments` | a span's `gen_ai.tool.definitions` |
-//! | [`InputFormat::Mcp`] | a `tools/call` request's `params` | a `tools/list` result's `tools` |
 //! | [`InputFormat::Stream`] | the pieces of a streamed call, assembled (server-sent events, or one event per line) | - |
 //! | [`InputFormat::Gate`] | a verdict of `toolargs gate` (counted as recorded), with its `arguments` when logged | - |
 //!
 //! The provider formats accept the bare response object or a record
 //! `{"request": {...}, "response": {...}}` (request optional). Where a provider's records keep
-//! calls and definitions is read by the core's [`Provider`], one module per provider.
+//! calls and definitions, and the format's name, are read by the core's [`Provider`], one
+//! module per provider; the variants are made from the core's registry of providers.
 
 pub(crate) mod gate;
 pub(crate) mod lines;
@@ -37,74 +34,94 @@ use toolargs_core::stream::provider::is_stream_event;
 use crate::inputs::Input;
 use crate::outcome::BadRecord;
 
-/// The format of a log. Every line of one file is read in the same format; [`InputFormat::Auto`]
-/// detects it from the file's first records ([`InputFormat::detect`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum InputFormat {
-    /// Detect the format of each file from its first records.
-    #[default]
-    Auto,
-    /// `{"tool": NAME, "arguments": STRING_OR_OBJECT, ...}`, any other field a grouping key.
-    Lines,
-    /// OpenAI Chat Completions: responses, or `{"request", "response"}` records.
-    OpenAiChat,
-    /// OpenAI Responses: responses, or `{"request", "response"}` records.
-    OpenAiResponses,
-    /// Anthropic Messages: responses, or `{"request", "response"}` records.
-    Anthropic,
-    /// Gemini `generateContent`: responses, or `{"request", "response"}` records.
-    Gemini,
-    /// OpenTelemetry GenAI spans: OTLP JSON (`resourceSpans`) or one span per line.
-    Otel,
-    /// MCP JSON-RPC messages: `tools/call` requests and `tools/list` results.
-    Mcp,
-    /// Provider streams: server-sent events as sent, or one stream event per line (OpenAI
-    /// `chat.completion.chunk`s, Responses events, Anthropic events). Each call is assembled
-    /// from its pieces and judged as if logged whole.
-    Stream,
-    /// The verdict log of `toolargs gate`: `{"time", "session", "tool", "outcome", "codes",
-    /// "rules", ...}` per `tools/call`. Its verdicts are counted as recorded
-    /// ([`Recorded`](crate::Recorded)); a record with its `arguments` is judged again when the
-    /// tool is defined, and today's verdict compared with the recorded one.
-    Gate,
+/// Makes [`InputFormat`] from the core's registry of providers: one format per provider,
+/// between `Lines` and `Otel`.
+macro_rules! input_formats {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident = $def:path, dialect $({ $strict:ident })? [$(#[$dialect:meta])*],
+        logs [$(#[$logs:meta])*];
+    )*) => {
+        /// The format of a log. Every line of one file is read in the same format;
+        /// [`InputFormat::Auto`] detects it from the file's first records
+        /// ([`InputFormat::detect`]). Besides the formats of its own, one per provider of the
+        /// core's registry ([`Provider`]).
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum InputFormat {
+            /// Detect the format of each file from its first records.
+            #[default]
+            Auto,
+            /// `{"tool": NAME, "arguments": STRING_OR_OBJECT, ...}`, any other field a grouping
+            /// key.
+            Lines,
+            $($(#[$logs])* $name,)*
+            /// OpenTelemetry GenAI spans: OTLP JSON (`resourceSpans`) or one span per line.
+            Otel,
+            /// Provider streams: server-sent events as sent, or one stream event per line (OpenAI
+            /// `chat.completion.chunk`s, Responses events, Anthropic events, any provider's that
+            /// streams). Each call is assembled from its pieces and judged as if logged whole.
+            Stream,
+            /// The verdict log of `toolargs gate`: `{"time", "session", "tool", "outcome",
+            /// "codes", "rules", ...}` per `tools/call`. Its verdicts are counted as recorded
+            /// ([`Recorded`](crate::Recorded)); a record with its `arguments` is judged again
+            /// when the tool is defined, and today's verdict compared with the recorded one.
+            Gate,
+        }
+
+        impl InputFormat {
+            /// Every format: [`InputFormat::Auto`], [`InputFormat::Lines`], one per provider
+            /// in the registry's order, then [`InputFormat::Otel`], [`InputFormat::Stream`] and
+            /// [`InputFormat::Gate`].
+            pub const ALL: [InputFormat; Provider::ALL.len() + 5] = [
+                InputFormat::Auto,
+                InputFormat::Lines,
+                $(InputFormat::$name,)*
+                InputFormat::Otel,
+                InputFormat::Stream,
+                InputFormat::Gate,
+            ];
+
+            /// The provider whose logged records this format reads, if it is one's.
+            fn provider(self) -> Option<Provider> {
+                match self {
+                    $(InputFormat::$name => Some(Provider::$name),)*
+                    _ => None,
+                }
+            }
+
+            /// The format of a provider's logged records.
+            fn of_provider(provider: Provider) -> Option<InputFormat> {
+                match provider {
+                    $(Provider::$name => Some(InputFormat::$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-/// Every format, with its name.
-const NAMES: [(InputFormat, &str); 10] = [
-    (InputFormat::Auto, "auto"),
-    (InputFormat::Lines, "lines"),
-    (InputFormat::OpenAiChat, "openai-chat"),
-    (InputFormat::OpenAiResponses, "openai-responses"),
-    (InputFormat::Anthropic, "anthropic"),
-    (InputFormat::Gemini, "gemini"),
-    (InputFormat::Otel, "otel"),
-    (InputFormat::Mcp, "mcp"),
-    (InputFormat::Stream, "stream"),
-    (InputFormat::Gate, "gate"),
-];
+toolargs_core::__providers!(input_formats);
 
 impl InputFormat {
-    /// Every format, [`InputFormat::Auto`] first.
-    pub const ALL: [InputFormat; 10] = [
-        InputFormat::Auto,
-        InputFormat::Lines,
-        InputFormat::OpenAiChat,
-        InputFormat::OpenAiResponses,
-        InputFormat::Anthropic,
-        InputFormat::Gemini,
-        InputFormat::Otel,
-        InputFormat::Mcp,
-        InputFormat::Stream,
-        InputFormat::Gate,
-    ];
-
-    /// The stable name (`lines`, `openai-chat`, ...), as [`FromStr`] reads it.
+    /// The stable name (`lines`, `openai-chat`, ...; a provider's as its module names it), as
+    /// [`FromStr`] reads it.
     pub fn as_str(self) -> &'static str {
-        NAMES
-            .iter()
-            .find(|(f, _)| *f == self)
-            .map_or("auto", |(_, n)| n)
+        if let Some(provider) = self.provider() {
+            return provider.format_name();
+        }
+        match self {
+            InputFormat::Lines => "lines",
+            InputFormat::Otel => "otel",
+            InputFormat::Stream => "stream",
+            InputFormat::Gate => "gate",
+            _ => "auto",
+        }
+    }
+
+    /// Every format's name, in the order of [`InputFormat::ALL`].
+    pub fn names() -> [&'static str; InputFormat::ALL.len()] {
+        InputFormat::ALL.map(InputFormat::as_str)
     }
 
     /// The format of one record, when it tells:
@@ -126,8 +143,9 @@ impl InputFormat {
         if is_stream_event(record) {
             return Some(InputFormat::Stream);
         }
-        if object.contains_key("jsonrpc") {
-            return Some(InputFormat::Mcp);
+        // A provider's own messages (MCP's JSON-RPC) before the shapes of the other formats.
+        if let Some(provider) = Provider::detect_message(record) {
+            return InputFormat::of_provider(provider);
         }
         if object.contains_key("resourceSpans") || otel::is_span(record) {
             return Some(InputFormat::Otel);
@@ -138,30 +156,7 @@ impl InputFormat {
         if object.contains_key("tool") || object.contains_key("arguments") {
             return Some(InputFormat::Lines);
         }
-        Provider::detect(record).map(InputFormat::of_provider)
-    }
-
-    /// The format of a provider's logged records.
-    fn of_provider(provider: Provider) -> InputFormat {
-        match provider {
-            Provider::OpenAiChat => InputFormat::OpenAiChat,
-            Provider::OpenAiResponses => InputFormat::OpenAiResponses,
-            Provider::Anthropic => InputFormat::Anthropic,
-            Provider::Gemini => InputFormat::Gemini,
-            _ => InputFormat::Mcp,
-        }
-    }
-
-    /// The provider whose logged records this format reads, if it is one's.
-    fn provider(self) -> Option<Provider> {
-        Some(match self {
-            InputFormat::OpenAiChat => Provider::OpenAiChat,
-            InputFormat::OpenAiResponses => Provider::OpenAiResponses,
-            InputFormat::Anthropic => Provider::Anthropic,
-            InputFormat::Gemini => Provider::Gemini,
-            InputFormat::Mcp => Provider::Mcp,
-            _ => return None,
-        })
+        Provider::detect(record).and_then(InputFormat::of_provider)
     }
 
     /// The format of an input's records, as a replay in [`InputFormat::Auto`] detects it: from
@@ -209,15 +204,13 @@ impl FromStr for InputFormat {
     type Err = String;
 
     fn from_str(name: &str) -> Result<InputFormat, String> {
-        NAMES
-            .iter()
-            .find(|(_, n)| *n == name)
-            .map(|(f, _)| *f)
+        InputFormat::ALL
+            .into_iter()
+            .find(|format| format.as_str() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = NAMES.iter().map(|(_, n)| *n).collect();
                 format!(
                     "unknown input format `{name}` (one of {})",
-                    names.join(", ")
+                    InputFormat::names().join(", ")
                 )
             })
     }

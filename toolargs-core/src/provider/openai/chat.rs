@@ -5,38 +5,63 @@
 
 use serde_json::{Map, Value};
 
+use super::openai_schema_rules;
 use crate::provider::{
-    arguments_of, name_of, request_tools, response_array, text_of, Home, LoggedCall,
+    arguments_of, name_of, request_tools, response_array, text_of, Fit, Form, LoggedCall, Names,
+    ProviderDef,
 };
 use crate::stream::calls::{Key, ToolCallStreams, Update};
 
 pub(crate) struct OpenAiChat;
 
 impl OpenAiChat {
-    /// The tool definition: `head` (name and description) with `parameters` and `strict`,
-    /// wrapped as a function tool.
-    pub(crate) fn definition(head: Map<String, Value>, parameters: Value, strict: bool) -> Value {
+    pub(crate) const NAMES: Names = Names {
+        dialect: "openai_chat",
+        strict_dialect: Some("openai_chat_strict"),
+        format: "openai-chat",
+    };
+}
+
+impl ProviderDef for OpenAiChat {
+    openai_schema_rules!();
+
+    /// `head` (name and description) with `parameters` and `strict`, wrapped as a function
+    /// tool.
+    fn definition(&self, head: Map<String, Value>, parameters: Value, form: Form) -> Value {
         let mut tool = Map::new();
         tool.insert("type".to_owned(), Value::from("function"));
         tool.insert(
             "function".to_owned(),
-            Value::Object(super::function(head, parameters, strict)),
+            Value::Object(super::function(head, parameters, form.strict)),
         );
         Value::Object(tool)
     }
 
-    /// True when a record without a `type` is a `chat.completion.chunk`.
-    pub(crate) fn is_stream_event(record: &Value) -> bool {
-        text_of(record, "object") == Some("chat.completion.chunk")
+    fn wrapper(&self) -> Option<&'static str> {
+        Some("function")
     }
 
-    /// One `chat.completion.chunk`: a piece with a new `index` starts a call, its
-    /// `function.arguments` grow it, the choice's `finish_reason` completes its calls.
-    pub(crate) fn stream_event(
+    fn schema_paths(&self) -> &'static [&'static [&'static str]] {
+        &[&["parameters"]]
+    }
+
+    /// A `chat.completion.chunk` (which has no `type`).
+    fn is_stream_event(&self, event: &Value) -> bool {
+        event.get("type").is_none() && text_of(event, "object") == Some("chat.completion.chunk")
+    }
+
+    /// One `chat.completion.chunk` (any event without a `type`): a piece with a new `index`
+    /// starts a call, its `function.arguments` grow it, the choice's `finish_reason`
+    /// completes its calls.
+    fn stream_event(
+        &self,
         streams: &mut ToolCallStreams,
         event: &Value,
         updates: &mut Vec<Update>,
     ) {
+        if event.get("type").is_some() {
+            return;
+        }
         let response = text_of(event, "id").unwrap_or_default().to_owned();
         let choices = event.get("choices").and_then(Value::as_array);
         for choice in choices.into_iter().flatten() {
@@ -62,13 +87,8 @@ impl OpenAiChat {
             }
         }
     }
-}
 
-impl Home for OpenAiChat {
-    const WRAPPER: Option<&'static str> = Some("function");
-    const SCHEMA_MEMBERS: &'static [&'static str] = &["parameters"];
-
-    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
+    fn logged_calls<'r>(&self, record: &'r Value) -> Option<Vec<LoggedCall<'r>>> {
         let choices = response_array(record, "choices").ok()?;
         let mut calls = Vec::new();
         for choice in choices.into_iter().flatten() {
@@ -93,18 +113,26 @@ impl Home for OpenAiChat {
         Some(calls)
     }
 
-    fn logged_definitions(record: &Value) -> Vec<&Value> {
+    fn logged_definitions<'r>(&self, record: &'r Value) -> Vec<&'r Value> {
         request_tools(record)
             .iter()
             .filter(|t| t.get("type").is_none_or(|t| t == "function"))
             .collect()
     }
 
-    fn is_response(response: &Value) -> bool {
-        response.get("choices").is_some() || text_of(response, "object") == Some("chat.completion")
+    fn response_fit(&self, response: &Value) -> Fit {
+        Fit::own_if(
+            response.get("choices").is_some()
+                || text_of(response, "object") == Some("chat.completion"),
+        )
     }
 
-    fn is_request(request: &Value) -> bool {
-        request.get("messages").is_some()
+    /// Any request with `messages`: other providers' requests have them too.
+    fn request_fit(&self, request: &Value) -> Fit {
+        if request.get("messages").is_some() {
+            Fit::Shared
+        } else {
+            Fit::Not
+        }
     }
 }

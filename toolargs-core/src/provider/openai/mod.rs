@@ -13,6 +13,34 @@ use crate::schema::has_open_parts;
 pub(crate) use chat::OpenAiChat;
 pub(crate) use responses::OpenAiResponses;
 
+/// What both APIs answer alike, for their `ProviderDef`s.
+macro_rules! openai_schema_rules {
+    () => {
+        /// Strict mode keeps [`STRICT_KEYWORDS`](super::STRICT_KEYWORDS); without it, JSON
+        /// Schema whole but OpenAPI's `nullable`.
+        fn keeps(&self, keyword: &str, value: &Value, strict: bool) -> bool {
+            if strict {
+                super::strict_keeps(keyword, value)
+            } else {
+                keyword != "nullable"
+            }
+        }
+
+        fn require_all(&self, schema: &mut Map<String, Value>) -> Vec<String> {
+            super::require_all(schema)
+        }
+
+        fn strict_refusal(&self, schema: &Value, lowered: &Value) -> Option<String> {
+            super::strict_refusal(schema, lowered)
+        }
+
+        fn name_refusal(&self, name: &str) -> Option<String> {
+            super::name_refusal(name)
+        }
+    };
+}
+use openai_schema_rules;
+
 /// What strict mode takes, by keyword; a keyword not listed is dropped from what the model is
 /// shown (the gate still enforces it). Lengths, `uniqueItems`, `default` and a map's key
 /// pattern and entry count are refused by strict mode.
@@ -55,7 +83,7 @@ const STRICT_FORMATS: &[&str] = &[
 ];
 
 /// Whether strict mode keeps `keyword` with `value`.
-pub(crate) fn strict_keeps(keyword: &str, value: &Value) -> bool {
+fn strict_keeps(keyword: &str, value: &Value) -> bool {
     match keyword {
         "format" => value.as_str().is_some_and(|f| STRICT_FORMATS.contains(&f)),
         _ => STRICT_KEYWORDS.contains(&keyword),
@@ -64,7 +92,7 @@ pub(crate) fn strict_keeps(keyword: &str, value: &Value) -> bool {
 
 /// Strict mode: every property is required, one that was optional accepts `null` instead, and
 /// no other key is allowed. Returns the properties that were optional.
-pub(crate) fn require_all(schema: &mut Map<String, Value>) -> Vec<String> {
+fn require_all(schema: &mut Map<String, Value>) -> Vec<String> {
     let required = schema.get("required").cloned().unwrap_or_default();
     let Some(Value::Object(props)) = schema.get_mut("properties") else {
         return Vec::new();
@@ -90,7 +118,7 @@ pub(crate) fn require_all(schema: &mut Map<String, Value>) -> Vec<String> {
 /// limits (<https://platform.openai.com/docs/guides/structured-outputs>: at most 5000
 /// properties in all, 10 levels of nesting, 1000 enum values in all, 120000 characters of
 /// property names, definition names, enum values and const values in all).
-pub(crate) fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> {
+fn strict_refusal(schema: &Value, lowered: &Value) -> Option<String> {
     if lowered.get("type") != Some(&Value::from("object")) {
         return Some("the root is not an object".to_owned());
     }
@@ -213,18 +241,14 @@ fn has_bare_objects(schema: &Value) -> bool {
 
 /// Why OpenAI refuses a function named `name`, if it does: names are 1 to 64 ASCII letters,
 /// digits, `_` and `-`.
-pub(crate) fn name_refusal(name: &str) -> Option<String> {
+fn name_refusal(name: &str) -> Option<String> {
     (!name_fits(name, 64, word_or_dash))
         .then(|| "OpenAI takes names of 1 to 64 letters, digits, `_` and `-`".to_owned())
 }
 
 /// A function's definition: `head` (name and description) with `parameters` and `strict`,
 /// which both APIs write alike.
-pub(crate) fn function(
-    mut head: Map<String, Value>,
-    parameters: Value,
-    strict: bool,
-) -> Map<String, Value> {
+fn function(mut head: Map<String, Value>, parameters: Value, strict: bool) -> Map<String, Value> {
     head.insert("parameters".to_owned(), parameters);
     head.insert("strict".to_owned(), Value::Bool(strict));
     head

@@ -6,34 +6,51 @@
 
 use serde_json::{Map, Value};
 
+use super::openai_schema_rules;
 use crate::provider::{
-    arguments_of, name_of, request_tools, response_array, text_of, Home, LoggedCall,
+    arguments_of, name_of, request_tools, response_array, text_of, Fit, Form, LoggedCall, Names,
+    ProviderDef,
 };
 use crate::stream::calls::{Key, ToolCallStreams, Update};
 
 pub(crate) struct OpenAiResponses;
 
 impl OpenAiResponses {
-    /// The tool definition: `head` (name and description) with `parameters`, `strict` and its
-    /// type.
-    pub(crate) fn definition(head: Map<String, Value>, parameters: Value, strict: bool) -> Value {
-        let mut function = super::function(head, parameters, strict);
+    pub(crate) const NAMES: Names = Names {
+        dialect: "openai_responses",
+        strict_dialect: Some("openai_responses_strict"),
+        format: "openai-responses",
+    };
+}
+
+impl ProviderDef for OpenAiResponses {
+    openai_schema_rules!();
+
+    /// `head` (name and description) with `parameters`, `strict` and its type.
+    fn definition(&self, head: Map<String, Value>, parameters: Value, form: Form) -> Value {
+        let mut function = super::function(head, parameters, form.strict);
         function.insert("type".to_owned(), Value::from("function"));
         Value::Object(function)
     }
 
-    /// True when a stream event is one of the Responses API's.
-    pub(crate) fn is_stream_event(kind: &str) -> bool {
-        kind.starts_with("response.")
+    fn schema_paths(&self) -> &'static [&'static [&'static str]] {
+        &[&["parameters"]]
     }
 
-    /// One Responses event of type `kind`.
-    pub(crate) fn stream_event(
+    /// An event whose type starts with `response.`.
+    fn is_stream_event(&self, event: &Value) -> bool {
+        text_of(event, "type").is_some_and(|kind| kind.starts_with("response."))
+    }
+
+    fn stream_event(
+        &self,
         streams: &mut ToolCallStreams,
-        kind: &str,
         event: &Value,
         updates: &mut Vec<Update>,
     ) {
+        let Some(kind) = text_of(event, "type").filter(|kind| kind.starts_with("response.")) else {
+            return;
+        };
         if let Some(model) = event.pointer("/response/model").and_then(Value::as_str) {
             streams.set_model(model);
         }
@@ -73,12 +90,8 @@ impl OpenAiResponses {
             _ => {}
         }
     }
-}
 
-impl Home for OpenAiResponses {
-    const SCHEMA_MEMBERS: &'static [&'static str] = &["parameters"];
-
-    fn logged_calls(record: &Value) -> Option<Vec<LoggedCall<'_>>> {
+    fn logged_calls<'r>(&self, record: &'r Value) -> Option<Vec<LoggedCall<'r>>> {
         let output = response_array(record, "output").ok()?;
         Some(
             output
@@ -95,18 +108,25 @@ impl Home for OpenAiResponses {
 
     /// The function tools of the request (built-in tools such as `web_search` have no
     /// parameters to check).
-    fn logged_definitions(record: &Value) -> Vec<&Value> {
+    fn logged_definitions<'r>(&self, record: &'r Value) -> Vec<&'r Value> {
         request_tools(record)
             .iter()
             .filter(|t| text_of(t, "type") == Some("function"))
             .collect()
     }
 
-    fn is_response(response: &Value) -> bool {
-        response.get("output").is_some() || text_of(response, "object") == Some("response")
+    /// A response object, or any with `output` (which another provider's may have too).
+    fn response_fit(&self, response: &Value) -> Fit {
+        if text_of(response, "object") == Some("response") {
+            Fit::Own
+        } else if response.get("output").is_some() {
+            Fit::Shared
+        } else {
+            Fit::Not
+        }
     }
 
-    fn is_request(request: &Value) -> bool {
-        request.get("input").is_some()
+    fn request_fit(&self, request: &Value) -> Fit {
+        Fit::own_if(request.get("input").is_some())
     }
 }
