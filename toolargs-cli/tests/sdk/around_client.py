@@ -29,19 +29,10 @@ from pathlib import Path
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from http_client import Checks, stop, dump, free_port, read_text, records, start_gate, wait_for_port
+from http_client import Checks, dump, errors_of, free_port, read_text, records, start_gate, stop, wait_for_port
 
 CLIENT = "around"
 INVENTED = {"order_id": "o1", "amount_cents": 1999, "overwrite": True}
-
-
-def errors_of(result):
-    """The error codes of an `isError` result the gate wrote (its text is the errors' JSON)."""
-    text = "".join(c.get("text", "") for c in result.get("content", []))
-    try:
-        return [e.get("error") for e in json.loads(text).get("errors", [])]
-    except ValueError:
-        return []
 
 
 def stdio_params(context, record, log, changes=False):

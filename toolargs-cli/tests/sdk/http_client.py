@@ -39,6 +39,17 @@ def free_port():
         return s.getsockname()[1]
 
 
+def errors_of(result):
+    """The error codes of an `isError` result the gate wrote (its text is the errors' JSON)."""
+    if not result["isError"]:
+        return []
+    text = "".join(c.get("text", "") for c in result.get("content", []))
+    try:
+        return [e.get("error") for e in json.loads(text).get("errors", [])]
+    except ValueError:
+        return [text]
+
+
 def stop(*processes):
     """Ends each process that was started (a `None` is one that was not): asked first, then
     killed after ten seconds."""

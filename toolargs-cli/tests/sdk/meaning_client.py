@@ -27,37 +27,27 @@ from pathlib import Path
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from http_client import Checks, stop, dump, free_port, records, start_gate, wait_for_port
+from http_client import Checks, dump, errors_of, free_port, records, start_gate, stop, wait_for_port
 
 CLIENT = "meaning"
-POLICY = """[[tools]]
-name = "issue_refund"
-[tools.meaning]
-amount_cents = { semantic = "money", currency = "currency", minor_units = true, critical = true }
+# The seed's golden pairs, shared by every door's tests: what the user meant (sent with an
+# invented key, so rejected), its correction, and the code that keeps the correction from the
+# tool (none: it runs).
+GOLDEN = json.loads((Path(__file__).resolve().parents[3] / "tests" / "data" / "golden_pairs.json").read_text())
+GOLDEN_PAIRS = [(p["what"], p["meant"], p["corrected"], p["code"]) for p in GOLDEN["pairs"]]
 
-[[tools]]
-name = "create_invoice"
-[tools.meaning]
-amount = { semantic = "money", currency = "currency", critical = true }
-due_date = { semantic = "date" }
-duration = { semantic = "duration", unit = "unit" }
-speed = { synonyms = { overnight = ["next_day"] } }
-recipient = { semantic = "entity", entity = "person" }
-"""
-
-# The seed's golden pairs: what the user meant (sent with an invented key, so rejected), its
-# correction, and the code that keeps the correction from the tool (none: it runs).
-GOLDEN_PAIRS = [
-    ("currency swapped", {"amount": 100, "currency": "USD"}, {"amount": 100, "currency": "CAD"}, "meaning_changed"),
-    ("currency kept", {"amount": 100, "currency": "USD"}, {"amount": 100.0, "currency": "USD"}, None),
-    ("a date read two ways", {"due_date": "04/03/2026"}, {"due_date": "2026-03-04"}, "confirmation_required"),
-    ("1.5 hours as 36", {"duration": 1.5, "unit": "hours"}, {"duration": 36, "unit": "hours"}, "confirmation_required"),
-    ("1.5 hours as 90 minutes", {"duration": 1.5, "unit": "hours"}, {"duration": 90, "unit": "min"}, None),
-    ("an enum's synonym", {"speed": "next_day"}, {"speed": "overnight"}, None),
-    ("an enum's other value", {"speed": "next_day"}, {"speed": "standard"}, "confirmation_required"),
-    ("another recipient", {"recipient": "Alice"}, {"recipient": "Bob"}, "confirmation_required"),
-    ("the same recipient", {"recipient": "Alice"}, {"recipient": "Alice"}, None),
-]
+# What the policy says `issue_refund`'s amount and `create_invoice`'s arguments mean.
+POLICY = {
+    "tools": [
+        {
+            "name": "issue_refund",
+            "meaning": {
+                "amount_cents": {"semantic": "money", "currency": "currency", "minor_units": True, "critical": True}
+            },
+        },
+        {"name": "create_invoice", "meaning": GOLDEN["meaning"]},
+    ]
+}
 
 
 def calls(order):
@@ -72,17 +62,6 @@ def calls(order):
         ({"order_id": second, "amount_cents": "15,00", "currency": "USD"}, ["ambiguous_integer"]),
         ({"order_id": second, "amount_cents": 1500, "currency": "CAD"}, ["meaning_changed"]),
     ]
-
-
-def errors_of(result):
-    """The error codes of an `isError` result the gate wrote (its text is the errors' JSON)."""
-    if not result["isError"]:
-        return []
-    text = "".join(c.get("text", "") for c in result.get("content", []))
-    try:
-        return [e.get("error") for e in json.loads(text).get("errors", [])]
-    except ValueError:
-        return [text]
 
 
 async def make_calls(call, order, checks, what):
@@ -196,8 +175,8 @@ async def main():
     context = json.loads(sys.argv[1])
     run = Path(context["run"])
     run.mkdir(parents=True, exist_ok=True)
-    policy = run / "policy.toml"
-    policy.write_text(POLICY, encoding="utf-8")
+    policy = run / "policy.json"
+    policy.write_text(json.dumps(POLICY), encoding="utf-8")
     checks = Checks()
     await over_stdio(context, run, policy, checks)
     await over_http(context, run, policy, checks)

@@ -24,23 +24,12 @@ from pathlib import Path
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from http_client import Checks, dump, free_port, read_text, records, start_gate, stop, wait_for_port
+from http_client import Checks, dump, errors_of, free_port, read_text, records, start_gate, stop, wait_for_port
 
 CLIENT = "pin"
 MODES = ["legacy", "2026-07-28"]
 # What `tighten` changes of `quote`, as the gate says it.
 TIGHTENED = "$.quantity: maximum 10 added"
-
-
-def errors_of(result):
-    """The error codes of an `isError` result the gate wrote (its text is the errors' JSON)."""
-    if not result["isError"]:
-        return []
-    text = "".join(c.get("text", "") for c in result.get("content", []))
-    try:
-        return [e.get("error") for e in json.loads(text).get("errors", [])]
-    except ValueError:
-        return [text]
 
 
 def pin(context, out, source, env=None):
