@@ -14,6 +14,8 @@ import json
 import os
 import sys
 
+from stdio_server import serve
+
 QUOTE = {
     "name": "quote",
     "description": "The price of an order line, in cents.",
@@ -44,12 +46,7 @@ def pages():
     return first, second
 
 
-def answer(message):
-    method = message.get("method")
-    params = message.get("params") or {}
-    if method == "initialize":
-        return {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                "serverInfo": {"name": "quotes", "version": "1"}}
+def answer(method, params):
     if method == "tools/list":
         first, second = pages()
         if params.get("cursor") == "2":
@@ -62,9 +59,4 @@ def answer(message):
     return {}
 
 
-for line in sys.stdin:
-    message = json.loads(line)
-    if "id" in message and "method" in message:
-        reply = {"jsonrpc": "2.0", "id": message["id"], "result": answer(message)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+serve("quotes", answer)

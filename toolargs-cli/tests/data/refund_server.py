@@ -4,7 +4,8 @@ call it is sent: it appends the arguments, as it read them, to the file named by
 """
 import json
 import os
-import sys
+
+from stdio_server import serve
 
 TOOL = {
     "name": "issue_refund",
@@ -21,23 +22,14 @@ TOOL = {
 }
 
 
-def answer(message):
-    method = message.get("method")
-    if method == "initialize":
-        return {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                "serverInfo": {"name": "refunds", "version": "1"}}
+def answer(method, params):
     if method == "tools/list":
         return {"tools": [TOOL]}
     if method == "tools/call":
         with open(os.environ["REFUNDS"], "a", encoding="utf-8") as out:
-            out.write(json.dumps(message["params"].get("arguments")) + "\n")
+            out.write(json.dumps(params.get("arguments")) + "\n")
         return {"content": [{"type": "text", "text": "refunded"}]}
     return {}
 
 
-for line in sys.stdin:
-    message = json.loads(line)
-    if "id" in message and "method" in message:
-        reply = {"jsonrpc": "2.0", "id": message["id"], "result": answer(message)}
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
+serve("refunds", answer)
