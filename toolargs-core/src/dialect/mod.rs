@@ -317,8 +317,9 @@ pub struct Lowering {
     pub definition: Value,
     /// What the definition does not show as written, keyword by keyword, in the order met.
     pub changes: Vec<Change>,
-    /// Why the provider refuses the definition as it stands, which no lowering changes
-    /// (a tool name outside its rules: toolargs never renames).
+    /// Why the provider refuses the definition as it stands, which no lowering changes (a
+    /// tool name outside its rules, which toolargs never renames, or a schema whose root the
+    /// provider cannot take).
     pub refusals: Vec<String>,
     /// The dialect the definition is written in, where [`Lowering::schema`] looks.
     dialect: Dialect,
@@ -428,10 +429,12 @@ pub fn lower(
         effect,
         whole: whole.is_some(),
     };
+    let refusals = def.name_refusal(name).into_iter();
+    let refusals = refusals.chain(def.schema_refusal(&parameters)).collect();
     Lowering {
         definition: def.definition(head, parameters, form),
         changes,
-        refusals: def.name_refusal(name).into_iter().collect(),
+        refusals,
         dialect,
     }
 }

@@ -281,6 +281,13 @@ pub(crate) trait ProviderDef: Sync {
         None
     }
 
+    /// Why it refuses a tool whose arguments' schema, as lowered, is `parameters`, if it does
+    /// (a root it cannot take): a refusal no lowering changes, listed with the name's.
+    fn schema_refusal(&self, parameters: &Value) -> Option<String> {
+        let _ = parameters;
+        None
+    }
+
     /// The member that wraps a definition (OpenAI chat's `function`), if any.
     fn wrapper(&self) -> Option<&'static str> {
         None
