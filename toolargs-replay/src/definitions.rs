@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolargs_core::provider::Provider;
 use toolargs_dynamic::LoadError;
 
 use crate::formats::{self, InputFormat};
@@ -143,17 +144,10 @@ impl LogTools {
 }
 
 /// What makes two definitions the same tool: the name, the schema and OpenAI's `strict` when
-/// true, whatever the provider's wrapping (a chat tool and an MCP tool of one schema are one).
+/// true, whatever the provider's wrapping (a chat tool and an MCP tool of one schema are one),
+/// read where the core's registry of providers says ([`Provider::definition_parts`]).
 fn identity(definition: &Value) -> String {
-    let inner = definition.get("function").unwrap_or(definition);
-    let schema = [
-        "parameters",
-        "input_schema",
-        "inputSchema",
-        "parametersJsonSchema",
-    ]
-    .iter()
-    .find_map(|k| inner.get(k));
-    let strict = inner.get("strict").filter(|s| **s != Value::Bool(false));
-    serde_json::json!([inner.get("name"), schema, strict]).to_string()
+    let (tool, schema) = Provider::definition_parts(definition);
+    let strict = tool.get("strict").filter(|s| **s != Value::Bool(false));
+    serde_json::json!([tool.get("name"), schema, strict]).to_string()
 }

@@ -414,6 +414,37 @@ impl Provider {
         self.def().schema_paths()
     }
 
+    /// The parts of a tool definition in any provider's shape: the object that holds its name
+    /// and description (inside the first provider's wrapper it has, else the definition
+    /// itself), and its arguments' schema where some provider keeps it (that provider's
+    /// [schema paths](Provider::schema_paths) first, then every provider's).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolargs_core::provider::Provider;
+    ///
+    /// let chat = json!({"type": "function", "function": {"name": "a", "parameters": {"type": "object"}}});
+    /// let (tool, schema) = Provider::definition_parts(&chat);
+    /// assert_eq!((tool["name"].as_str(), schema), (Some("a"), Some(&json!({"type": "object"}))));
+    /// let mcp = json!({"name": "b", "inputSchema": {"type": "object"}});
+    /// assert_eq!(Provider::definition_parts(&mcp), (&mcp, Some(&json!({"type": "object"}))));
+    /// ```
+    pub fn definition_parts(definition: &Value) -> (&Value, Option<&Value>) {
+        let wrapped = Provider::ALL.into_iter().find_map(|provider| {
+            let inner = definition.get(provider.wrapper()?)?;
+            inner.is_object().then_some((inner, provider))
+        });
+        let (tool, own) = match wrapped {
+            Some((inner, provider)) => (inner, Some(provider)),
+            None => (definition, None),
+        };
+        let paths = own.into_iter().chain(Provider::ALL);
+        let schema = paths
+            .flat_map(Provider::schema_paths)
+            .find_map(|path| path.iter().try_fold(tool, |at, member| at.get(member)));
+        (tool, schema)
+    }
+
     /// The members that wrap a tool definition in some provider's shape (OpenAI chat's
     /// `function`): a reader looks for the definition's parts inside.
     pub fn definition_wrappers() -> impl Iterator<Item = &'static str> {
