@@ -1,10 +1,11 @@
 //! The lists of provider names written by hand outside Rust follow the core's registry of
-//! providers: the dialects of the npm package's TypeScript declarations and of the Python
-//! package's stubs are `Dialect::ALL`'s names, in its order. (The `toolargs` CLI's lists come
-//! from the registry at run time, and `toolargs-cli/tests/help.rs` holds its guides to them.)
+//! providers: the dialects of the npm package's TypeScript (its declarations, `js/*.d.ts`, or
+//! its sources, `ts/*.ts`, wherever `export type Dialect` is) and of the Python package's stubs
+//! are `Dialect::ALL`'s names, in its order. (The `toolargs` CLI's lists come from the registry
+//! at run time, and `toolargs-cli/tests/help.rs` holds its guides to them.)
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use toolargs::Dialect;
 
@@ -27,11 +28,33 @@ fn dialects() -> Vec<&'static str> {
     Dialect::ALL.iter().map(|d| d.name()).collect()
 }
 
+/// The TypeScript files of the npm package that declare `Dialect`, with their text.
+fn typescript_dialects() -> Vec<(PathBuf, String)> {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("toolargs-js");
+    let mut found = Vec::new();
+    for (folder, ending) in [("js", ".d.ts"), ("ts", ".ts")] {
+        let Ok(entries) = fs::read_dir(package.join(folder)) else {
+            continue;
+        };
+        for path in entries.filter_map(|e| e.ok()).map(|e| e.path()) {
+            let named = path.to_str().is_some_and(|p| p.ends_with(ending));
+            let text = fs::read_to_string(&path).unwrap_or_default();
+            if named && text.contains("export type Dialect =") {
+                found.push((path, text));
+            }
+        }
+    }
+    found
+}
+
 #[test]
-fn the_typescript_declarations_name_every_dialect() {
-    let declared = read("toolargs-js/js/index.d.ts");
-    let names = literals(&declared, "export type Dialect =", ";");
-    assert_eq!(names, dialects(), "toolargs-js/js/index.d.ts: `Dialect`");
+fn the_typescript_of_the_npm_package_names_every_dialect() {
+    let found = typescript_dialects();
+    assert!(!found.is_empty(), "toolargs-js: no `export type Dialect`");
+    for (path, text) in found {
+        let names = literals(&text, "export type Dialect =", ";");
+        assert_eq!(names, dialects(), "{}: `Dialect`", path.display());
+    }
 }
 
 #[test]
