@@ -17,6 +17,7 @@ const CRATES: &[&str] = &[
     "toolargs-agent/src",
     "toolargs-replay/src",
     "toolargs-gate/src",
+    "toolargs-bindings/src",
     "toolargs-python/src",
     "toolargs-js/src",
     "toolargs-cli/src",

@@ -18,7 +18,6 @@
 mod alloc;
 pub mod convert;
 pub mod io;
-mod meaning;
 mod session;
 mod spec;
 pub mod tape;

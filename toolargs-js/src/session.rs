@@ -151,7 +151,7 @@ impl Session {
     /// rejection); `places` says the bytes are the wrapper's ASCII string, so that a tape may
     /// point into it.
     fn judge_call(&mut self, tool: &Spec, sent: Result<&[u8], Rejection>, places: bool) -> Verdict {
-        let Some(profile) = &tool.meaning else {
+        let Some(profile) = &tool.tool.profile else {
             // Nothing declared: the schema's verdict decides, as a parse's.
             let verdict = match sent {
                 Ok(bytes) => tool.verdict(bytes, places),
@@ -165,13 +165,13 @@ impl Session {
             return verdict;
         };
         let call = Call {
-            spec: &tool.spec,
+            spec: &tool.tool.spec,
             sent,
         };
         let text = call.text().into_owned();
         let judged = self.session.judge(
             profile,
-            tool.idempotent,
+            tool.tool.idempotent,
             &call,
             &text,
             &ParseOptions::DEFAULT,
@@ -302,16 +302,16 @@ impl Session {
     /// corrections are over, and its action is remembered. The arguments are taken as the
     /// tool's schema reads them (repaired), when it accepts them.
     pub fn executed(&mut self, spec: &Spec, bytes: &[u8], label: &str) {
-        let Some(profile) = &spec.meaning else {
+        let Some(profile) = &spec.tool.profile else {
             return;
         };
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
-        let arguments = match spec.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
+        let arguments = match spec.tool.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
             Ok(parsed) => parsed.args,
             Err(_) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
         };
         self.session
-            .executed_call(profile, spec.idempotent, &arguments, label);
+            .executed_call(profile, spec.tool.idempotent, &arguments, label);
     }
 
     /// The call judged under `ticket` ran, with the arguments it was judged with, under

@@ -2,19 +2,18 @@
 //! as it arrives), loaded from definitions given as JSON text.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde_json::Value;
+use toolargs_bindings::meaning::{self, MeaningError};
+use toolargs_bindings::{MeaningFailure, Misfit, Tool};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::stream::ArgStream;
-use toolargs_core::{Dialect, Effect, ParseOptions, Parsed, UnknownPolicy};
+use toolargs_core::{ParseOptions, Parsed};
 use wasm_bindgen::prelude::*;
 
 use toolargs_dynamic::Arguments;
-use toolargs_semantic::Profile;
 
-use crate::meaning::{idempotent_tools, is_idempotent, meanings, meanings_by_tool, profile_of};
 use crate::tape::Tape;
 use crate::{convert, io};
 
@@ -58,13 +57,31 @@ impl Failure {
     }
 }
 
-/// The dialect named `name`, or an option failure that lists the names.
-fn dialect_named(name: &str) -> Result<Dialect, Failure> {
-    Dialect::from_name(name).ok_or_else(|| {
-        Failure::option(format!(
-            "dialect must be one of {}, not {name:?}",
-            Dialect::names()
-        ))
+impl From<toolargs_bindings::Failure> for Failure {
+    fn from(failure: toolargs_bindings::Failure) -> Failure {
+        match failure {
+            toolargs_bindings::Failure::Load(message) => Failure::load(message),
+            toolargs_bindings::Failure::Option(message) => Failure::option(message),
+        }
+    }
+}
+
+impl From<Misfit> for Failure {
+    /// A meaning declared that does not fit the tool's schema.
+    fn from(Misfit { tool, error }: Misfit) -> Failure {
+        Failure::load(match tool.as_str() {
+            "" => format!("the meaning: {error}"),
+            _ => format!("the meaning of {tool}: {error}"),
+        })
+    }
+}
+
+/// A `meaning` option (`of` names it) that does not read: a load failure naming the
+/// declaration.
+fn unread(error: MeaningError, of: &str) -> Failure {
+    Failure::load(match error {
+        MeaningError::Invalid(_) | MeaningError::NotObject => format!("{of} must be an object"),
+        MeaningError::Declaration { path, error } => format!("{of}: {path}: {error}"),
     })
 }
 
@@ -72,14 +89,10 @@ fn dialect_named(name: &str) -> Result<Dialect, Failure> {
 #[wasm_bindgen]
 #[derive(Clone)]
 pub struct Spec {
-    pub(crate) spec: Arc<toolargs_dynamic::Spec>,
-    /// What its arguments mean, when declared (by the `meaning` option or `x-toolargs`).
-    pub(crate) meaning: Option<Arc<Profile>>,
-    /// Whether a repeated call does one thing (MCP's `idempotentHint`).
-    pub(crate) idempotent: bool,
-    /// The name given over the definition's (the `name` option): a session tells tools apart
-    /// by it.
-    pub(crate) named: Option<Arc<str>>,
+    /// The contract, what its arguments mean when declared (by the `meaning` option or
+    /// `x-toolargs`), whether a repeated call does one thing, and the name given over the
+    /// definition's (the `name` option), by which a session tells tools apart.
+    pub(crate) tool: Tool,
 }
 
 #[wasm_bindgen]
@@ -96,83 +109,49 @@ impl Spec {
         meaning: Option<String>,
         name: Option<String>,
     ) -> Result<Spec, Failure> {
-        let mut spec = toolargs_dynamic::Spec::from_json(definition)
-            .map_err(|e| Failure::load(e.to_string()))?;
-        if let Some(effect) = effect {
-            spec = spec.with_effect(Effect::from_name(&effect).ok_or_else(|| {
-                Failure::option(format!(
-                    "effect must be \"read_only\", \"additive\", \"destructive\" or \"external\", not {effect:?}"
-                ))
-            })?);
-        }
-        if let Some(unknown) = unknown {
-            spec = spec.with_unknown_policy(match unknown.as_str() {
-                "strip" => UnknownPolicy::Strip,
-                "reject" => UnknownPolicy::Reject,
-                other => {
-                    return Err(Failure::option(format!(
-                        "unknown must be \"strip\" or \"reject\", not {other:?}"
-                    )))
-                }
-            });
-        }
-        let meanings = meanings(meaning.as_deref(), "the meaning").map_err(Failure::load)?;
-        let named = name.map(Arc::<str>::from);
-        let name = named
-            .as_deref()
-            .or(spec.name())
-            .unwrap_or_default()
-            .to_owned();
-        let meaning = profile_of(&spec, &name, &meanings).map_err(Failure::load)?;
-        Ok(Spec {
-            idempotent: is_idempotent(definition),
-            spec: Arc::new(spec),
-            meaning: meaning.map(Arc::new),
-            named,
-        })
+        let spec = toolargs_bindings::load_spec(definition, effect.as_deref(), unknown.as_deref())?;
+        let meanings = match meaning.as_deref() {
+            Some(text) => meaning::declarations_in(text).map_err(|e| unread(e, "the meaning"))?,
+            None => Default::default(),
+        };
+        let tool = Tool::new(spec, name, &meanings, definition)?;
+        Ok(Spec { tool })
     }
 
     /// Whether the tool's meaning is declared: its calls in a session are weighed by it.
     #[wasm_bindgen(getter, js_name = hasMeaning)]
     pub fn has_meaning(&self) -> bool {
-        self.meaning.is_some()
+        self.tool.profile.is_some()
     }
 
     /// The tool's name: the one given when loaded, or the definition's, when it gives one.
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> Option<String> {
-        self.named
-            .as_deref()
-            .or(self.spec.name())
-            .map(str::to_owned)
+        self.tool.name().map(str::to_owned)
     }
 
     /// The tool's description, when the definition gives one.
     #[wasm_bindgen(getter)]
     pub fn description(&self) -> Option<String> {
-        self.spec.description().map(str::to_owned)
+        self.tool.spec.description().map(str::to_owned)
     }
 
     /// What the tool does, when set or annotated.
     #[wasm_bindgen(getter)]
     pub fn effect(&self) -> Option<String> {
-        self.spec.effect().map(|e| e.as_str().to_owned())
+        self.tool.effect().map(str::to_owned)
     }
 
     /// What happens to keys the schema does not declare: `"strip"` or `"reject"`.
     #[wasm_bindgen(getter)]
     pub fn unknown(&self) -> String {
-        self.spec.unknown_policy().as_str().to_owned()
+        self.tool.unknown().to_owned()
     }
 
     /// What loaded with a warning, one sentence each.
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> Vec<String> {
-        self.spec
-            .warnings()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        self.tool.warnings()
     }
 
     /// The verdict on the `len` bytes of a call's arguments the wrapper wrote at
@@ -196,49 +175,30 @@ impl Spec {
     /// as JSON text: `null` when no call's arguments come as a tape.
     #[wasm_bindgen(getter, js_name = memberNames)]
     pub fn member_names(&self) -> String {
-        match self.spec.member_names() {
+        match self.tool.spec.member_names() {
             Some(names) => serde_json::to_string(&names).unwrap_or_else(|_| "null".to_owned()),
             None => "null".to_owned(),
         }
     }
 
     /// The tool's definition in `dialect`'s request shape, its schema lowered to what that
-    /// provider accepts, as JSON text; a name outside [`Dialect::names`] is an option failure.
+    /// provider accepts, as JSON text; a name outside
+    /// [`Dialect::names`](toolargs_core::Dialect::names) is an option failure.
     #[wasm_bindgen(js_name = toolDefinition)]
     pub fn tool_definition(&self, dialect: &str) -> Result<String, Failure> {
-        Ok(self
-            .spec
-            .tool_definition(dialect_named(dialect)?)
-            .to_string())
+        Ok(self.tool.tool_definition(dialect)?.to_string())
     }
 
     /// What [`Spec::tool_definition`] does not show as the schema says, keyword by keyword:
     /// a JSON array of `{"path", "keyword", "instead", "enforced", "exact"}`.
     pub fn lowering(&self, dialect: &str) -> Result<String, Failure> {
-        let changes = self.spec.lowering(dialect_named(dialect)?).changes;
-        let rows: Vec<Value> = changes
-            .iter()
-            .map(|change| {
-                serde_json::json!({
-                    "path": change.path,
-                    "keyword": change.keyword,
-                    "instead": change.instead,
-                    "enforced": change.enforced,
-                    "exact": change.exact,
-                })
-            })
-            .collect();
-        Ok(Value::Array(rows).to_string())
+        Ok(self.tool.lowering(dialect)?.to_string())
     }
 
     /// A stream of one call, judged while it arrives.
     pub fn stream(&self) -> Stream {
         Stream {
-            // A copy of its own (sharing the loaded schema): the stream outlives no borrow.
-            stream: Some(ArgStream::new(
-                toolargs_dynamic::Spec::clone(&self.spec),
-                ParseOptions::DEFAULT,
-            )),
+            stream: toolargs_bindings::Stream::of(&self.tool),
         }
     }
 }
@@ -249,16 +209,17 @@ impl Spec {
     /// they are places in the wrapper's string too; built arguments, as JSON text.
     pub(crate) fn verdict(&self, bytes: &[u8], places: bool) -> convert::Verdict {
         let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
-        let parsed = self
-            .spec
-            .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
-                Arguments::Members(members) => Ok(Tape::of(&members, places.then_some(bytes))),
-                Arguments::Value(value) => Err(convert::Written::of(
-                    &value,
-                    bytes.len(),
-                    io::output_buffer(),
-                )),
-            });
+        let parsed =
+            self.tool
+                .spec
+                .parse_borrowed(&raw, &ParseOptions::DEFAULT, |args| match args {
+                    Arguments::Members(members) => Ok(Tape::of(&members, places.then_some(bytes))),
+                    Arguments::Value(value) => Err(convert::Written::of(
+                        &value,
+                        bytes.len(),
+                        io::output_buffer(),
+                    )),
+                });
         match parsed {
             Ok(Parsed {
                 args: Ok(tape),
@@ -277,9 +238,7 @@ impl Spec {
 /// own: one that does not load is named in `unchecked` and does not stop the others.
 #[wasm_bindgen]
 pub struct ToolSet {
-    names: Vec<String>,
-    pub(crate) specs: Arc<HashMap<String, Spec>>,
-    unchecked: Vec<(Option<String>, String)>,
+    tools: Arc<toolargs_bindings::ToolSet>,
 }
 
 #[wasm_bindgen]
@@ -288,46 +247,39 @@ impl ToolSet {
     /// what the tools' arguments mean: `meaning`, JSON text of declarations by tool name, then
     /// by argument path. A declaration for a tool that is not in the list is a load failure.
     pub fn load(definitions: &str, meaning: Option<String>) -> Result<ToolSet, Failure> {
-        let list = toolargs_dynamic::load_tool_list_lenient(definitions)
-            .map_err(|e| Failure::load(e.to_string()))?;
-        let named = list.by_name();
-        let unchecked = named.unchecked;
-        let mut meanings = meanings_by_tool(meaning.as_deref()).map_err(Failure::load)?;
-        if let Some(stray) = meanings.keys().find(|tool| {
-            !named.specs.iter().any(|(name, _)| name == *tool)
-                && !unchecked
-                    .iter()
-                    .any(|(name, _)| name.as_deref() == Some(tool))
-        }) {
-            return Err(Failure::load(format!(
-                "the meaning names the tool {stray:?}, which the definitions do not"
-            )));
+        let loaded = toolargs_bindings::set::load(definitions)?;
+        let mut meanings = BTreeMap::new();
+        if let Some(text) = meaning.as_deref() {
+            let tools = meaning::object(text).map_err(|e| unread(e, "the meaning"))?;
+            for (tool, declared) in tools {
+                let of = format!("the meaning of {tool}");
+                let declared = meaning::declarations(declared).map_err(|e| unread(e, &of))?;
+                meanings.insert(tool, declared);
+            }
         }
-        let idempotent = idempotent_tools(definitions);
-        let names = named.specs.iter().map(|(name, _)| name.clone()).collect();
-        let mut specs = HashMap::new();
-        for (name, spec) in named.specs {
-            let declared = meanings.remove(&name).unwrap_or_default();
-            let meaning = profile_of(&spec, &name, &declared).map_err(Failure::load)?;
-            let tool = Spec {
-                spec: Arc::new(spec),
-                meaning: meaning.map(Arc::new),
-                idempotent: idempotent.contains(&name),
-                named: None,
-            };
-            specs.insert(name, tool);
-        }
+        // A tool the meaning names that the definitions do not, then a meaning that does not
+        // fit its tool's schema.
+        let tools = loaded
+            .with_meanings(meanings)
+            .map_err(|failure| match failure {
+                MeaningFailure {
+                    stray: Some(stray), ..
+                } => Failure::load(format!(
+                    "the meaning names the tool {stray:?}, which the definitions do not"
+                )),
+                MeaningFailure { misfit, .. } => {
+                    misfit.map_or_else(|| Failure::load(""), Failure::from)
+                }
+            })?;
         Ok(ToolSet {
-            names,
-            specs: Arc::new(specs),
-            unchecked,
+            tools: Arc::new(tools),
         })
     }
 
     /// The names of the tools that loaded, in the order of the definitions.
     #[wasm_bindgen(getter)]
     pub fn names(&self) -> Vec<String> {
-        self.names.clone()
+        self.tools.names().to_vec()
     }
 
     /// `[name, reason]` for each definition that did not load (`name` is `null` when the
@@ -335,7 +287,8 @@ impl ToolSet {
     #[wasm_bindgen(getter)]
     pub fn unchecked(&self) -> String {
         Value::Array(
-            self.unchecked
+            self.tools
+                .unchecked()
                 .iter()
                 .map(|(name, why)| {
                     Value::Array(vec![
@@ -350,21 +303,13 @@ impl ToolSet {
 
     /// The spec of the tool `name`, when it loaded.
     pub fn get(&self, name: &str) -> Option<Spec> {
-        self.specs.get(name).cloned()
+        self.tools.get(name).map(|tool| Spec { tool: tool.clone() })
     }
 
     /// Why `name` is not a tool of the set, in one sentence starting with the name.
     #[wasm_bindgen(js_name = whyNot)]
     pub fn why_not(&self, name: &str) -> String {
-        let reason = self
-            .unchecked
-            .iter()
-            .find(|(n, _)| n.as_deref() == Some(name))
-            .map_or_else(
-                || "no tool of this name".to_owned(),
-                |(_, why)| format!("its definition did not load: {why}"),
-            );
-        format!("{name}: {reason}")
+        self.tools.why_not(name)
     }
 }
 
@@ -372,8 +317,7 @@ impl ToolSet {
 /// far, and at the end the verdict `parse` gives on the whole text.
 #[wasm_bindgen]
 pub struct Stream {
-    /// `None` once finished.
-    stream: Option<ArgStream<toolargs_dynamic::Spec>>,
+    stream: toolargs_bindings::Stream,
 }
 
 #[wasm_bindgen]
@@ -381,37 +325,30 @@ impl Stream {
     /// Takes the next piece of the text: `undefined` while the call can still be accepted, the
     /// errors (JSON text) once it cannot.
     pub fn feed(&mut self, piece: &str) -> Option<String> {
-        let stream = self.stream.as_mut()?;
-        stream.feed(piece).err().map(|r| convert::errors(&r))
+        self.stream.feed(piece).map(|r| convert::errors(&r))
     }
 
     /// [`Stream::feed`] for bytes, which may end inside a character.
     #[wasm_bindgen(js_name = feedBytes)]
     pub fn feed_bytes(&mut self, piece: &[u8]) -> Option<String> {
-        let stream = self.stream.as_mut()?;
-        stream.feed_bytes(piece).err().map(|r| convert::errors(&r))
+        self.stream.feed_bytes(piece).map(|r| convert::errors(&r))
     }
 
     /// The members complete and accepted so far (a document of [`convert::value`]).
     pub fn partial(&self) -> String {
-        match &self.stream {
-            Some(stream) => convert::value(&stream.partial()),
-            None => convert::value(&Value::Object(serde_json::Map::new())),
-        }
+        convert::value(&self.stream.partial())
     }
 
     /// Bytes received so far.
     #[wasm_bindgen(getter)]
     pub fn received(&self) -> usize {
-        self.stream.as_ref().map_or(0, ArgStream::received)
+        self.stream.received()
     }
 
     /// The verdict on the whole text, kept for the wrapper to read ([`io::emit`]);
     /// `undefined` when the stream was finished before.
     pub fn finish(&mut self) -> Option<u32> {
-        self.stream.take().map(|stream| {
-            let size = stream.received();
-            io::emit(convert::verdict(&stream.finish(), size))
-        })
+        let (verdict, size) = self.stream.finish()?;
+        Some(io::emit(convert::verdict(&verdict, size)))
     }
 }

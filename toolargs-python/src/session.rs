@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 use serde_json::Value;
+use toolargs_bindings::Tool;
 use toolargs_core::{Judge, Limits, ParseOptions};
 use toolargs_semantic::SessionOptions;
 
@@ -64,7 +65,7 @@ impl Session {
     fn called<'a, 'py>(
         &'a self,
         call: &'a Bound<'py, PyTuple>,
-    ) -> PyResult<(Cow<'a, Spec>, Bound<'py, PyAny>)> {
+    ) -> PyResult<(Cow<'a, Tool>, Bound<'py, PyAny>)> {
         let (tool, arguments) = match call.len() {
             1 => (None, call.get_item(0)?),
             2 => (Some(call.get_item(0)?), call.get_item(1)?),
@@ -75,19 +76,19 @@ impl Session {
             }
         };
         if let Some(spec) = tool.as_ref().and_then(|tool| tool.cast::<Spec>().ok()) {
-            return Ok((Cow::Owned(spec.get().clone()), arguments));
+            return Ok((Cow::Owned(spec.get().tool.clone()), arguments));
         }
         let name = tool.map(|name| name.extract::<String>()).transpose()?;
         let spec = match (&self.tools, name) {
-            (Tools::Set(tools), Some(name)) => tools.get().spec(&name)?,
+            (Tools::Set(tools), Some(name)) => tools.get().tool(&name)?,
             (Tools::Set(_), None) => {
                 return Err(PyTypeError::new_err(
                     "a session over a ToolSet takes (name, arguments)",
                 ))
             }
-            (Tools::One(spec), None) => spec.get(),
+            (Tools::One(spec), None) => &spec.get().tool,
             (Tools::One(spec), Some(name)) => {
-                let spec = spec.get();
+                let spec = &spec.get().tool;
                 if spec.spec.name() != Some(name.as_str()) {
                     return Err(PyKeyError::new_err(format!(
                         "{name}: not the tool of this session"
@@ -108,7 +109,7 @@ impl Session {
     fn judge(
         &self,
         py: Python<'_>,
-        spec: &Spec,
+        spec: &Tool,
         arguments: &Bound<'_, PyAny>,
     ) -> PyResult<ParseResult> {
         let Some(profile) = &spec.profile else {
@@ -147,7 +148,7 @@ impl Session {
     }
 
     /// Records that a call to `spec`'s tool with `arguments` ran.
-    fn record(&self, spec: &Spec, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn record(&self, spec: &Tool, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
         let name = spec.spec.name().unwrap_or_default();
         let Some(profile) = &spec.profile else {
             return Ok(());
@@ -344,7 +345,7 @@ impl Session {
     fn __repr__(&self) -> String {
         match &self.tools {
             Tools::Set(tools) => format!("Session(names={:?})", tools.get().names()),
-            Tools::One(spec) => format!("Session(name={:?})", spec.get().spec.name()),
+            Tools::One(spec) => format!("Session(name={:?})", spec.get().tool.spec.name()),
             Tools::Given => "Session()".to_owned(),
         }
     }

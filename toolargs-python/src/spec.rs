@@ -2,16 +2,18 @@
 //! given as Python values or JSON text, with the meaning declared for their arguments.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString, PyType};
 use serde_json::Value;
+use toolargs_bindings::meaning::{self, MeaningError};
+use toolargs_bindings::{Failure, Misfit, Tool};
 use toolargs_core::decode::RawArgs;
-use toolargs_core::{Dialect, Effect, Judge, Limits, ParseOptions, Rejection, UnknownPolicy};
-use toolargs_semantic::{Meanings, Profile, SemanticError};
+use toolargs_core::{Limits, ParseOptions, Rejection};
+use toolargs_semantic::Meanings;
 
 use crate::convert::{to_json_text, to_python, NotJson};
 use crate::result::ParseResult;
@@ -25,11 +27,9 @@ pub(crate) const DETACH_AT_BYTES: usize = 64 * 1024;
 #[pyclass(frozen, module = "toolargs")]
 #[derive(Clone)]
 pub(crate) struct Spec {
-    pub(crate) spec: Arc<toolargs_dynamic::Spec>,
-    /// What its arguments mean, when declared: what a session judges its calls by.
-    pub(crate) profile: Option<Arc<Profile>>,
-    /// Whether a repeated call does one thing (the annotation `idempotentHint`).
-    pub(crate) idempotent: bool,
+    /// The contract, what its arguments mean when declared (what a session judges its calls
+    /// by), and whether a repeated call does one thing.
+    pub(crate) tool: Tool,
 }
 
 #[pymethods]
@@ -43,90 +43,56 @@ impl Spec {
         meaning: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Spec> {
         let meanings = match meaning {
-            Some(meaning) => meanings_of(meaning, "meaning")?,
+            Some(meaning) => meanings_of(meaning)?,
             None => Meanings::default(),
         };
         let text = definition_text(definition)?;
-        let mut spec = toolargs_dynamic::Spec::from_json(&text)
-            .map_err(|e| LoadError::new_err(e.to_string()))?;
-        if let Some(effect) = effect {
-            spec = spec.with_effect(Effect::from_name(effect).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "effect must be \"read_only\", \"additive\", \"destructive\" or \"external\", not {effect:?}"
-                ))
-            })?);
-        }
-        if let Some(unknown) = unknown {
-            spec = spec.with_unknown_policy(match unknown {
-                "strip" => UnknownPolicy::Strip,
-                "reject" => UnknownPolicy::Reject,
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "unknown must be \"strip\" or \"reject\", not {other:?}"
-                    )))
-                }
-            });
-        }
-        let name = spec.name().unwrap_or_default().to_owned();
-        let profile = profile_of(&spec, &name, &meanings).map_err(|e| match name.as_str() {
-            "" => LoadError::new_err(format!("the meaning declared does not fit the schema: {e}")),
-            name => LoadError::new_err(format!(
-                "{name}: the meaning declared does not fit its schema: {e}"
-            )),
-        })?;
-        let idempotent = serde_json::from_str(&text).is_ok_and(|d: Value| is_idempotent(&d));
-        Ok(Spec {
-            spec: Arc::new(spec),
-            profile: profile.map(Arc::new),
-            idempotent,
-        })
+        let spec = toolargs_bindings::load_spec(&text, effect, unknown).map_err(failed)?;
+        let tool = Tool::new(spec, None, &meanings, &text).map_err(misfit)?;
+        Ok(Spec { tool })
     }
 
     /// The tool's name, when the definition gives one.
     #[getter]
     fn name(&self) -> Option<&str> {
-        self.spec.name()
+        self.tool.spec.name()
     }
 
     /// The tool's description, when the definition gives one.
     #[getter]
     fn description(&self) -> Option<&str> {
-        self.spec.description()
+        self.tool.spec.description()
     }
 
     /// What the tool does, when set or annotated: `"read_only"`, `"additive"`,
     /// `"destructive"` or `"external"`.
     #[getter]
     fn effect(&self) -> Option<&'static str> {
-        self.spec.effect().map(Effect::as_str)
+        self.tool.effect()
     }
 
     /// What happens to keys the schema does not declare: `"strip"` or `"reject"`.
     #[getter]
     fn unknown(&self) -> &'static str {
-        self.spec.unknown_policy().as_str()
+        self.tool.unknown()
     }
 
     /// What loaded with a warning, one sentence each.
     #[getter]
     fn warnings(&self) -> Vec<String> {
-        self.spec
-            .warnings()
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        self.tool.warnings()
     }
 
     /// Judges one call's arguments (JSON text, bytes, or a decoded dict): never raises for
     /// what the arguments hold.
     fn parse(&self, py: Python<'_>, arguments: &Bound<'_, PyAny>) -> ParseResult {
-        parse(py, &self.spec, arguments)
+        parse(py, &self.tool.spec, arguments)
     }
 
     /// The arguments (as sent or repaired) of a call that passes; raises `Rejected` (with
     /// `errors` and `for_model()`) for one that does not.
     fn validate(&self, py: Python<'_>, arguments: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        parse(py, &self.spec, arguments).into_arguments(py)
+        parse(py, &self.tool.spec, arguments).into_arguments(py)
     }
 
     /// The tool's definition as `dialect`'s API takes it (a name of the stubs' `Dialect`:
@@ -134,28 +100,15 @@ impl Spec {
     /// `"anthropic"` or `"gemini"`), its schema lowered to what that provider accepts;
     /// `lowering(dialect)` lists what it does not show. The spec enforces the full schema.
     fn tool_definition<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &self.spec.tool_definition(dialect_named(dialect)?))
+        to_python(py, &self.tool.tool_definition(dialect).map_err(failed)?)
     }
 
     /// What `tool_definition(dialect)` does not show as the schema says, keyword by keyword:
     /// dicts with `path` (JSON pointer in the schema), `keyword`, `instead` (what the
     /// provider is shown instead), `enforced` (true when the gate still enforces it) and
     /// `exact` (true when what is shown means the same).
-    fn lowering<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let lowering = self.spec.lowering(dialect_named(dialect)?);
-        lowering
-            .changes
-            .iter()
-            .map(|change| {
-                let row = PyDict::new(py);
-                row.set_item("path", &change.path)?;
-                row.set_item("keyword", &change.keyword)?;
-                row.set_item("instead", &change.instead)?;
-                row.set_item("enforced", change.enforced)?;
-                row.set_item("exact", change.exact)?;
-                Ok(row)
-            })
-            .collect()
+    fn lowering<'py>(&self, py: Python<'py>, dialect: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &self.tool.lowering(dialect).map_err(failed)?)
     }
 
     /// Loads a pydantic model's JSON Schema (`Model.model_json_schema()`).
@@ -180,21 +133,31 @@ impl Spec {
     }
 
     fn __repr__(&self) -> String {
-        match self.spec.name() {
+        match self.tool.spec.name() {
             Some(name) => format!("Spec(name={name:?}, unknown={:?})", self.unknown()),
             None => format!("Spec(unknown={:?})", self.unknown()),
         }
     }
 }
 
-/// The dialect named `name`, or a `ValueError` that lists the names.
-fn dialect_named(name: &str) -> PyResult<Dialect> {
-    Dialect::from_name(name).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "dialect must be one of {}, not {name:?}",
-            Dialect::names()
-        ))
-    })
+/// A definition that does not load raises `LoadError`, an option outside its set `ValueError`.
+fn failed(failure: Failure) -> PyErr {
+    match failure {
+        Failure::Load(message) => LoadError::new_err(message),
+        Failure::Option(message) => PyValueError::new_err(message),
+    }
+}
+
+/// A meaning declared that does not fit the schema raises `LoadError` naming the tool.
+fn misfit(Misfit { tool, error }: Misfit) -> PyErr {
+    match tool.as_str() {
+        "" => LoadError::new_err(format!(
+            "the meaning declared does not fit the schema: {error}"
+        )),
+        name => LoadError::new_err(format!(
+            "{name}: the meaning declared does not fit its schema: {error}"
+        )),
+    }
 }
 
 /// The tools of a list of definitions (or of an MCP `tools/list` result), each loaded on its
@@ -202,9 +165,7 @@ fn dialect_named(name: &str) -> PyResult<Dialect> {
 /// a declared meaning that does not fit its schema raises `LoadError`.
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct ToolSet {
-    names: Vec<String>,
-    specs: HashMap<String, Spec>,
-    unchecked: Vec<(Option<String>, String)>,
+    pub(crate) tools: Arc<toolargs_bindings::ToolSet>,
     /// The definitions as loaded, for a replay against the same tools.
     pub(crate) text: String,
 }
@@ -219,12 +180,15 @@ impl ToolSet {
     ) -> PyResult<ToolSet> {
         let mut meanings = BTreeMap::new();
         if let Some(meaning) = meaning {
-            let tools: BTreeMap<String, Value> = serde_json::from_str(&meaning_text(meaning)?)
+            let tools: BTreeMap<String, Value> = meaning::object(&meaning_text(meaning)?)
                 .map_err(|_| {
                     LoadError::new_err("meaning must be a dict of tool names to declarations")
-                })?;
+                })?
+                .into_iter()
+                .collect();
             for (tool, declared) in tools {
-                let declared = Meanings(declarations(declared, &format!("meaning[{tool:?}]"))?);
+                let what = format!("meaning[{tool:?}]");
+                let declared = meaning::declarations(declared).map_err(|e| unread(e, &what))?;
                 meanings.insert(tool, declared);
             }
         }
@@ -237,40 +201,26 @@ impl ToolSet {
             _ => definitions.clone(),
         };
         let text = definition_text(&definitions)?;
-        let list = toolargs_dynamic::load_tool_list_lenient(&text)
-            .map_err(|e| LoadError::new_err(e.to_string()))?;
-        let named = list.by_name();
-        let unchecked = named.unchecked;
-        let mut names = Vec::with_capacity(named.specs.len());
-        let mut specs = HashMap::with_capacity(named.specs.len());
-        let idempotent = idempotent_tools(&text);
-        for (name, spec) in named.specs {
-            let given = meanings.remove(&name).unwrap_or_default();
-            // A declaration that does not fit, given beside the definitions or in the schema
-            // under `x-toolargs`, is a load error naming the tool and the argument.
-            let profile = profile_of(&spec, &name, &given).map_err(|e| {
-                LoadError::new_err(format!(
-                    "{name}: the meaning declared does not fit its schema: {e}"
-                ))
+        let loaded = toolargs_bindings::set::load(&text).map_err(failed)?;
+        // A declaration that does not fit, given beside the definitions or in the schema under
+        // `x-toolargs`, is a load error naming the tool and the argument; then one for a tool
+        // that is not in the list.
+        let tools = loaded
+            .with_meanings(meanings)
+            .map_err(|failure| match failure {
+                toolargs_bindings::MeaningFailure {
+                    misfit: Some(Misfit { tool, error }),
+                    ..
+                } => LoadError::new_err(format!(
+                    "{tool}: the meaning declared does not fit its schema: {error}"
+                )),
+                toolargs_bindings::MeaningFailure { stray, .. } => LoadError::new_err(format!(
+                    "meaning[{:?}]: no tool of this name",
+                    stray.unwrap_or_default()
+                )),
             })?;
-            let spec = Spec {
-                spec: Arc::new(spec),
-                profile: profile.map(Arc::new),
-                idempotent: idempotent.contains(&name),
-            };
-            names.push(name.clone());
-            specs.insert(name, spec);
-        }
-        let refused = |tool: &str| unchecked.iter().any(|(n, _)| n.as_deref() == Some(tool));
-        if let Some(tool) = meanings.keys().find(|tool| !refused(tool)) {
-            return Err(LoadError::new_err(format!(
-                "meaning[{tool:?}]: no tool of this name"
-            )));
-        }
         Ok(ToolSet {
-            names,
-            specs,
-            unchecked,
+            tools: Arc::new(tools),
             text,
         })
     }
@@ -278,14 +228,14 @@ impl ToolSet {
     /// The names of the tools that loaded, in the order of the definitions.
     #[getter]
     pub(crate) fn names(&self) -> Vec<String> {
-        self.names.clone()
+        self.tools.names().to_vec()
     }
 
     /// `(name, reason)` for each definition that did not load (`name` is None when the
     /// definition has none).
     #[getter]
     fn unchecked(&self) -> Vec<(Option<String>, String)> {
-        self.unchecked.clone()
+        self.tools.unchecked().to_vec()
     }
 
     /// Judges a call to the tool `name`; a name that is not a loaded tool raises `KeyError`.
@@ -295,8 +245,8 @@ impl ToolSet {
         name: &str,
         arguments: &Bound<'_, PyAny>,
     ) -> PyResult<ParseResult> {
-        let spec = self.spec(name)?;
-        Ok(parse(py, &spec.spec, arguments))
+        let tool = self.tool(name)?;
+        Ok(parse(py, &tool.spec, arguments))
     }
 
     /// Judges many calls at once, with the GIL released, as `toolargs replay` judges them:
@@ -322,81 +272,50 @@ impl ToolSet {
         Ok(py.detach(|| {
             let mut checked = Checked::default();
             for (name, text) in names.iter().zip(&arguments) {
-                let spec = name.as_deref().and_then(|n| self.specs.get(n));
-                let (outcome, codes, rules) = match spec {
-                    None if self.is_refused(name.as_deref()) => {
-                        ("unchecked", Vec::new(), Vec::new())
-                    }
-                    None => ("unknown_tool", Vec::new(), Vec::new()),
-                    Some(spec) => {
-                        let text = text.as_deref().unwrap_or("null");
-                        match spec.spec.check(&RawArgs::from(text), &options) {
-                            Ok(repairs) if repairs.is_empty() => ("clean", Vec::new(), Vec::new()),
-                            Ok(repairs) => (
-                                "repaired",
-                                Vec::new(),
-                                repairs.iter().map(|r| r.rule.as_str()).collect(),
-                            ),
-                            Err(rejection) => (
-                                "rejected",
-                                rejection.errors().iter().map(|e| e.code.as_str()).collect(),
-                                Vec::new(),
-                            ),
-                        }
-                    }
-                };
-                checked.0.push(outcome);
-                checked.1.push(codes);
-                checked.2.push(rules);
+                let one = self.tools.check(name.as_deref(), text.as_deref(), &options);
+                checked.0.push(one.outcome);
+                checked.1.push(one.codes);
+                checked.2.push(one.rules);
             }
             checked
         }))
     }
 
     fn __getitem__(&self, name: &str) -> PyResult<Spec> {
-        self.spec(name).cloned()
+        Ok(Spec {
+            tool: self.tool(name)?.clone(),
+        })
     }
 
     fn __contains__(&self, name: &str) -> bool {
-        self.specs.contains_key(name)
+        self.tools.get(name).is_some()
     }
 
     fn __len__(&self) -> usize {
-        self.names.len()
+        self.tools.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "ToolSet(names={:?}, unchecked={})",
-            self.names,
-            self.unchecked.len()
+            self.tools.names(),
+            self.tools.unchecked().len()
         )
     }
 }
 
 impl ToolSet {
-    /// True when `name` is a tool whose definition did not load.
-    fn is_refused(&self, name: Option<&str>) -> bool {
-        name.is_some_and(|name| {
-            self.unchecked
-                .iter()
-                .any(|(n, _)| n.as_deref() == Some(name))
-        })
+    /// The tool `name`; a name that is not a loaded tool raises `KeyError`.
+    pub(crate) fn tool(&self, name: &str) -> PyResult<&Tool> {
+        tool_of(&self.tools, name)
     }
+}
 
-    pub(crate) fn spec(&self, name: &str) -> PyResult<&Spec> {
-        self.specs.get(name).ok_or_else(|| {
-            let reason = self
-                .unchecked
-                .iter()
-                .find(|(n, _)| n.as_deref() == Some(name))
-                .map_or_else(
-                    || "no tool of this name".to_owned(),
-                    |(_, why)| format!("its definition did not load: {why}"),
-                );
-            PyKeyError::new_err(format!("{name}: {reason}"))
-        })
-    }
+/// The tool `name` of `tools`; a name that is not a loaded tool raises `KeyError`.
+pub(crate) fn tool_of<'a>(tools: &'a toolargs_bindings::ToolSet, name: &str) -> PyResult<&'a Tool> {
+    tools
+        .get(name)
+        .ok_or_else(|| PyKeyError::new_err(tools.why_not(name)))
 }
 
 /// A definition as JSON text: text and bytes as given, anything else written as JSON.
@@ -412,74 +331,27 @@ fn definition_text(definition: &Bound<'_, PyAny>) -> PyResult<String> {
         .map_err(|NotJson(e)| LoadError::new_err(format!("{}: {}", e.path, e.message)))
 }
 
-/// The meaning of `spec`'s arguments, when `meanings` or its schema (under `x-toolargs`)
-/// declares any; a tool without annotations is taken to destroy, as MCP says.
-fn profile_of(
-    spec: &toolargs_dynamic::Spec,
-    name: &str,
-    meanings: &Meanings,
-) -> Result<Option<Profile>, SemanticError> {
-    let effect = spec.effect().unwrap_or(Effect::Destructive);
-    Profile::declared_if_any(name, effect, spec.schema(), meanings)
-}
-
 /// A `meaning` option as JSON text.
 fn meaning_text(meaning: &Bound<'_, PyAny>) -> PyResult<String> {
     to_json_text(meaning, &Limits::DEFAULT)
         .map_err(|NotJson(e)| LoadError::new_err(format!("meaning: {}: {}", e.path, e.message)))
 }
 
-/// The declarations of a `meaning` option (`what` names it in errors): argument paths to
-/// declarations.
-fn meanings_of(meaning: &Bound<'_, PyAny>, what: &str) -> PyResult<Meanings> {
-    let value = serde_json::from_str(&meaning_text(meaning)?)
-        .map_err(|e| LoadError::new_err(format!("{what}: {e}")))?;
-    declarations(value, what).map(Meanings)
+/// The declarations of a spec's `meaning` option: argument paths to declarations.
+fn meanings_of(meaning: &Bound<'_, PyAny>) -> PyResult<Meanings> {
+    meaning::declarations_in(&meaning_text(meaning)?).map_err(|e| unread(e, "meaning"))
 }
 
-/// Each declaration of `value` (argument paths to declarations), or a `LoadError` naming the
-/// one that does not read.
-fn declarations(
-    value: Value,
-    what: &str,
-) -> PyResult<BTreeMap<String, toolargs_semantic::Declared>> {
-    let Value::Object(paths) = value else {
-        return Err(LoadError::new_err(format!(
-            "{what} must be a dict of argument paths to declarations"
-        )));
-    };
-    paths
-        .into_iter()
-        .map(|(path, declared)| {
-            serde_json::from_value(declared)
-                .map(|declared| (path.clone(), declared))
-                .map_err(|e| LoadError::new_err(format!("{what}[{path:?}]: {e}")))
-        })
-        .collect()
-}
-
-/// Whether a tool's definition is annotated `idempotentHint: true`.
-fn is_idempotent(definition: &Value) -> bool {
-    definition.pointer("/annotations/idempotentHint") == Some(&Value::Bool(true))
-}
-
-/// The names of the tools of a list of definitions (or a `tools/list` result) annotated
-/// `idempotentHint: true`.
-fn idempotent_tools(text: &str) -> Vec<String> {
-    let Ok(definitions) = serde_json::from_str::<Value>(text) else {
-        return Vec::new();
-    };
-    let list = match &definitions {
-        Value::Object(object) => object.get("tools").unwrap_or(&Value::Null),
-        list => list,
-    };
-    list.as_array()
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .filter(|definition| is_idempotent(definition))
-        .filter_map(|definition| definition.get("name")?.as_str())
-        .map(str::to_owned)
-        .collect()
+/// A `meaning` option (`what` names it) that does not read raises `LoadError` naming the
+/// declaration.
+fn unread(error: MeaningError, what: &str) -> PyErr {
+    LoadError::new_err(match error {
+        MeaningError::Invalid(e) => format!("{what}: {e}"),
+        MeaningError::NotObject => {
+            format!("{what} must be a dict of argument paths to declarations")
+        }
+        MeaningError::Declaration { path, error } => format!("{what}[{path:?}]: {error}"),
+    })
 }
 
 /// Outcomes, codes and rules of many calls, one entry each.
