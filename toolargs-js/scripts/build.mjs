@@ -1,4 +1,5 @@
-// `npm run build`: the WebAssembly module and its glue, from the Rust sources of the workspace.
+// `npm run build`: the WebAssembly module and its glue, from the Rust sources of the workspace,
+// then the package's TypeScript over them.
 //
 //   1. the Rust target `wasm32-unknown-unknown`, added with rustup when missing;
 //   2. the `wasm-bindgen` command at the version of the crate's `wasm-bindgen` (Cargo.toml),
@@ -7,16 +8,23 @@
 //      (the workspace's profile: fat LTO, one codegen unit, `panic = "abort"`), at
 //      `opt-level = 3` (set here, over the profile's `"z"`): a verdict in under half the time,
 //      for a module a fifth larger (0.67 MB gzipped);
-//   4. `wasm-bindgen --target web` into `dist/`: one module and one ES module of glue, which
-//      `js/index.js` loads on every runtime (read from a file, or fetched);
+//   4. `wasm-bindgen --target web` into `dist/`: one module and one ES module of glue (with its
+//      declarations, which the TypeScript is checked against), which each entry loads its way
+//      (read from a file, fetched, or imported as a module);
 //   5. binaryen's `wasm-opt -O3` on the module (the `binaryen` npm package, pinned in
 //      `package-lock.json`; skipped, with a warning, where it is not installed): 4% off a
-//      verdict's time and 5% off the module.
+//      verdict's time and 5% off the module;
+//   6. `tsc` (`tsconfig.json`): `ts/*.ts` to ES modules and their declarations in `dist/`;
+//   7. the CommonJS build, for `require("toolargs")`: each module of the `node` entry and of
+//      the framework entries made CommonJS by esbuild (`dist/cjs/`, a folder whose
+//      `package.json` says `"type": "commonjs"`), with the declarations beside them;
+//   8. the licences of the workspace (`LICENSE-MIT`, `LICENSE-APACHE`) copied beside
+//      `package.json`, for the tarball.
 //
 // CARGO_TARGET_DIR is honoured for the build; the tools go to `<workspace>/target/js-tools`.
 
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, gzipSync } from "node:zlib";
@@ -91,7 +99,6 @@ const wasm = join(targetDir, TARGET, "wasm-release", "toolargs_js.wasm");
 rmSync(out, { recursive: true, force: true });
 must(bindgen, [
   "--target", "web",
-  "--no-typescript",
   // Names and producers are for debuggers and tools: a third of the module, and nothing a user
   // runs needs them.
   "--remove-name-section",
@@ -109,6 +116,42 @@ if (existsSync(wasmOpt)) {
 } else {
   console.error("wasm-opt not found (npm install installs binaryen): the module is left as built");
 }
+
+// The declarations of the module's own exports are not needed.
+rmSync(join(out, "toolargs_js_bg.wasm.d.ts"), { force: true });
+
+// 6. The TypeScript.
+const tsc = join(pkg, "node_modules", "typescript", "bin", "tsc");
+if (!existsSync(tsc)) {
+  console.error("tsc not found: run npm install first");
+  process.exit(1);
+}
+must(process.execPath, [tsc, "-p", join(pkg, "tsconfig.json")]);
+
+// 7. CommonJS, module by module, for the `node` entry (which awaits nothing) and the framework
+// entries: `import.meta.url` is there the URL the file would have in `dist/`, beside the
+// WebAssembly module.
+const cjs = join(out, "cjs");
+mkdirSync(cjs, { recursive: true });
+writeFileSync(join(cjs, "package.json"), '{\n  "type": "commonjs"\n}\n');
+const modules = ["node", "public", "api", "io", "tape", "json", "types", "toolargs_js", "ai", "mcp", "agents"];
+const { buildSync } = await import("esbuild");
+buildSync({
+  entryPoints: modules.map((name) => join(out, `${name}.js`)),
+  format: "cjs",
+  platform: "node",
+  target: "node18",
+  logLevel: "warning",
+  define: { "import.meta.url": "__toolargs_url" },
+  banner: {
+    js: 'var __toolargs_url = require("node:url").pathToFileURL(require("node:path").join(__dirname, "..", require("node:path").basename(__filename))).href;',
+  },
+  outdir: cjs,
+});
+for (const name of modules) copyFileSync(join(out, `${name}.d.ts`), join(cjs, `${name}.d.ts`));
+
+// 8. The licences.
+for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(join(workspace, licence), join(pkg, licence));
 
 const built = readFileSync(module);
 const kb = (n) => `${Math.round(n / 1000)} kB`;

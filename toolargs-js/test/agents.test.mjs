@@ -64,6 +64,7 @@ function refund(seen, options) {
 test("a repaired call reaches execute repaired", async () => {
   const seen = [];
   const model = modelCalling("refund", '{"order_id": "A1", "amount_cents": "1999", "notify": "false"}');
+  // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
   const agent = new Agent({ name: "shop", model, tools: [refund(seen)] });
   const result = await run(agent, "Refund A1");
   assert.equal(result.finalOutput, "done");
@@ -74,6 +75,7 @@ test("a repaired call reaches execute repaired", async () => {
 test("a rejected call never reaches execute; the model reads the gate's JSON", async () => {
   const seen = [];
   const model = modelCalling("refund", '{"order_id": "A1", "amount_cents": "19.99", "notify": true}');
+  // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
   const agent = new Agent({ name: "shop", model, tools: [refund(seen, { effect: "destructive" })] });
   await run(agent, "Refund A1");
   assert.deepEqual(seen, []);
@@ -84,6 +86,7 @@ test("a rejected call never reaches execute; the model reads the gate's JSON", a
 
 test("ungated, the SDK's zod parsing refuses the repairable call", async () => {
   const seen = [];
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   const plain = tool({
     name: "refund",
     parameters: Refund,
@@ -91,13 +94,16 @@ test("ungated, the SDK's zod parsing refuses the repairable call", async () => {
   });
   const output = await plain.invoke(new RunContext(), '{"order_id": "A1", "amount_cents": "1999", "notify": "false"}');
   assert.deepEqual(seen, []);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.match(output, /error/i);
   // The schema sent to the model is the SDK's, as without the gate.
   assert.deepEqual(refund([]).parameters, plain.parameters);
 });
 
 test("gatedTool refuses what is not the SDK's tool function and options", () => {
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gatedTool({}, {}), TypeError);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gatedTool(tool, { name: "x", parameters: Refund, execute: () => 1 }, { effect: "x" }), RangeError);
 });
 
@@ -112,6 +118,7 @@ const AMOUNT = { semantic: "money", currency: "currency", minor_units: true, cri
  * what the model read as the tool's output. */
 async function turn(tools, name, input) {
   const model = modelCalling(name, input);
+  // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
   await run(new Agent({ name: "shop", model, tools }), "go");
   return toolOutput(model.requests);
 }
@@ -161,6 +168,7 @@ test("in a session, a read-only tool's calls run, the same one twice too; an exe
   const seen = [];
   const lookup = gatedTool(
     tool,
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     {
       name: "lookup",
       parameters: z.object({ order_id: z.string() }),
@@ -178,6 +186,7 @@ test("in a session, a read-only tool's calls run, the same one twice too; an exe
   // Named by its function, as the SDK names it.
   const flaky = gatedTool(
     tool,
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     {
       parameters: RefundInput,
       execute: async function issue_refund() {
@@ -194,5 +203,6 @@ test("in a session, a read-only tool's calls run, the same one twice too; an exe
   assert.equal(await turn([flaky], "issue_refund", cents), "refunded");
   assert.deepEqual(told(await turn([flaky], "issue_refund", cents)), ["duplicate_action"]);
   assert.equal(calls, 2);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gatedTool(tool, { name: "x", parameters: RefundInput, execute: () => 1 }, { session: {} }), TypeError);
 });

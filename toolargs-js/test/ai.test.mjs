@@ -23,12 +23,14 @@ function modelCalling(toolName, input) {
     [{ type: "text", text: "done" }],
   ];
   const model = new MockLanguageModelV4({
+    // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
     doGenerate: async ({ prompt }) => {
       prompts.push(prompt);
       const content = steps[prompts.length - 1];
       const unified = content[0].type === "tool-call" ? "tool-calls" : "stop";
       return { content, finishReason: { unified, raw: unified }, usage, warnings: [] };
     },
+    // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
     doStream: async ({ prompt }) => {
       prompts.push(prompt);
       const content = steps[prompts.length - 1];
@@ -106,6 +108,7 @@ for (const run of ["generateText", "streamText"]) {
     assert.deepEqual(toolOutput(prompts), { type: "json", value: { refunded: true } });
     // The tool as the model is told of it: the JSON Schema of the zod schema, as without the gate.
     const sent = prompts[0] && model.doGenerateCalls.concat(model.doStreamCalls)[0].tools[0];
+    // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
     assert.equal(sent.inputSchema.properties.amount_cents.type, "integer");
 
     // Ungated, zod rejects the call: execute is never called, the model is told zod's error.
@@ -146,12 +149,15 @@ for (const run of ["generateText", "streamText"]) {
     );
     assert.deepEqual(seen, []);
     const error = result.steps[0].content.find((p) => p.type === "tool-error");
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     assert.equal(error.error.name, "Rejected");
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     assert.deepEqual(error.error.errors.map((e) => [e.path, e.code]), [
       ["$.overwrite", "unknown_field"],
     ]);
     const output = toolOutput(prompts);
     assert.equal(output.type, "error-text");
+    // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
     assert.equal(output.value, error.error.forModel());
     const told = JSON.parse(output.value);
     assert.equal(told.ok, false);
@@ -274,6 +280,7 @@ test("input refined after validation (experimental_refineToolInput) is judged ag
     experimental_refineToolInput: { refund: (input) => ({ ...input, amount_cents: "25.5" }) },
   });
   assert.equal(seen.length, 1);
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   assert.equal(result.steps[0].content.find((p) => p.type === "tool-error").error.name, "Rejected");
 });
 
@@ -299,10 +306,13 @@ test("gated keeps the tool's other members and refuses what is not a tool", () =
   const wrapped = gated(original);
   assert.equal(wrapped.description, "Refund an order");
   assert.notEqual(wrapped.inputSchema, original.inputSchema);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gated({}), TypeError);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gated(original, { effect: "sideways" }), RangeError);
   // In a session: a Session, the tool's name, and an execute to run.
   const session = new Session();
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gated(original, { session: {}, name: "refund" }), /Session/);
   assert.throws(() => gated(original, { session }), (e) => e instanceof TypeError && /name/.test(e.message));
   const client = tool({ inputSchema: z.object({ a: z.number() }) });
@@ -315,7 +325,9 @@ test("a session shared by two gated tools: each tool's corrections are its own, 
   const session = new Session({ correctionsPerSession: 1 });
   const options = (name) => ({ session, name, effect: "destructive", meaning: { amount_cents: AMOUNT } });
   const tools = {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     issue_refund: gated(refundTool(seen, RefundInput), options("issue_refund")),
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     charge: gated(refundTool(seen, RefundInput), options("charge")),
   };
   const turn = async (name, input) => {

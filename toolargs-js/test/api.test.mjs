@@ -80,6 +80,7 @@ describe("new Spec", () => {
       ["destructive", "reject"],
       ["external", "reject"],
     ]) {
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       const spec = new Spec(REFUND, { effect });
       assert.equal(spec.effect, effect);
       assert.equal(spec.unknown, unknown);
@@ -98,11 +99,14 @@ describe("new Spec", () => {
   });
 
   test("an option outside its set is a RangeError, a value of another type a TypeError", () => {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new Spec(REFUND, { effect: "harmless" }), {
       name: "RangeError",
       message: /effect must be "read_only", "additive", "destructive" or "external", not "harmless"/,
     });
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new Spec(REFUND, { unknown: "keep" }), { name: "RangeError" });
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new Spec(REFUND, { effect: 1 }), { name: "TypeError" });
   });
 
@@ -118,6 +122,7 @@ describe("new Spec", () => {
     for (const [definition, message] of cases) {
       assert.throws(
         () => new Spec(definition),
+        // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
         (e) => e instanceof LoadError && e instanceof Error && e.name === "LoadError" && message.test(e.message),
         String(message),
       );
@@ -209,6 +214,7 @@ describe("spec.parse", () => {
       "", "null", "[]", "42", '"text"', "{", "}", "NaN", null, 42, true, [], undefined,
       () => 1, Symbol("s"), new Date(0), new Map(), 10n, [1, [2, [3]]], { amount_cents: {} },
     ]) {
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       const result = spec.parse(args);
       assert.equal(result.ok, false, String(args));
       assert.ok(result.errors.length > 0);
@@ -314,6 +320,7 @@ describe("new ToolSet", () => {
 
   test("a list that is not a list of definitions throws LoadError", () => {
     assert.throws(() => new ToolSet("{not json"), LoadError);
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new ToolSet(42), LoadError);
   });
 });

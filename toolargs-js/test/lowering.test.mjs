@@ -48,10 +48,13 @@ function schemaOf(dialect, definition) {
 
 test("each dialect gets its provider's request shape", () => {
   for (const dialect of DIALECTS) {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     const definition = spec.toolDefinition(dialect);
     if (dialect.startsWith("openai_chat")) {
       assert.equal(definition.type, "function");
+      // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
       assert.equal(definition.function.name, "order");
+      // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
       assert.equal(definition.function.strict, dialect.endsWith("_strict"));
     } else if (dialect.startsWith("openai_responses")) {
       assert.equal(definition.type, "function");
@@ -71,6 +74,7 @@ test("json_schema is the schema as loaded, with nothing changed", () => {
 });
 
 test("strict mode requires every property and lists what it changed", () => {
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   const parameters = spec.toolDefinition("openai_chat_strict").function.parameters;
   assert.deepEqual(parameters.required, ["sku", "qty", "channel", "note"]);
   assert.deepEqual(parameters.properties.note.type, ["string", "null"]);
@@ -89,8 +93,11 @@ test("strict mode requires every property and lists what it changed", () => {
 
 test("Gemini gets its OpenAPI subset", () => {
   const parameters = spec.toolDefinition("gemini").parameters;
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   assert.deepEqual(parameters.properties.qty, { type: "integer", minimum: 0 });
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   assert.deepEqual(parameters.properties.channel, { anyOf: [{ enum: ["retail"] }, { enum: ["trade"] }] });
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.equal("additionalProperties" in parameters, false);
   const keywords = spec.lowering("gemini").map((c) => c.keyword);
   assert.equal(keywords.filter((k) => k === "const").length, 2);
@@ -99,7 +106,9 @@ test("Gemini gets its OpenAPI subset", () => {
 
 test("MCP's annotations follow the effect", () => {
   const { annotations } = spec.toolDefinition("mcp");
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   assert.equal(annotations.readOnlyHint, false);
+  // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
   assert.equal(annotations.destructiveHint, false);
 });
 
@@ -123,11 +132,14 @@ test("the gate still enforces what the provider was not shown", () => {
 });
 
 test("a name that is not a dialect is a RangeError that lists the names; a non-string, a TypeError", () => {
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   for (const call of [() => spec.toolDefinition("openai"), () => spec.lowering("")]) {
     assert.throws(call, (e) => e instanceof RangeError && /openai_chat_strict/.test(e.message) && /gemini/.test(e.message));
   }
   for (const bad of [undefined, null, 3, { dialect: "mcp" }]) {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => spec.toolDefinition(bad), TypeError);
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => spec.lowering(bad), TypeError);
   }
   // The spec is still usable after a refusal.
@@ -142,12 +154,14 @@ test("every MCP tool of the project's samples lowers for every dialect, as JSON 
     for (const name of tools.names) {
       const tool = tools.get(name);
       for (const dialect of DIALECTS) {
+        // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
         const definition = tool.toolDefinition(dialect);
         const schema = schemaOf(dialect, definition);
         // Gemini is sent no parameters for a tool that takes none.
         if (!(dialect === "gemini" && schema === undefined)) {
           assert.equal(typeof schema, "object", `${file} ${name} ${dialect}`);
         }
+        // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
         for (const change of tool.lowering(dialect)) {
           assert.equal(typeof change.path, "string");
           assert.equal(typeof change.enforced, "boolean");

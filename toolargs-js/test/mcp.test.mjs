@@ -108,10 +108,14 @@ test("ungated, the SDK's zod validation refuses the repairable call; the tools l
 test("gateServer refuses what is not an McpServer and options outside their names", () => {
   assert.throws(() => gateServer({}), TypeError);
   const server = new McpServer({ name: "shop", version: "1.0.0" });
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gateServer(server, { unknown: "keep" }), RangeError);
   assert.throws(() => gateServer(server, { sessions: { correctionsPerTool: -1 } }), RangeError);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gateServer(server, { sessions: { windowMs: 1 } }), TypeError);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gateServer(server, { meaning: [] }), TypeError);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gateServer(server, { meaning: { issue_refund: "money" } }), /issue_refund/);
   assert.equal(gateServer(server), server);
   assert.equal(gateServer(server), server);

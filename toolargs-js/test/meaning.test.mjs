@@ -147,6 +147,7 @@ test("a declaration that does not fit throws LoadError naming it", () => {
     (e) => e instanceof LoadError && /amount/.test(e.message) && /issue_refund/.test(e.message),
   );
   assert.throws(
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     () => new Spec(REFUND, { meaning: { amount_cents: { semantics: "money" } } }),
     (e) => e instanceof LoadError && /amount_cents/.test(e.message) && /semantics/.test(e.message),
   );
@@ -157,6 +158,7 @@ test("a declaration that does not fit throws LoadError naming it", () => {
   const inSchema = structuredClone(REFUND);
   inSchema.inputSchema.properties.amount_cents["x-toolargs"] = { semantic: "cash" };
   assert.throws(() => new Spec(inSchema), (e) => e instanceof LoadError && /amount_cents/.test(e.message));
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => new Spec(REFUND, { meaning: "amount_cents" }), TypeError);
   // What fits loads, and a plain parse is the schema's as ever.
   const spec = new Spec(REFUND, { meaning: { amount_cents: AMOUNT } });
@@ -209,7 +211,9 @@ test("a session's options out of their range throw RangeError, of another type T
     [{ duplicateWindowMs: NaN }, /duplicateWindowMs .* not NaN/],
   ];
   for (const [options, message] of range) {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => refunds.session(options), (e) => e instanceof RangeError && message.test(e.message), JSON.stringify(options));
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new Session(options), RangeError);
   }
   const type = [
@@ -220,7 +224,9 @@ test("a session's options out of their range throw RangeError, of another type T
     [[], /not an array/],
   ];
   for (const [options, message] of type) {
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => refunds.session(options), (e) => e instanceof TypeError && message.test(e.message), String(options));
+    // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
     assert.throws(() => new Session(options), TypeError);
   }
   // The largest of each is taken.
@@ -271,6 +277,7 @@ test("new Session(): one conversation's calls to specs given with them, told apa
   const set = tools.session();
   set.executed("issue_refund", CENTS);
   assert.equal(set.parse(tools.get("issue_refund"), CENTS).decision, "confirm");
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => new Spec(REFUND, { name: 7 }), TypeError);
 });
 

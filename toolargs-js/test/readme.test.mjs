@@ -40,7 +40,7 @@ globalThis.__check = (actual, expected, line) => assert.deepEqual(actual, expect
 test("the README's example gives the values its comments show", async () => {
   const block = /```js\n([\s\S]*?)```/.exec(readme)[1];
   const { text, count } = checked(block);
-  const entry = new URL("../js/index.js", import.meta.url).href;
+  const entry = new URL("../dist/node.js", import.meta.url).href;
   const module = text.replace('from "toolargs"', `from ${JSON.stringify(entry)}`);
   await import(`data:text/javascript,${encodeURIComponent(module)}`);
   assert.ok(count >= 4, `${count} lines checked`);
@@ -91,6 +91,7 @@ test("the README's toolargs/ai example gives the values its comments show", asyn
     call('{"order_id": "A1", "amount_cents": 1999, "notify": true, "overwrite": true}'),
     done,
   ];
+  // @ts-expect-error -- a mock of the SDK's model, its results written as plain objects
   globalThis.__ai = { model: new MockLanguageModelV4({ doGenerate: async () => steps.shift() }) };
   const count = await runBlock("ai", 'const { model } = globalThis.__ai, prompt = "Refund A1";');
   assert.equal(steps.length, 0);

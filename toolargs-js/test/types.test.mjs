@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const tsc = join(pkg, "node_modules", "typescript", "bin", "tsc");
-const flags = ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "false"];
+const flags = ["--ignoreConfig", "--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--skipLibCheck", "false"];
 
 function compile(file, more = []) {
   return spawnSync(process.execPath, [tsc, ...flags, ...more, file], { cwd: pkg, encoding: "utf8" });

@@ -178,6 +178,7 @@ describe("objects and strings are carried exactly", () => {
       assert.equal(result.errors.length, 1);
       const [error] = result.errors;
       assert.deepEqual([error.path, error.code], [path, "invalid_json"]);
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       assert.match(error.message, message);
     }
   });
@@ -234,8 +235,11 @@ describe("the text into the module and the verdict out", () => {
   const judged = () =>
     calls.map(([text, expected]) => {
       const result = plain.parse(text);
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       assert.equal(result.ok, true, text);
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       assert.deepEqual(result.arguments, expected, text);
+      // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
       assert.ok(Object.is(result.arguments.n, expected.n), text);
       return JSON.stringify(Object.keys(result.arguments));
     });
@@ -258,7 +262,9 @@ describe("the text into the module and the verdict out", () => {
     const big = JSON.stringify({ name: "x", tags: Array(2000).fill(tag) });
     const result = plain.parse(big);
     assert.equal(result.ok, true);
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     assert.equal(result.arguments.tags.length, 2000);
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     assert.ok(result.arguments.tags.every((t) => t === tag));
     assert.deepEqual(judged(), before);
     // A list of 100 000 ASCII strings: a tape of 300 000 words, each item a slice of the text.
@@ -336,7 +342,9 @@ describe("an accepted call's arguments and repairs, made from a tape", () => {
 
   test("each call's lists and defaults are its own", () => {
     const first = spec.parse('{"list": [1]}');
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     first.arguments.list.push(2);
+    // @ts-expect-error -- a JSON value the test knows the shape of, read without narrowing
     first.arguments.empty.push("x");
     const second = spec.parse('{"list": [1]}');
     assert.deepEqual(second.arguments.list, [1]);

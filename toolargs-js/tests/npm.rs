@@ -129,6 +129,36 @@ fn the_node_suite_passes_on_node_18() {
 }
 
 #[test]
+fn the_package_lints_and_its_tests_type_check() {
+    // `npm run lint`: Biome's linter over the sources, the scripts and the tests, then `tsc` on
+    // the sources and on the tests (JavaScript checked against the generated declarations).
+    let out = run(
+        "npm run lint",
+        Command::new("npm").args(["run", "lint"]).current_dir(built()),
+    );
+    print!("{out}");
+}
+
+#[test]
+fn the_packed_package_passes_attw_and_publint() {
+    // `npm run check:package`: publint (`--strict`: a warning fails) and arethetypeswrong
+    // (`attw --pack .`: every entry under node10, node16 from CommonJS and from ES modules, and
+    // bundlers) on the tarball `npm pack` makes; either fails on any problem it reports.
+    let out = run(
+        "npm run check:package",
+        Command::new("npm")
+            .args(["run", "check:package"])
+            .current_dir(built()),
+    );
+    assert!(out.contains("All good!") && out.contains("No problems found"), "{out}");
+    let summary: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("All good") || l.contains("No problems") || l.starts_with("node") || l.starts_with("bundler") || l.starts_with("\""))
+        .collect();
+    println!("{}", summary.join("\n"));
+}
+
+#[test]
 fn the_browser_entry_in_chromium_gives_the_verdicts_of_node() {
     // Chromium, installed when the machine has none; `test/browser/run.mjs` fails, and says
     // why, when it still cannot run one.
@@ -162,6 +192,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "subpaths.mjs",
         "edge.mjs",
         "wasm-module.mjs",
+        "require.cjs",
     ] {
         fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
     }
@@ -184,24 +215,66 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     assert_eq!(
         files,
         [
+            "LICENSE-APACHE",
+            "LICENSE-MIT",
             "README.md",
+            "agents/package.json",
+            "ai/package.json",
+            "dist/agents.d.ts",
+            "dist/agents.js",
+            "dist/ai.d.ts",
+            "dist/ai.js",
+            "dist/api.d.ts",
+            "dist/api.js",
+            "dist/browser.d.ts",
+            "dist/browser.js",
+            "dist/cjs/agents.d.ts",
+            "dist/cjs/agents.js",
+            "dist/cjs/ai.d.ts",
+            "dist/cjs/ai.js",
+            "dist/cjs/api.d.ts",
+            "dist/cjs/api.js",
+            "dist/cjs/io.d.ts",
+            "dist/cjs/io.js",
+            "dist/cjs/json.d.ts",
+            "dist/cjs/json.js",
+            "dist/cjs/mcp.d.ts",
+            "dist/cjs/mcp.js",
+            "dist/cjs/node.d.ts",
+            "dist/cjs/node.js",
+            "dist/cjs/package.json",
+            "dist/cjs/public.d.ts",
+            "dist/cjs/public.js",
+            "dist/cjs/tape.d.ts",
+            "dist/cjs/tape.js",
+            "dist/cjs/toolargs_js.d.ts",
+            "dist/cjs/toolargs_js.js",
+            "dist/cjs/types.d.ts",
+            "dist/cjs/types.js",
+            "dist/edge.d.ts",
+            "dist/edge.js",
+            "dist/index.d.ts",
+            "dist/index.js",
+            "dist/io.d.ts",
+            "dist/io.js",
+            "dist/json.d.ts",
+            "dist/json.js",
+            "dist/mcp.d.ts",
+            "dist/mcp.js",
+            "dist/node.d.ts",
+            "dist/node.js",
+            "dist/public.d.ts",
+            "dist/public.js",
+            "dist/tape.d.ts",
+            "dist/tape.js",
+            "dist/toolargs_js.d.ts",
             "dist/toolargs_js.js",
             "dist/toolargs_js_bg.wasm",
-            "js/agents.d.ts",
-            "js/agents.js",
-            "js/ai.d.ts",
-            "js/ai.js",
-            "js/api.js",
-            "js/browser.js",
-            "js/edge.js",
-            "js/index.d.ts",
-            "js/index.js",
-            "js/io.js",
-            "js/json.js",
-            "js/mcp.d.ts",
-            "js/mcp.js",
-            "js/tape.js",
-            "js/workerd.js",
+            "dist/types.d.ts",
+            "dist/types.js",
+            "dist/workerd.d.ts",
+            "dist/workerd.js",
+            "mcp/package.json",
             "package.json",
         ]
     );
@@ -238,7 +311,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         ("Bun", bin.join("bun"), vec![]),
     ] {
         for (script, entries) in [
-            ("check.mjs", &["index.js"][..]),
+            ("check.mjs", &["node.js"][..]),
             ("subpaths.mjs", &["ai.js", "mcp.js", "agents.js"][..]),
         ] {
             // The entry alone asks Deno for nothing but reading.
@@ -259,11 +332,25 @@ fn the_packed_package_installs_and_imports_in_another_project() {
                 out.contains(&format!("{runtime}: imported "))
                     && entries
                         .iter()
-                        .all(|e| out.contains(&format!("node_modules/toolargs/js/{e}"))),
+                        .all(|e| out.contains(&format!("node_modules/toolargs/dist/{e}"))),
                 "{out}"
             );
             print!("{out}");
         }
+    }
+    // `require("toolargs")`: the CommonJS build, under Node.js and Bun.
+    for (runtime, command) in [("Node.js", PathBuf::from("node")), ("Bun", bin.join("bun"))] {
+        let out = run(
+            &format!("{runtime}: require.cjs"),
+            Command::new(&command).arg("require.cjs").current_dir(&dir),
+        );
+        assert!(
+            out.contains(&format!("{runtime}: required "))
+                && out.contains("node_modules/toolargs/dist/cjs/node.js")
+                && out.contains("node_modules/toolargs/dist/cjs/mcp.js"),
+            "{out}"
+        );
+        print!("{out}");
     }
     // Cloudflare's runtime, with the module imported as wrangler bundles it; wrangler resolves
     // the `workerd` export condition, as Node.js does when told to.
@@ -277,7 +364,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     assert!(
         resolved
             .trim_end()
-            .ends_with("node_modules/toolargs/js/workerd.js"),
+            .ends_with("node_modules/toolargs/dist/workerd.js"),
         "{resolved}"
     );
     let output = Command::new(bin.join("workerd"))
@@ -309,13 +396,12 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     );
     let bundle = fs::read_to_string(dir.join("bundle/app.js")).unwrap();
     assert!(
-        bundle.contains("node_modules/toolargs/js/browser.js") && !bundle.contains("node:fs"),
+        bundle.contains("node_modules/toolargs/dist/browser.js") && !bundle.contains("node:fs"),
         "the bundle does not hold the browser entry alone"
     );
-    fs::create_dir_all(dir.join("dist")).unwrap();
     fs::copy(
         dir.join("node_modules/toolargs/dist/toolargs_js_bg.wasm"),
-        dir.join("dist/toolargs_js_bg.wasm"),
+        dir.join("bundle/toolargs_js_bg.wasm"),
     )
     .unwrap();
     let out = run(
@@ -345,7 +431,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     assert!(
         resolved
             .trim_end()
-            .ends_with("node_modules/toolargs/js/edge.js"),
+            .ends_with("node_modules/toolargs/dist/edge.js"),
         "{resolved}"
     );
     let out = run(
@@ -361,7 +447,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     );
     assert!(
         out.contains("edge-light: numeric_string_to_int with")
-            && out.contains("node_modules/toolargs/js/edge.js"),
+            && out.contains("node_modules/toolargs/dist/edge.js"),
         "{out}"
     );
     print!("{out}");
@@ -382,8 +468,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     );
     let bundle = fs::read_to_string(dir.join("bundle/edge.js")).unwrap();
     assert!(
-        bundle.contains("node_modules/toolargs/js/edge.js")
-            && bundle.contains("../dist/toolargs_js_bg.wasm?module")
+        bundle.contains("node_modules/toolargs/dist/edge.js")
+            && bundle.contains("./toolargs_js_bg.wasm?module")
             && !bundle.contains("node:fs"),
         "the edge bundle does not hold the edge entry alone"
     );

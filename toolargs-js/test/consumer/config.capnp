@@ -9,11 +9,12 @@ const config :Workerd.Config = (
 const worker :Workerd.Worker = (
   modules = [
     (name = "worker.js", esModule = embed "worker.js"),
-    (name = "node_modules/toolargs/js/workerd.js", esModule = embed "node_modules/toolargs/js/workerd.js"),
-    (name = "node_modules/toolargs/js/api.js", esModule = embed "node_modules/toolargs/js/api.js"),
-    (name = "node_modules/toolargs/js/io.js", esModule = embed "node_modules/toolargs/js/io.js"),
-    (name = "node_modules/toolargs/js/tape.js", esModule = embed "node_modules/toolargs/js/tape.js"),
-    (name = "node_modules/toolargs/js/json.js", esModule = embed "node_modules/toolargs/js/json.js"),
+    (name = "node_modules/toolargs/dist/workerd.js", esModule = embed "node_modules/toolargs/dist/workerd.js"),
+    (name = "node_modules/toolargs/dist/public.js", esModule = embed "node_modules/toolargs/dist/public.js"),
+    (name = "node_modules/toolargs/dist/api.js", esModule = embed "node_modules/toolargs/dist/api.js"),
+    (name = "node_modules/toolargs/dist/io.js", esModule = embed "node_modules/toolargs/dist/io.js"),
+    (name = "node_modules/toolargs/dist/tape.js", esModule = embed "node_modules/toolargs/dist/tape.js"),
+    (name = "node_modules/toolargs/dist/json.js", esModule = embed "node_modules/toolargs/dist/json.js"),
     (name = "node_modules/toolargs/dist/toolargs_js.js", esModule = embed "node_modules/toolargs/dist/toolargs_js.js"),
     (name = "node_modules/toolargs/dist/toolargs_js_bg.wasm", wasm = embed "node_modules/toolargs/dist/toolargs_js_bg.wasm"),
   ],

@@ -10,6 +10,6 @@ import { gatedTool } from "toolargs/agents";
 const spec = new Spec({ type: "object", properties: { n: { type: "integer" } } });
 const result = spec.parse('{"n": "12345678901234567890"}');
 assert.deepEqual(result.arguments, { n: 12345678901234567890n });
-const made = gatedTool((o) => ({ invoke: async (_, input) => input }), { parameters: { type: "object" } });
+const made = gatedTool((_options) => ({ invoke: async (_, input) => input }), { parameters: { type: "object" } });
 assert.equal(JSON.parse(await made.invoke({}, "[]")).ok, false);
 console.log(`edge-light: ${result.repairs[0].rule} with ${import.meta.resolve("toolargs")}`);

@@ -1,7 +1,7 @@
 // Run by tests/npm.rs under workerd, Cloudflare's runtime (`workerd test config.capnp`): the
 // package's `workerd` entry, as wrangler resolves it, with the WebAssembly module imported as a
 // module (the runtime compiles none from bytes).
-import { LoadError, Rejected, Spec, ToolSet } from "./node_modules/toolargs/js/workerd.js";
+import { LoadError, Rejected, Spec, ToolSet } from "./node_modules/toolargs/dist/workerd.js";
 
 function check(condition, what) {
   if (!condition) throw new Error(what);
@@ -31,6 +31,6 @@ export default {
     for (const piece of '{"n": 5, "é": "😀"}') stream.feed(piece);
     check(stream.finish().arguments.n === 5, "a stream");
     check(new ToolSet({ tools: [{ name: "t", inputSchema: { type: "object" } }] }).names[0] === "t", "a tool set");
-    console.log("workerd: judged with node_modules/toolargs/js/workerd.js");
+    console.log("workerd: judged with node_modules/toolargs/dist/workerd.js");
   },
 };

@@ -2,7 +2,7 @@
 // `toolargs/agents` with the SDKs' own types.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { generateText, tool } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import type { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { gated, repairToolCall } from "toolargs/ai";
 import { gateServer } from "toolargs/mcp";

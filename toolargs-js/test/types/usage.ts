@@ -13,7 +13,7 @@ import {
   type JsonObject,
   type JsonValue,
   LoadError,
-  ParseResult,
+  type ParseResult,
   Rejected,
   type Repair,
   Session,

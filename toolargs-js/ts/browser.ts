@@ -3,8 +3,8 @@
 // Bundlers that follow `new URL("…", import.meta.url)` (Vite, webpack 5, Parcel) copy it among
 // their assets.
 
-import init from "../dist/toolargs_js.js";
+import init from "./toolargs_js.js";
 
-await init({ module_or_path: new URL("../dist/toolargs_js_bg.wasm", import.meta.url) });
+await init({ module_or_path: new URL("./toolargs_js_bg.wasm", import.meta.url) });
 
-export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";
+export * from "./public.js";

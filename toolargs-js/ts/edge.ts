@@ -4,9 +4,9 @@
 // so the module is imported as a module (`?module`, Vercel's way), compiled when the function
 // is built.
 
-import { initSync } from "../dist/toolargs_js.js";
-import module from "../dist/toolargs_js_bg.wasm?module";
+import module from "./toolargs_js_bg.wasm?module";
+import { initSync } from "./toolargs_js.js";
 
 initSync({ module });
 
-export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";
+export * from "./public.js";

@@ -4,10 +4,10 @@
 
 /** Thrown by `writeJson` for a value that is not JSON: where (`steps`) and what was found. */
 export class NotJson {
-  constructor(steps, what) {
-    this.steps = steps;
-    this.what = what;
-  }
+  constructor(
+    readonly steps: (string | number)[],
+    readonly what: string,
+  ) {}
 }
 
 /**
@@ -32,11 +32,11 @@ export class NotJson {
  * nothing more is written: the gate then answers `too_deep` or `too_large`, as it answers
  * text, and a value that holds itself ends.
  */
-export function writeJson(value, maxDepth, maxBytes) {
-  const steps = [];
+export function writeJson(value: unknown, maxDepth: number, maxBytes: number): string {
+  const steps: (string | number)[] = [];
   let out = "";
 
-  const write = (v, depth) => {
+  const write = (v: unknown, depth: number): void => {
     if (out.length > maxBytes) return;
     switch (typeof v) {
       case "string":
@@ -89,7 +89,7 @@ export function writeJson(value, maxDepth, maxBytes) {
     for (const key of Object.keys(v)) {
       if (out.length > maxBytes) break;
       steps.push(key);
-      const item = v[key];
+      const item = (v as Record<string, unknown>)[key];
       if (item !== undefined) {
         if (!first) out += ",";
         first = false;
@@ -112,7 +112,7 @@ export function writeJson(value, maxDepth, maxBytes) {
   return out;
 }
 
-function number(x) {
+function number(x: number): string {
   if (Number.isSafeInteger(x)) return String(x);
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
@@ -124,13 +124,13 @@ function number(x) {
   return String(x);
 }
 
-function describe(v) {
+function describe(v: unknown): string {
   if (v === undefined) return "`undefined`";
   if (typeof v === "function") return "a function";
   if (typeof v === "symbol") return "a symbol";
-  let name;
+  let name: unknown;
   try {
-    name = v.constructor?.name;
+    name = (v as { constructor?: { name?: unknown } }).constructor?.name;
   } catch {
     name = undefined;
   }
@@ -139,7 +139,7 @@ function describe(v) {
     : "an object that is not a plain object";
 }
 
-function errorName(e) {
+function errorName(e: unknown): string {
   try {
     return e instanceof Error ? e.name : typeof e;
   } catch {
@@ -151,27 +151,28 @@ function errorName(e) {
  * A document of the gate (`{"v": VALUE, "big": [PATH, ...]}`) as the value it holds: each
  * integer listed in `big` (written there as its digits in a string) becomes a `BigInt`.
  */
-export function readDocument(text) {
-  const doc = JSON.parse(text);
+export function readDocument(text: string): unknown {
+  const doc: { v: unknown; big: (string | number)[][] } = JSON.parse(text);
   for (const path of doc.big) makeBig(doc, ["v", ...path]);
   return doc.v;
 }
 
 /** Makes a `BigInt` of the integer written as its digits at `path` (keys and indices) from
  * `holder` down; the path has at least one step. */
-export function makeBig(holder, path) {
-  let parent = holder;
-  for (let i = 0; i < path.length - 1; i++) parent = parent[path[i]];
-  const last = path[path.length - 1];
+export function makeBig(holder: object, path: readonly (string | number)[]): void {
+  // biome-ignore lint/suspicious/noExplicitAny: a walk down a decoded JSON document.
+  let parent: any = holder;
+  for (let i = 0; i < path.length - 1; i++) parent = parent[path[i] as string];
+  const last = path[path.length - 1] as string;
   parent[last] = BigInt(parent[last]);
 }
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Whether `text` is valid Unicode: no lone surrogate, so that UTF-8 holds it exactly. */
-export const wellFormed =
-  typeof String.prototype.isWellFormed === "function"
-    ? (text) => text.isWellFormed()
+export const wellFormed: (text: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === "function"
+    ? (text) => (text as unknown as { isWellFormed(): boolean }).isWellFormed()
     : (text) => !LONE.test(text);
 
 /**
@@ -179,7 +180,7 @@ export const wellFormed =
  * UTF-8, so the gate rejects it as it rejects any text that is not, where an encoder would
  * have put U+FFFD in its place.
  */
-export function wtf8(text) {
+export function wtf8(text: string): Uint8Array {
   const out = new Uint8Array(text.length * 3);
   let n = 0;
   for (let i = 0; i < text.length; i++) {

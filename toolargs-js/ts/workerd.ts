@@ -2,9 +2,9 @@
 // wrangler resolves): there the WebAssembly module is imported as a module, compiled when the
 // worker is deployed, since the runtime compiles none from bytes.
 
-import { initSync } from "../dist/toolargs_js.js";
-import module from "../dist/toolargs_js_bg.wasm";
+import module from "./toolargs_js_bg.wasm";
+import { initSync } from "./toolargs_js.js";
 
 initSync({ module });
 
-export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";
+export * from "./public.js";
