@@ -28,6 +28,7 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Map, Value};
 use toolargs::ext::coerce::optional::nullable;
 use toolargs::{Dialect, ToolArgs};
+use toolargs_core::provider::Provider;
 
 /// Schedule a shipment of one or more parcels.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -619,14 +620,12 @@ fn inexpressible(dialect: Dialect) -> &'static [&'static str] {
     }
 }
 
-/// The arguments' schema inside a definition, as JSON Schema (Gemini's `nullable` read back).
+/// The arguments' schema inside a definition, where the registry of providers says the
+/// dialect's provider keeps it, as JSON Schema (Gemini's `nullable` read back).
 fn parameters_of(dialect: Dialect, definition: &Value) -> Value {
-    let schema = match dialect {
-        Dialect::OpenAiChat { .. } => &definition["function"]["parameters"],
-        Dialect::Anthropic => &definition["input_schema"],
-        Dialect::Mcp => &definition["inputSchema"],
-        _ => &definition["parameters"],
-    };
+    let schema = Provider::definition_parts(definition)
+        .1
+        .unwrap_or(&Value::Null);
     if dialect == Dialect::Gemini {
         from_openapi(schema)
     } else {

@@ -23,6 +23,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{json, Map, Value};
+use toolargs::dialect::Lowering;
 use toolargs::dynamic::{load_tool_list_lenient, Spec};
 use toolargs::Dialect;
 
@@ -31,22 +32,12 @@ use crate::mcp_tools::{build, each_tool};
 use crate::schema_gen::{instance_for, schema, Choices, MAX_DEPTH};
 use crate::suite::known::KNOWN;
 
-/// The schema a lowered definition shows the model, as JSON Schema (Gemini's OpenAPI
-/// `nullable` read as a type array with `null`).
-fn shown(dialect: Dialect, definition: &Value) -> Value {
-    let found = [
-        "parameters",
-        "input_schema",
-        "inputSchema",
-        "parametersJsonSchema",
-    ]
-    .iter()
-    .find_map(|key| {
-        definition
-            .get(*key)
-            .or_else(|| definition["function"].get(*key))
-    });
-    match found {
+/// The schema a lowered definition shows the model, where the dialect's provider keeps it
+/// ([`Lowering::schema`]), as JSON Schema (Gemini's OpenAPI `nullable` read as a type array
+/// with `null`).
+fn shown(dialect: Dialect, lowering: &Lowering) -> Value {
+    let definition = &lowering.definition;
+    match lowering.schema() {
         // Gemini leaves out the parameters of a tool without arguments.
         None => json!({"type": "object", "maxProperties": 0}),
         Some(schema) if dialect == Dialect::Gemini && definition.get("parameters").is_some() => {
@@ -164,7 +155,7 @@ fn check(spec: &Spec, full: &Value, instances: &[Value], what: &str, tally: &mut
     };
     for dialect in Dialect::ALL {
         let lowering = spec.lowering(dialect);
-        let lowered = shown(dialect, &lowering.definition);
+        let lowered = shown(dialect, &lowering);
         let validator = match try_validator(&lowered, false) {
             Ok(v) => v,
             Err(e) => {

@@ -12,6 +12,7 @@ use proptest::strategy::Union;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{json, Value};
 use toolargs::{Dialect, Limits, ParseOptions, ToolArgs};
+use toolargs_core::provider::Provider;
 
 /// A boolean filter over labels.
 #[derive(ToolArgs, Debug, Clone, PartialEq)]
@@ -435,13 +436,11 @@ fn calls_conforming_to_a_recursive_schema_parse_clean() {
     let plain_check = validator(&FindItems::json_schema());
     for dialect in Dialect::ALL {
         let definition = FindItems::tool_definition(dialect);
-        let schema = match dialect {
-            Dialect::OpenAiChat { .. } => definition["function"]["parameters"].clone(),
-            Dialect::Anthropic => definition["input_schema"].clone(),
-            Dialect::Mcp => definition["inputSchema"].clone(),
-            Dialect::Gemini => definition["parametersJsonSchema"].clone(),
-            _ => definition["parameters"].clone(),
-        };
+        // Where the registry of providers says the dialect's provider keeps it.
+        let schema = Provider::definition_parts(&definition)
+            .1
+            .cloned()
+            .unwrap_or_default();
         let check = validator(&schema);
         let options = dialect.parse_options();
         let config = Config {
