@@ -2,64 +2,17 @@
 //! set's tools by name), judged by its schema and then, for a tool whose meaning is declared,
 //! by [`toolargs_semantic::Session`], which decides.
 
-use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use serde_json::Value;
-use toolargs_core::decode::RawArgs;
-use toolargs_core::judge::Judge;
-use toolargs_core::{ParseOptions, Parsed, Rejection};
-use toolargs_semantic::{Decision, Fingerprint, SessionOptions};
+use toolargs_bindings::session::Sent;
+use toolargs_core::Rejection;
+use toolargs_semantic::{Decision, SessionOptions};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{Kind, Verdict};
 use crate::spec::{Failure, Spec};
 use crate::{convert, io};
-
-/// A call as the wrapper hands it over: its bytes as sent (UTF-8 or not), or the rejection of
-/// a JavaScript value that is not JSON. The session keeps its text as the original of the
-/// corrections that follow; the tool's spec judges it as sent.
-struct Call<'a> {
-    spec: &'a toolargs_dynamic::Spec,
-    sent: Result<&'a [u8], Rejection>,
-}
-
-impl Judge for Call<'_> {
-    type Output = Value;
-
-    fn parse(&self, raw: &RawArgs<'_>, options: &ParseOptions) -> Result<Parsed<Value>, Rejection> {
-        self.parse_json(raw, options)
-    }
-
-    fn parse_json(
-        &self,
-        _text: &RawArgs<'_>,
-        options: &ParseOptions,
-    ) -> Result<Parsed<Value>, Rejection> {
-        self.verdict(options)
-    }
-}
-
-impl Call<'_> {
-    /// The spec's verdict on the call as sent.
-    fn verdict(&self, options: &ParseOptions) -> Result<Parsed<Value>, Rejection> {
-        match &self.sent {
-            Ok(bytes) => self
-                .spec
-                .parse_with(&RawArgs::Bytes(Cow::Borrowed(bytes)), options),
-            Err(rejection) => Err(rejection.clone()),
-        }
-    }
-
-    /// The text the session keeps of the call.
-    fn text(&self) -> Cow<'_, str> {
-        match &self.sent {
-            Ok(bytes) => String::from_utf8_lossy(bytes),
-            Err(_) => Cow::Borrowed("null"),
-        }
-    }
-}
 
 /// The options of a session, each given one laid over the defaults: the corrections, whole
 /// numbers from 0 to 2^32 - 1, and the duplicate window in milliseconds, finite and not
@@ -69,26 +22,28 @@ fn options(
     corrections_per_session: Option<f64>,
     duplicate_window_ms: Option<f64>,
 ) -> Result<SessionOptions, Failure> {
-    let mut options = SessionOptions::default();
-    if let Some(count) = corrections_per_tool {
-        options = options.with_corrections_per_tool(count_of(count, "correctionsPerTool")?);
-    }
-    if let Some(count) = corrections_per_session {
-        options = options.with_corrections_per_session(count_of(count, "correctionsPerSession")?);
-    }
-    if let Some(ms) = duplicate_window_ms {
-        let window = (ms >= 0.0)
-            .then(|| Duration::try_from_secs_f64(ms / 1000.0).ok())
-            .flatten()
-            .ok_or_else(|| {
-                Failure::option(format!(
-                    "duplicateWindowMs must be a finite number of milliseconds, 0 or more, not {}",
-                    shown(ms)
-                ))
-            })?;
-        options = options.with_duplicate_window(window);
-    }
-    Ok(options)
+    Ok(toolargs_bindings::session::options(
+        corrections_per_tool
+            .map(|count| count_of(count, "correctionsPerTool"))
+            .transpose()?,
+        corrections_per_session
+            .map(|count| count_of(count, "correctionsPerSession"))
+            .transpose()?,
+        duplicate_window_ms.map(window_of).transpose()?,
+    ))
+}
+
+/// The duplicate window, from milliseconds: finite and not negative.
+fn window_of(ms: f64) -> Result<Duration, Failure> {
+    (ms >= 0.0)
+        .then(|| Duration::try_from_secs_f64(ms / 1000.0).ok())
+        .flatten()
+        .ok_or_else(|| {
+            Failure::option(format!(
+                "duplicateWindowMs must be a finite number of milliseconds, 0 or more, not {}",
+                shown(ms)
+            ))
+        })
 }
 
 /// A count of corrections: a whole number from 0 to 2^32 - 1.
@@ -114,11 +69,6 @@ fn shown(n: f64) -> String {
     }
 }
 
-/// The calls judged that may run, kept to record one with the fingerprint its judgment
-/// computed ([`Session::executed_ticket`]); past it, the oldest is forgotten (and recorded, if it
-/// runs, from its arguments).
-const PENDING: usize = 1024;
-
 /// One conversation's calls, to the specs given with them, told apart by their names: each
 /// judged by its schema, then, for a tool whose meaning is declared, by
 /// [`toolargs_semantic::Session`], which decides. What a judgment gives beside its verdict
@@ -126,13 +76,8 @@ const PENDING: usize = 1024;
 /// the findings, what the model is told of a call held, and a ticket.
 #[wasm_bindgen]
 pub struct Session {
-    session: toolargs_semantic::Session,
+    session: toolargs_bindings::Session,
     last: Last,
-    /// By ticket, the calls judged that passed: their tool, and their action's fingerprint
-    /// (for a tool that acts), oldest first.
-    pending: VecDeque<(u32, String, Option<Fingerprint>)>,
-    /// The last ticket given (0: none yet; never given).
-    ticket: u32,
 }
 
 /// What the last call judged gives beside its verdict.
@@ -151,7 +96,7 @@ impl Session {
     /// rejection); `places` says the bytes are the wrapper's ASCII string, so that a tape may
     /// point into it.
     fn judge_call(&mut self, tool: &Spec, sent: Result<&[u8], Rejection>, places: bool) -> Verdict {
-        let Some(profile) = &tool.tool.profile else {
+        if tool.tool.profile.is_none() {
             // Nothing declared: the schema's verdict decides, as a parse's.
             let verdict = match sent {
                 Ok(bytes) => tool.verdict(bytes, places),
@@ -163,47 +108,40 @@ impl Session {
             };
             self.last = Last::of(decision);
             return verdict;
-        };
-        let call = Call {
-            spec: &tool.tool.spec,
-            sent,
-        };
-        let text = call.text().into_owned();
-        let judged = self.session.judge(
-            profile,
-            tool.tool.idempotent,
-            &call,
-            &text,
-            &ParseOptions::DEFAULT,
-        );
-        let decision = judged.decision();
-        let findings = judged.findings();
-        self.last = Last {
-            decision,
-            findings: (!findings.is_empty()).then(|| Value::Array(findings).to_string()),
-            held: match (decision, &judged.weighing) {
-                (Decision::Confirm, Some(weighing)) => Some(weighing.for_model()),
-                _ => None,
-            },
-            ticket: 0,
-        };
-        if let Some(weighing) = &judged.weighing {
-            self.ticket = self.ticket.checked_add(1).unwrap_or(1);
-            if self.pending.len() >= PENDING {
-                self.pending.pop_front();
-            }
-            self.pending
-                .push_back((self.ticket, profile.name().to_owned(), weighing.fingerprint));
-            self.last.ticket = self.ticket;
         }
-        match (judged.meaning_errors(), &judged.parsed) {
+        // About how long the arguments' text is, to make room for the verdict at once.
+        let size = sent.as_ref().map_or(4, |bytes| bytes.len());
+        let sent = match sent {
+            Ok(bytes) => Sent::Bytes(bytes),
+            Err(rejection) => Sent::NotJson(rejection),
+        };
+        let judged = self.session.judge(&tool.tool, sent);
+        let decision = judged.decision();
+        let toolargs_bindings::Verdict { parsed, meaning } = judged;
+        let refused = match meaning {
+            Some(meaning) => {
+                self.last = Last {
+                    decision: meaning.decision,
+                    findings: (!meaning.findings.is_empty())
+                        .then(|| Value::Array(meaning.findings).to_string()),
+                    held: meaning.held,
+                    ticket: meaning.ticket,
+                };
+                meaning.refused
+            }
+            None => {
+                self.last = Last::of(decision);
+                None
+            }
+        };
+        match (refused, &parsed) {
             // Not to run for its meaning: rejected, with the errors for the model.
             (Some(errors), _) => Verdict {
                 kind: Kind::Rejected,
                 bytes: errors.into_bytes(),
             },
-            (None, Some(parsed)) => convert::verdict(parsed, text.len()),
-            // Refused unjudged: `meaning_errors` says so (never here).
+            (None, Some(parsed)) => convert::verdict(parsed, size),
+            // Refused unjudged: `refused` says so (never here).
             (None, None) => Verdict {
                 kind: Kind::Rejected,
                 bytes: br#"{"ok":false,"errors":[]}"#.to_vec(),
@@ -232,15 +170,14 @@ impl Session {
         corrections_per_session: Option<f64>,
         duplicate_window_ms: Option<f64>,
     ) -> Result<Session, Failure> {
+        let options = options(
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window_ms,
+        )?;
         Ok(Session {
-            session: toolargs_semantic::Session::new(options(
-                corrections_per_tool,
-                corrections_per_session,
-                duplicate_window_ms,
-            )?),
+            session: toolargs_bindings::Session::new(options).with_tickets(),
             last: Last::of(Decision::Proceed),
-            pending: VecDeque::new(),
-            ticket: 0,
         })
     }
 
@@ -302,16 +239,7 @@ impl Session {
     /// corrections are over, and its action is remembered. The arguments are taken as the
     /// tool's schema reads them (repaired), when it accepts them.
     pub fn executed(&mut self, spec: &Spec, bytes: &[u8], label: &str) {
-        let Some(profile) = &spec.tool.profile else {
-            return;
-        };
-        let raw = RawArgs::Bytes(Cow::Borrowed(bytes));
-        let arguments = match spec.tool.spec.parse_with(&raw, &ParseOptions::DEFAULT) {
-            Ok(parsed) => parsed.args,
-            Err(_) => serde_json::from_slice(bytes).unwrap_or(Value::Null),
-        };
-        self.session
-            .executed_call(profile, spec.tool.idempotent, &arguments, label);
+        self.session.executed_bytes(&spec.tool, bytes, label);
     }
 
     /// The call judged under `ticket` ran, with the arguments it was judged with, under
@@ -319,13 +247,6 @@ impl Session {
     /// judgment computed. False when the ticket is not kept (recorded already, or forgotten).
     #[wasm_bindgen(js_name = executedTicket)]
     pub fn executed_ticket(&mut self, ticket: u32, label: &str) -> bool {
-        let Some(at) = self.pending.iter().rposition(|(t, _, _)| *t == ticket) else {
-            return false;
-        };
-        let Some((_, tool, fingerprint)) = self.pending.remove(at) else {
-            return false;
-        };
-        self.session.executed(&tool, fingerprint, label);
-        true
+        self.session.executed_ticket(ticket, label)
     }
 }

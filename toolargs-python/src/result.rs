@@ -5,8 +5,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 use serde_json::Value;
+use toolargs_bindings::Verdict;
 use toolargs_core::{Parsed, Rejection};
-use toolargs_semantic::{Decision, Judged};
 
 use crate::convert::to_python;
 
@@ -14,65 +14,28 @@ use crate::convert::to_python;
 /// repairs) or rejected (with every error).
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct ParseResult {
-    /// The schema's verdict; `None` for a call a session refused unjudged.
-    verdict: Option<Result<Parsed<Value>, Rejection>>,
-    /// What a session made of the call, for a tool whose meaning is declared.
-    meaning: Option<Meaning>,
+    /// The verdict, and within a session what the call's meaning decides.
+    verdict: Verdict,
     /// The arguments as a Python dict, built once, when first asked for.
     arguments: PyOnceLock<Py<PyAny>>,
 }
 
-/// A session's word on a call to a tool whose meaning is declared.
-struct Meaning {
-    decision: Decision,
-    findings: Vec<Value>,
-    /// The errors for the model (JSON text) of a call not to run for its meaning.
-    refused: Option<String>,
-    /// What the model is told (JSON text) of a call held for confirmation, when it is not
-    /// made.
-    held: Option<String>,
-}
-
 impl ParseResult {
     pub(crate) fn new(verdict: Result<Parsed<Value>, Rejection>) -> ParseResult {
-        ParseResult {
-            verdict: Some(verdict),
-            meaning: None,
-            arguments: PyOnceLock::new(),
-        }
+        ParseResult::of(Verdict::of(verdict))
     }
 
-    /// A call judged within a session: a call rejected for its meaning is not accepted, one
-    /// to confirm is (the caller asks).
-    pub(crate) fn judged(judged: Judged) -> ParseResult {
-        let decision = judged.decision();
-        let findings = judged.findings();
-        let refused = judged.meaning_errors();
-        let held = match (&judged.weighing, decision) {
-            (Some(weighing), Decision::Confirm) => Some(weighing.for_model()),
-            _ => None,
-        };
+    /// A verdict as Python's.
+    pub(crate) fn of(verdict: Verdict) -> ParseResult {
         ParseResult {
-            verdict: judged.parsed,
-            meaning: Some(Meaning {
-                decision,
-                findings,
-                refused,
-                held,
-            }),
+            verdict,
             arguments: PyOnceLock::new(),
         }
     }
 
     /// The schema's accepted call, unless the session refused it.
     fn accepted(&self) -> Option<&Parsed<Value>> {
-        if self.meaning.as_ref().is_some_and(|m| m.refused.is_some()) {
-            return None;
-        }
-        match &self.verdict {
-            Some(Ok(parsed)) => Some(parsed),
-            _ => None,
-        }
+        self.verdict.accepted()
     }
 
     /// The arguments, or `toolargs.Rejected` raised with the errors.
@@ -133,21 +96,15 @@ impl ParseResult {
     /// Every error, in the order found; empty when accepted.
     #[getter]
     fn errors(&self) -> Vec<ArgumentError> {
-        if let Some(refused) = self.meaning.as_ref().and_then(|m| m.refused.as_deref()) {
-            return meaning_errors(refused);
-        }
-        match &self.verdict {
-            Some(Err(rejection)) => rejection
-                .errors()
-                .iter()
-                .map(|e| ArgumentError {
-                    path: e.path.clone(),
-                    code: e.code.as_str().to_owned(),
-                    message: e.message.clone(),
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
+        self.verdict
+            .errors()
+            .into_iter()
+            .map(|e| ArgumentError {
+                path: e.path,
+                code: e.code.into_owned(),
+                message: e.message,
+            })
+            .collect()
     }
 
     /// The tool result to send back to the model: `{"ok":false,"errors":[...]}` when
@@ -155,17 +112,7 @@ impl ParseResult {
     /// what to tell the model when it is not made (`duplicate_action`,
     /// `confirmation_required`); `{"ok":true}` otherwise.
     fn for_model(&self) -> String {
-        if let Some(text) = self
-            .meaning
-            .as_ref()
-            .and_then(|m| m.refused.as_ref().or(m.held.as_ref()))
-        {
-            return text.clone();
-        }
-        match &self.verdict {
-            Some(Err(rejection)) => rejection.for_model(),
-            _ => r#"{"ok":true}"#.to_owned(),
-        }
+        self.verdict.for_model()
     }
 
     /// What to do with the call: `"proceed"`, `"proceed_and_report"`, `"confirm"` (ask the
@@ -173,11 +120,7 @@ impl ParseResult {
     /// declared, the schema's verdict: `"proceed"` or `"reject"`.
     #[getter]
     fn decision(&self) -> &'static str {
-        match (&self.meaning, &self.verdict) {
-            (Some(meaning), _) => meaning.decision.as_str(),
-            (None, Some(Ok(_))) => Decision::Proceed.as_str(),
-            (None, _) => Decision::Reject.as_str(),
-        }
+        self.verdict.decision().as_str()
     }
 
     /// What the session found of the call's meaning: dicts with `path`, `verdict` and `code`
@@ -185,12 +128,11 @@ impl ParseResult {
     /// `retry_budget_exhausted`), and the rest known (`meaning`, `critical`, `reason`).
     #[getter]
     fn findings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let findings = self.meaning.as_ref().map_or(&[][..], |m| &m.findings);
-        to_python(py, &Value::Array(findings.to_vec()))
+        to_python(py, &Value::Array(self.verdict.findings().to_vec()))
     }
 
     fn __repr__(&self) -> String {
-        let decision = match &self.meaning {
+        let decision = match &self.verdict.meaning {
             Some(meaning) => format!(", decision={:?}", meaning.decision.as_str()),
             None => String::new(),
         };
@@ -265,26 +207,4 @@ impl ArgumentError {
             self.path, self.code, self.message
         )
     }
-}
-
-/// The errors of a session's refusal, from its text for the model.
-fn meaning_errors(refused: &str) -> Vec<ArgumentError> {
-    let body: Value = serde_json::from_str(refused).unwrap_or(Value::Null);
-    let text = |error: &Value, key: &str| {
-        error
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    body.get("errors")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .map(|error| ArgumentError {
-            path: text(error, "path"),
-            code: text(error, "error"),
-            message: text(error, "message"),
-        })
-        .collect()
 }

@@ -11,8 +11,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyString, PyTuple, PyType};
 use serde_json::Value;
+use toolargs_bindings::session::{Scope, Sent, Unnamed};
 use toolargs_bindings::Tool;
-use toolargs_core::{Judge, Limits, ParseOptions};
+use toolargs_core::Limits;
 use toolargs_semantic::SessionOptions;
 
 use crate::convert::to_json_text;
@@ -26,37 +27,20 @@ use crate::spec::{parse, Spec, ToolSet, DETACH_AT_BYTES};
 /// `Session(...)` one whose calls each come with their tool's `Spec`.
 #[pyclass(frozen, module = "toolargs")]
 pub(crate) struct Session {
-    tools: Tools,
-    state: Mutex<State>,
-}
-
-/// What a session's calls go to.
-pub(crate) enum Tools {
-    Set(Py<ToolSet>),
-    One(Py<Spec>),
-    /// None in particular: each call comes with its spec (`Session()`).
-    Given,
-}
-
-struct State {
-    session: toolargs_semantic::Session,
-    /// Calls recorded as run, to label them.
-    ran: u64,
+    scope: Scope,
+    session: Mutex<toolargs_bindings::Session>,
 }
 
 impl Session {
-    pub(crate) fn new(tools: Tools, options: SessionOptions) -> Session {
+    pub(crate) fn new(scope: Scope, options: SessionOptions) -> Session {
         Session {
-            tools,
-            state: Mutex::new(State {
-                session: toolargs_semantic::Session::new(options),
-                ran: 0,
-            }),
+            scope,
+            session: Mutex::new(toolargs_bindings::Session::new(options)),
         }
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    fn session(&self) -> MutexGuard<'_, toolargs_bindings::Session> {
+        self.session.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The tool a call (`tool, arguments`, or `arguments` alone in a session over one spec)
@@ -79,42 +63,31 @@ impl Session {
             return Ok((Cow::Owned(spec.get().tool.clone()), arguments));
         }
         let name = tool.map(|name| name.extract::<String>()).transpose()?;
-        let spec = match (&self.tools, name) {
-            (Tools::Set(tools), Some(name)) => tools.get().tool(&name)?,
-            (Tools::Set(_), None) => {
-                return Err(PyTypeError::new_err(
-                    "a session over a ToolSet takes (name, arguments)",
-                ))
+        let tool = self.scope.tool(name.as_deref()).map_err(|e| match e {
+            Unnamed::NameNeeded => {
+                PyTypeError::new_err("a session over a ToolSet takes (name, arguments)")
             }
-            (Tools::One(spec), None) => &spec.get().tool,
-            (Tools::One(spec), Some(name)) => {
-                let spec = &spec.get().tool;
-                if spec.spec.name() != Some(name.as_str()) {
-                    return Err(PyKeyError::new_err(format!(
-                        "{name}: not the tool of this session"
-                    )));
-                }
-                spec
+            Unnamed::NotInSet(why) => PyKeyError::new_err(why),
+            Unnamed::NotTheTool(name) => {
+                PyKeyError::new_err(format!("{name}: not the tool of this session"))
             }
-            (Tools::Given, _) => {
-                return Err(PyTypeError::new_err(
-                    "a session made by Session() takes (spec, arguments): the tool's Spec, not its name",
-                ))
-            }
-        };
-        Ok((Cow::Borrowed(spec), arguments))
+            Unnamed::ToolNeeded => PyTypeError::new_err(
+                "a session made by Session() takes (spec, arguments): the tool's Spec, not its name",
+            ),
+        })?;
+        Ok((Cow::Borrowed(tool), arguments))
     }
 
-    /// Judges a call to `spec`'s tool with `arguments` within the session.
+    /// Judges a call to `tool` with `arguments` within the session.
     fn judge(
         &self,
         py: Python<'_>,
-        spec: &Tool,
+        tool: &Tool,
         arguments: &Bound<'_, PyAny>,
     ) -> PyResult<ParseResult> {
-        let Some(profile) = &spec.profile else {
-            return Ok(parse(py, &spec.spec, arguments));
-        };
+        if tool.profile.is_none() {
+            return Ok(parse(py, &tool.spec, arguments));
+        }
         // The arguments as the text received; what cannot be text is rejected as a parse
         // rejects it.
         let text = if let Ok(text) = arguments.cast::<PyString>() {
@@ -127,32 +100,22 @@ impl Session {
             to_json_text(arguments, &Limits::DEFAULT).ok()
         };
         let Some(text) = text else {
-            return Ok(parse(py, &spec.spec, arguments));
+            return Ok(parse(py, &tool.spec, arguments));
         };
-        let judge = || {
-            let judge: &dyn Judge = spec.spec.as_ref();
-            self.state().session.judge(
-                profile,
-                spec.idempotent,
-                judge,
-                &text,
-                &ParseOptions::DEFAULT,
-            )
-        };
+        let judge = || self.session().judge(tool, Sent::Text(&text));
         let judged = if text.len() >= DETACH_AT_BYTES {
             py.detach(judge)
         } else {
             judge()
         };
-        Ok(ParseResult::judged(judged))
+        Ok(ParseResult::of(judged))
     }
 
-    /// Records that a call to `spec`'s tool with `arguments` ran.
-    fn record(&self, spec: &Tool, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
-        let name = spec.spec.name().unwrap_or_default();
-        let Some(profile) = &spec.profile else {
+    /// Records that a call to `tool` with `arguments` ran.
+    fn record(&self, tool: &Tool, arguments: &Bound<'_, PyAny>) -> PyResult<()> {
+        if tool.profile.is_none() {
             return Ok(());
-        };
+        }
         let not_json = |why: String| PyValueError::new_err(format!("arguments: {why}"));
         let value: Value = if let Ok(text) = arguments.cast::<PyString>() {
             serde_json::from_str(&text.to_cow()?).map_err(|e| not_json(e.to_string()))?
@@ -163,12 +126,7 @@ impl Session {
                 .map_err(|e| not_json(format!("{}: {}", e.0.path, e.0.message)))?;
             serde_json::from_str(&text).map_err(|e| not_json(e.to_string()))?
         };
-        let mut state = self.state();
-        state.ran += 1;
-        let label = format!("{name} #{}", state.ran);
-        state
-            .session
-            .executed_call(profile, spec.idempotent, &value, &label);
+        self.session().executed(tool, &value, None);
         Ok(())
     }
 }
@@ -179,17 +137,15 @@ fn options(
     corrections_per_session: Option<&Bound<'_, PyAny>>,
     duplicate_window: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SessionOptions> {
-    let mut options = SessionOptions::default();
-    if let Some(count) = corrections_per_tool {
-        options = options.with_corrections_per_tool(count_of(count, "corrections_per_tool")?);
-    }
-    if let Some(count) = corrections_per_session {
-        options = options.with_corrections_per_session(count_of(count, "corrections_per_session")?);
-    }
-    if let Some(window) = duplicate_window {
-        options = options.with_duplicate_window(window_of(window)?);
-    }
-    Ok(options)
+    Ok(toolargs_bindings::session::options(
+        corrections_per_tool
+            .map(|count| count_of(count, "corrections_per_tool"))
+            .transpose()?,
+        corrections_per_session
+            .map(|count| count_of(count, "corrections_per_session"))
+            .transpose()?,
+        duplicate_window.map(window_of).transpose()?,
+    ))
 }
 
 /// A count of corrections: an `int` from 0 to 2^32 - 1.
@@ -273,7 +229,7 @@ impl Spec {
             corrections_per_session,
             duplicate_window,
         )?;
-        Ok(Session::new(Tools::One(slf.clone().unbind()), options))
+        Ok(Session::new(Scope::One(slf.get().tool.clone()), options))
     }
 }
 
@@ -296,7 +252,7 @@ impl ToolSet {
             corrections_per_session,
             duplicate_window,
         )?;
-        Ok(Session::new(Tools::Set(slf.clone().unbind()), options))
+        Ok(Session::new(Scope::Set(slf.get().tools.clone()), options))
     }
 }
 
@@ -319,7 +275,7 @@ impl Session {
             corrections_per_session,
             duplicate_window,
         )?;
-        Ok(Session::new(Tools::Given, options))
+        Ok(Session::new(Scope::Given, options))
     }
 
     /// `parse(tool, arguments)` (`parse(arguments)` over one spec): judges a call within the
@@ -343,10 +299,10 @@ impl Session {
     }
 
     fn __repr__(&self) -> String {
-        match &self.tools {
-            Tools::Set(tools) => format!("Session(names={:?})", tools.get().names()),
-            Tools::One(spec) => format!("Session(name={:?})", spec.get().tool.spec.name()),
-            Tools::Given => "Session()".to_owned(),
+        match &self.scope {
+            Scope::Set(tools) => format!("Session(names={:?})", tools.names()),
+            Scope::One(tool) => format!("Session(name={:?})", tool.spec.name()),
+            Scope::Given => "Session()".to_owned(),
         }
     }
 }
