@@ -34,7 +34,19 @@ test("and refuse what the API does not take", () => {
     const file = join(dir, "misuse.ts");
     writeFileSync(
       file,
-      'import { Session, Spec } from "toolargs";\nnew Spec({}, { effect: "harmless" });\nconst n: number = new Spec({}).parse("{}").ok;\nnew Spec({}).toolDefinition("openai");\nnew Session({ correctionPerTool: 2 });\n',
+      [
+        'import { type Code, Session, Spec } from "toolargs";',
+        'import { z } from "zod";',
+        'new Spec({}, { effect: "harmless" });',
+        'const n: number = new Spec({}).parse("{}").ok;',
+        'new Spec({}).toolDefinition("openai");',
+        "new Session({ correctionPerTool: 2 });",
+        'const typed = Spec.fromZod(z.object({ amount_cents: z.number() })).parse("{}");',
+        "const asText: string = typed.ok ? typed.arguments.amount_cents : '';",
+        'const unread: number = typed.arguments.amount_cents;',
+        'const code: Code = "no_such_code";',
+        "",
+      ].join("\n"),
     );
     const run = compile(file);
     assert.notEqual(run.status, 0);
@@ -42,6 +54,10 @@ test("and refuse what the API does not take", () => {
     assert.match(run.stdout + run.stderr, /boolean/);
     assert.match(run.stdout + run.stderr, /"openai".*Dialect/);
     assert.match(run.stdout + run.stderr, /correctionPerTool/);
+    // A zod schema's spec gives its output type, readable only once `ok` is known.
+    assert.match(run.stdout + run.stderr, /Type 'number' is not assignable to type 'string'/);
+    assert.match(run.stdout + run.stderr, /'typed.arguments' is possibly 'null'/);
+    assert.match(run.stdout + run.stderr, /"no_such_code".*Code/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -128,6 +128,55 @@ fn the_node_suite_passes_on_node_18() {
     println!("Node.js {}\n{}", version.trim(), tail.join("\n"));
 }
 
+/// `ts/names.ts` as the registry of repair rules and error codes makes it.
+fn names_ts() -> String {
+    let union = |names: Vec<&str>| -> String {
+        names
+            .iter()
+            .map(|n| format!("\n  | \"{n}\""))
+            .collect::<String>()
+    };
+    let rules = union(toolargs_core::Rule::ALL.iter().map(|r| r.as_str()).collect());
+    let codes = union(toolargs_core::Code::ALL.iter().map(|c| c.as_str()).collect());
+    format!(
+        "// Generated from the Rust registry of repair rules and error codes (`toolargs_core::Rule::ALL`\n\
+         // and `Code::ALL`, in their order) by `tests/npm.rs`, which fails when this file is not what\n\
+         // they make, and writes it again when run with TOOLARGS_BLESS=1:\n\
+         //\n\
+         //   TOOLARGS_BLESS=1 cargo test -p toolargs-js --test npm the_names_are_the_registrys\n\
+         \n\
+         /** The stable name of a repair rule (`Repair.rule`): what was changed, with exactly one\n \
+         * possible reading. */\n\
+         export type Rule ={rules};\n\
+         \n\
+         /** The stable code of an argument error (`ArgumentError.code`), which the model can act on. */\n\
+         export type Code ={codes};\n"
+    )
+}
+
+#[test]
+fn the_names_are_the_registrys() {
+    // The rules and codes of the declarations are the Rust registry's: a rule or a code added,
+    // renamed or removed there fails here until `ts/names.ts` is made again.
+    let path = package().join("ts/names.ts");
+    let made = names_ts();
+    if std::env::var_os("TOOLARGS_BLESS").is_some() {
+        fs::write(&path, &made).unwrap();
+    }
+    let file = fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        file == made,
+        "ts/names.ts is not the registry's rules and codes: run\n  \
+         TOOLARGS_BLESS=1 cargo test -p toolargs-js --test npm the_names_are_the_registrys\n\
+         to write it again"
+    );
+    println!(
+        "ts/names.ts: {} rules, {} codes",
+        toolargs_core::Rule::ALL.len(),
+        toolargs_core::Code::ALL.len()
+    );
+}
+
 #[test]
 fn the_package_lints_and_its_tests_type_check() {
     // `npm run lint`: Biome's linter over the sources, the scripts and the tests, then `tsc` on
@@ -240,6 +289,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/cjs/json.js",
             "dist/cjs/mcp.d.ts",
             "dist/cjs/mcp.js",
+            "dist/cjs/names.d.ts",
+            "dist/cjs/names.js",
             "dist/cjs/node.d.ts",
             "dist/cjs/node.js",
             "dist/cjs/package.json",
@@ -261,6 +312,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/json.js",
             "dist/mcp.d.ts",
             "dist/mcp.js",
+            "dist/names.d.ts",
+            "dist/names.js",
             "dist/node.d.ts",
             "dist/node.js",
             "dist/public.d.ts",

@@ -28,6 +28,7 @@ import type {
   Fed,
   Finding,
   JsonObject,
+  JsonValue,
   Repair,
   SessionOptions,
   SpecOptions,
@@ -47,17 +48,17 @@ const limitsOf = () => (limits ??= { depth: maxDepth(), bytes: maxPayloadBytes()
 const WRAP = Symbol("toolargs.wrap");
 /** The module's spec of a `Spec` and the names a tape's members index, and the text a held
  * call's result tells the model: set by the classes' static blocks, for this module alone. */
-let nativeOf: (spec: Spec) => NativeSpecT;
-let namesOf: (spec: Spec) => readonly string[] | null;
-let holdFor: (result: ParseResult, text: string) => void;
+let nativeOf: (spec: Spec<unknown>) => NativeSpecT;
+let namesOf: (spec: Spec<unknown>) => readonly string[] | null;
+let holdFor: (result: Verdict, text: string) => void;
 let makeResult: (
   ok: boolean,
   args: JsonObject | null,
   repairs: string | Repair[] | null,
   big?: Path[],
   model?: string,
-) => ParseResult;
-let makeStream: (native: NativeStream) => ArgumentStream;
+) => Verdict;
+let makeStream: (native: NativeStream) => ArgumentStream<unknown>;
 /** The most a stream hands the module at once, in UTF-16 units or bytes. */
 const SLICE = 1 << 20;
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -93,10 +94,11 @@ export class Rejected extends Error {
   }
 }
 
-/** The verdict on one call. `ok` and `arguments` are own properties, read when the verdict
- * comes back, and so are the repairs when they come as a tape (`tape.ts`); otherwise the
- * repairs, and the errors always, only when first asked for (getters, the same array after). */
-export class ParseResult {
+/** The verdict on one call, as made (`ParseResult` is its type, and the class for
+ * `instanceof`). `ok` and `arguments` are own properties, read when the verdict comes back, and
+ * so are the repairs when they come as a tape (`tape.ts`); otherwise the repairs, and the
+ * errors always, only when first asked for (getters, the same array after). */
+class Verdict {
   /** True when the call was accepted, with or without repairs. */
   declare readonly ok: boolean;
   /**
@@ -134,7 +136,7 @@ export class ParseResult {
     holdFor = (result, text) => {
       result.#model = text;
     };
-    makeResult = (ok, args, repairs, big, model) => new ParseResult(WRAP, ok, args, repairs, big, model);
+    makeResult = (ok, args, repairs, big, model) => new Verdict(WRAP, ok, args, repairs, big, model);
   }
 
   /** Every repair, in the order made; empty when rejected or clean. Read from the verdict
@@ -186,7 +188,7 @@ export class ParseResult {
       decision?: Decision;
       findings?: Finding[];
     } = { ok: this.ok, arguments: this.arguments, repairs: this.repairs, errors: this.errors };
-    const session = this as Partial<SessionResult>;
+    const session = this as { decision?: Decision; findings?: Finding[] };
     if (session.decision !== undefined) {
       out.decision = session.decision;
       out.findings = session.findings;
@@ -195,8 +197,67 @@ export class ParseResult {
   }
 }
 
-/** The verdict on one call in a session: the schema's, and what its meaning decides. */
-export interface SessionResult extends ParseResult {
+// `instanceof` and the inspector name the class as the package exports it.
+Object.defineProperty(Verdict, "name", { value: "ParseResult" });
+
+/** What every verdict has, accepted or rejected. */
+export interface ResultMethods {
+  /** The tool result to send back to the model: `{"ok":false,"errors":[...]}` when rejected,
+   * or for a call a session holds for a confirmation (`"confirm"`) when it does not run;
+   * `{"ok":true}` when accepted. */
+  forModel(): string;
+  /** What `JSON.stringify` writes: `ok`, `arguments`, `repairs` and `errors` (and a session's
+   * `decision` and `findings`). */
+  toJSON(): { ok: boolean; arguments: JsonValue; repairs: Repair[]; errors: ArgumentError[] };
+}
+
+/** A call accepted, as sent or repaired. */
+export interface AcceptedResult<T = JsonObject> extends ResultMethods {
+  /** True: the call was accepted, with or without repairs. */
+  readonly ok: true;
+  /**
+   * The arguments, as sent or repaired, with the defaults the schema declares filled in: `T`,
+   * the output type of the zod schema a spec was loaded from (`Spec.fromZod`), or a JSON
+   * object. An integer beyond ±(2^53 − 1) is a `bigint`, whatever `T` says.
+   */
+  readonly arguments: T;
+  /** Every repair, in the order made; empty when the call was clean. Read from the verdict
+   * when first asked for (a getter), the same array after. */
+  readonly repairs: Repair[];
+  /** Empty. */
+  readonly errors: [];
+}
+
+/** A call rejected: every error of it, at once. */
+export interface RejectedResult extends ResultMethods {
+  /** False: the call was rejected. */
+  readonly ok: false;
+  /** `null`. */
+  readonly arguments: null;
+  /** Empty. */
+  readonly repairs: [];
+  /** Every error, in the order found. Read from the verdict when first asked for (a getter),
+   * the same array after. */
+  readonly errors: ArgumentError[];
+}
+
+/**
+ * The verdict on one call: accepted (`ok: true`, the `arguments` and the `repairs`) or rejected
+ * (`ok: false`, the `errors`), told apart by `ok`.
+ *
+ * ```ts
+ * const result = spec.parse(text);
+ * if (result.ok) run(result.arguments);
+ * else reply(result.forModel());
+ * ```
+ */
+export type ParseResult<T = JsonObject> = AcceptedResult<T> | RejectedResult;
+
+/** The class of every verdict, for `instanceof`; a verdict is made by a spec, never by `new`. */
+export const ParseResult = Verdict as unknown as abstract new (token: never) => ParseResult<unknown>;
+
+/** What a session decides of a call, beside the schema's verdict. */
+export interface SessionDecision {
   /** What to do with the call. `"reject"` is not `ok`: the errors are the schema's, or those
    * of a call not to run for its meaning (`meaning_changed`, `retry_budget_exhausted`);
    * `"confirm"` stays `ok`, and the user must be asked (the code is in `findings`). */
@@ -204,6 +265,9 @@ export interface SessionResult extends ParseResult {
   /** What the session found; empty for a tool whose meaning is not declared. */
   readonly findings: Finding[];
 }
+
+/** The verdict on one call in a session: the schema's, and what its meaning decides. */
+export type SessionResult<T = JsonObject> = ParseResult<T> & SessionDecision;
 
 /** The errors of a text for the model, as `errors` gives them. */
 function errorsOf(model: string): ArgumentError[] {
@@ -218,7 +282,7 @@ const OK_FOR_MODEL = '{"ok":true}';
  * integers beyond a number, a line each; 2, the rejection's text for the model; 3, a tape of
  * the arguments and repairs (`tape.ts`), with the spec's member `names`, its places in the
  * call's `input` when there is one. */
-function verdictOf(code: number, input?: string, names?: readonly string[] | null): ParseResult {
+function verdictOf(code: number, input?: string, names?: readonly string[] | null): Verdict {
   const kind = code & 3;
   if (kind === 3) {
     const args = tapeArguments(code, input, names as readonly string[]);
@@ -228,7 +292,7 @@ function verdictOf(code: number, input?: string, names?: readonly string[] | nul
 }
 
 /** The verdict of `kind` 0, 1 or 2 (`verdictOf`), from its `text`. */
-function verdictOfText(kind: number, text: string): ParseResult {
+function verdictOfText(kind: number, text: string): Verdict {
   if (kind === 0) return makeResult(true, JSON.parse(text), null);
   if (kind === 2) return makeResult(false, null, null, undefined, text);
   const end = text.indexOf("\n");
@@ -244,8 +308,10 @@ function verdictOfText(kind: number, text: string): ParseResult {
   return makeResult(true, holder.arguments, text.slice(end + 1, last), later);
 }
 
-/** One tool's argument contract, loaded from a JSON Schema or a tool definition. */
-export class Spec {
+/** One tool's argument contract, loaded from a JSON Schema or a tool definition. `T` is what an
+ * accepted call's `arguments` are: a JSON object, or the output type of the zod schema of
+ * `Spec.fromZod`. */
+export class Spec<T = JsonObject> {
   #native: NativeSpecT;
   /** The names a tape's members index (`tape.ts`), or `null` when the spec's calls never
    * come as a tape. */
@@ -293,8 +359,8 @@ export class Spec {
    * @throws {TypeError} `schema` is not a zod 4 schema.
    * @throws {LoadError} zod's JSON Schema cannot be loaded.
    */
-  static fromZod(schema: unknown, options?: SpecOptions): Spec {
-    return new Spec(zodJsonSchema(schema), options);
+  static fromZod<S>(schema: S, options?: ZodOptions): Spec<ZodOutput<S>> {
+    return new Spec<ZodOutput<S>>(zodJsonSchema(schema, options?.toJSONSchema), options);
   }
 
   /** The tool's name: the `name` option, or the definition's when it gives one. */
@@ -324,8 +390,8 @@ export class Spec {
   }
 
   /** Judges one call's arguments. Never throws for what they hold. */
-  parse(args: Arguments): ParseResult {
-    return judge(this.#native, args, this.#names);
+  parse(args: Arguments): ParseResult<T> {
+    return judge(this.#native, args, this.#names) as unknown as ParseResult<T>;
   }
 
   /**
@@ -333,15 +399,15 @@ export class Spec {
    *
    * @throws {Rejected} the call is rejected.
    */
-  validate(args: Arguments): JsonObject {
+  validate(args: Arguments): T {
     const result = judge(this.#native, args, this.#names);
-    if (result.ok) return result.arguments as JsonObject;
+    if (result.ok) return result.arguments as T;
     throw new Rejected(result.errors, result.forModel());
   }
 
   /** A stream of one call, judged while it arrives. */
-  stream(): ArgumentStream {
-    return makeStream(this.#native.stream());
+  stream(): ArgumentStream<T> {
+    return makeStream(this.#native.stream()) as ArgumentStream<T>;
   }
 
   /**
@@ -533,7 +599,7 @@ export class Session {
    *   why).
    * @throws {TypeError} `tool` is a name, and the session was made by `new Session()`.
    */
-  parse(tool: Spec | string, args: Arguments): SessionResult {
+  parse<T = JsonObject>(tool: Spec<T> | string, args: Arguments): SessionResult<T> {
     const spec = this.#spec(tool);
     const nativeSpec = nativeOf(spec);
     const native = this.#native;
@@ -567,7 +633,7 @@ export class Session {
     // The verdict is read before anything else crosses.
     const verdictCode = code as number;
     const kind = verdictCode & 3;
-    let result: ParseResult;
+    let result: Verdict;
     let written: string | undefined;
     if (kind === 3) {
       result = verdictOf(verdictCode, input, namesOf(spec));
@@ -576,7 +642,7 @@ export class Session {
       result = verdictOfText(kind, verdict);
       if (kind !== 2) written = kind === 0 ? verdict : verdict.slice(0, verdict.indexOf("\n"));
     }
-    const held = result as { decision: Decision; findings: Finding[] } & ParseResult;
+    const held = result as { decision: Decision; findings: Finding[] } & Verdict;
     held.decision = DECISIONS[native.decision];
     const findings = native.findings;
     held.findings = findings === undefined ? [] : JSON.parse(findings);
@@ -585,7 +651,7 @@ export class Session {
     if (ticket !== 0 && written !== undefined && result.arguments !== null && typeof result.arguments === "object") {
       PASSED.set(result.arguments, { session: this, spec: nativeSpec, ticket, written });
     }
-    return held;
+    return held as unknown as SessionResult<T>;
   }
 
   /**
@@ -598,7 +664,7 @@ export class Session {
    * @throws {TypeError} `tool` is a name and the session was made by `new Session()`, or
    *   `args` is not JSON (for a tool whose meaning is declared).
    */
-  executed(tool: Spec | string, args: Arguments): void {
+  executed(tool: Spec<unknown> | string, args: Arguments): void {
     const nativeSpec = nativeOf(this.#spec(tool));
     if (!nativeSpec.hasMeaning) return;
     let text: string | Uint8Array;
@@ -630,7 +696,7 @@ export class Session {
   }
 
   /** The spec of `tool`: a `Spec`, or the name of a tool of the set. */
-  #spec(tool: unknown): Spec {
+  #spec(tool: unknown): Spec<unknown> {
     if (tool instanceof Spec) return tool;
     if (this.#tools === null) {
       throw new TypeError(
@@ -661,7 +727,7 @@ function meaningText(meaning: unknown): string | undefined {
  * One call's arguments judged while they arrive. The verdict of `finish` is exactly `parse`'s
  * on the whole text, however it was cut.
  */
-class ArgumentStream {
+class ArgumentStream<T = JsonObject> {
   #native: NativeStream;
   /** A high surrogate that ended the last piece: the next piece may complete its character. */
   #held = "";
@@ -726,13 +792,13 @@ class ArgumentStream {
   }
 
   /** The verdict on the whole text. The stream is done: any later call throws. */
-  finish(): ParseResult {
+  finish(): ParseResult<T> {
     this.#open();
     this.#flush();
     const verdict = this.#native.finish();
     this.#finished = true;
     this.#native.free();
-    return verdictOf(verdict as number);
+    return verdictOf(verdict as number) as unknown as ParseResult<T>;
   }
 
   #open(): void {
@@ -751,7 +817,7 @@ class ArgumentStream {
 export type { ArgumentStream };
 
 
-function judge(native: NativeSpecT, args: Arguments, names: readonly string[] | null): ParseResult {
+function judge(native: NativeSpecT, args: Arguments, names: readonly string[] | null): Verdict {
   if (typeof args === "string") return judgeText(native, args, names);
   if (args instanceof Uint8Array) return judgeBytes(native, args, names);
   if (args instanceof ArrayBuffer) return judgeBytes(native, new Uint8Array(args), names);
@@ -765,7 +831,7 @@ function judge(native: NativeSpecT, args: Arguments, names: readonly string[] | 
   return judgeText(native, text, names);
 }
 
-function judgeText(native: NativeSpecT, text: string, names: readonly string[] | null): ParseResult {
+function judgeText(native: NativeSpecT, text: string, names: readonly string[] | null): Verdict {
   // Each UTF-16 unit is at least a byte of UTF-8: past the limit in units, past it in bytes.
   if (text.length > limitsOf().bytes) return judgeInPieces(native, text);
   if (!wellFormed(text)) return verdictOf(native.parseBytes(wtf8(text)), undefined, names);
@@ -774,7 +840,7 @@ function judgeText(native: NativeSpecT, text: string, names: readonly string[] |
   return verdictOf(native.parseInput(length, length === text.length), text, names);
 }
 
-function judgeBytes(native: NativeSpecT, bytes: Uint8Array, names: readonly string[] | null): ParseResult {
+function judgeBytes(native: NativeSpecT, bytes: Uint8Array, names: readonly string[] | null): Verdict {
   if (bytes.length > limitsOf().bytes) return judgeInPieces(native, bytes);
   return verdictOf(native.parseBytes(bytes), undefined, names);
 }
@@ -783,7 +849,7 @@ function judgeBytes(native: NativeSpecT, bytes: Uint8Array, names: readonly stri
  * limit, so the stream reads none of it and only counts the bytes of the rest, fed a slice at
  * a time. The module never holds the whole payload, and the verdict is `parse`'s
  * (`too_large`, with the size). */
-function judgeInPieces(nativeSpec: NativeSpecT, payload: string | Uint8Array): ParseResult {
+function judgeInPieces(nativeSpec: NativeSpecT, payload: string | Uint8Array): Verdict {
   const native = nativeSpec.stream();
   let first = limitsOf().bytes + 2;
   if (typeof payload === "string") {
@@ -798,7 +864,7 @@ function judgeInPieces(nativeSpec: NativeSpecT, payload: string | Uint8Array): P
   }
   const stream = makeStream(native);
   stream.feed(typeof payload === "string" ? payload.slice(first) : payload.subarray(first));
-  return stream.finish();
+  return stream.finish() as unknown as Verdict;
 }
 
 /** A definition as JSON text: text as given, bytes as UTF-8, anything else written as JSON. */
@@ -856,8 +922,50 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
-/** The JSON Schema of what a zod 4 schema accepts as input, by zod's own export. */
-function zodJsonSchema(schema: unknown): object {
+/** zod's own `toJSONSchema` (`z.toJSONSchema`, or `toJSONSchema` of `zod/v4/core`). */
+export type ZodToJsonSchema = (schema: never, params: { io: "input" }) => object;
+
+/** The options of `Spec.fromZod`: the spec's, and zod's own JSON Schema export. */
+export interface ZodOptions extends SpecOptions {
+  /**
+   * zod's `toJSONSchema` (`z.toJSONSchema`), for a schema whose zod has no JSON Schema export
+   * on its schemas (zod 4.0 and 4.1, and 3.25's `zod/v4`). Without it, the entries for
+   * Node.js, Deno, Bun and `require` use `zod/v4/core`'s, found from the package (the zod
+   * installed beside it); the others throw `TypeError` asking for it.
+   */
+  toJSONSchema?: ZodToJsonSchema | null;
+}
+
+/** What an accepted call's `arguments` are for a spec of the zod schema `S`: its output type
+ * (read from its Standard Schema types, as zod 3.25 and 4 declare them), or a JSON object. */
+export type ZodOutput<S> = S extends { readonly "~standard": { readonly types?: infer Types } }
+  ? NonNullable<Types> extends { readonly output: infer O }
+    ? O
+    : JsonObject
+  : JsonObject;
+
+/** Where the entries that can load a package find zod's `toJSONSchema` (`node.ts`). */
+let findZod: (() => ZodToJsonSchema | undefined) | undefined;
+
+/** Sets how `Spec.fromZod` finds zod's `toJSONSchema` when neither the schema nor the caller
+ * gives one: for the entries that can load a package. */
+export function findZodWith(find: () => ZodToJsonSchema | undefined): void {
+  let found: ZodToJsonSchema | undefined | null = null;
+  findZod = () => {
+    if (found === null) {
+      try {
+        found = find();
+      } catch {
+        found = undefined;
+      }
+    }
+    return found;
+  };
+}
+
+/** The JSON Schema of what a zod 4 schema accepts as input, by zod's own export: the schema's
+ * (zod 4.2 and later), its Standard JSON Schema, or zod's `toJSONSchema` (given, or found). */
+function zodJsonSchema(schema: unknown, given: ZodToJsonSchema | null | undefined): object {
   if (schema !== null && typeof schema === "object") {
     const zod = schema as {
       toJSONSchema?: (params: { io: "input" }) => object;
@@ -866,8 +974,16 @@ function zodJsonSchema(schema: unknown): object {
     if (typeof zod.toJSONSchema === "function") return zod.toJSONSchema({ io: "input" });
     const standard = zod["~standard"]?.jsonSchema;
     if (typeof standard?.input === "function") return standard.input({ target: "draft-2020-12" });
+    if ("_zod" in schema) {
+      const convert = given ?? findZod?.();
+      if (typeof convert === "function") return convert(schema as never, { io: "input" });
+      throw new TypeError(
+        "Spec.fromZod: this zod (4.0, 4.1, or 3.25's zod/v4) has no JSON Schema export on its schemas, " +
+          "and none was found: pass zod's, Spec.fromZod(schema, { toJSONSchema: z.toJSONSchema })",
+      );
+    }
   }
   throw new TypeError(
-    "Spec.fromZod takes a zod 4 schema (for another schema, pass its JSON Schema to new Spec)",
+    "Spec.fromZod takes a zod 4 schema (zod 4, or 3.25's zod/v4; for another schema, pass its JSON Schema to new Spec)",
   );
 }

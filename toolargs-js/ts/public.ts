@@ -29,12 +29,23 @@
  * @packageDocumentation
  */
 
-export type { ArgumentStream, SessionResult } from "./api.js";
+export type {
+  AcceptedResult,
+  ArgumentStream,
+  RejectedResult,
+  ResultMethods,
+  SessionDecision,
+  SessionResult,
+  ZodOptions,
+  ZodOutput,
+  ZodToJsonSchema,
+} from "./api.js";
 export { LoadError, ParseResult, Rejected, Session, Spec, ToolSet } from "./api.js";
 export type {
   ArgumentError,
   Arguments,
   Change,
+  Code,
   Decision,
   Dialect,
   Effect,
@@ -46,6 +57,7 @@ export type {
   MeaningCode,
   MeaningDeclaration,
   Repair,
+  Rule,
   SessionOptions,
   SpecOptions,
   ToolSetOptions,

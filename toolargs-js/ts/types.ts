@@ -1,6 +1,10 @@
 // The types of the public API: the values the gate takes and gives, and the options of its
 // classes (`api.ts`). Their declarations (`dist/types.d.ts`) are generated from this file.
 
+import type { Code, Rule } from "./names.js";
+
+export type { Code, Rule };
+
 /**
  * A JSON value as the gate passes it on. Integers beyond ±(2^53 − 1), which a `number` cannot
  * hold exactly, are `bigint`s (`JSON.stringify` cannot write them: give it a replacer, or
@@ -155,7 +159,7 @@ export interface Repair {
   /** The JSON path of the repaired value (`$.amount_cents`). */
   readonly path: string;
   /** The rule's stable name (`numeric_string_to_int`). */
-  readonly rule: string;
+  readonly rule: Rule;
   /** The value as sent. */
   readonly before: JsonValue;
   /** The value as repaired (`null` for a key stripped). */
@@ -166,8 +170,9 @@ export interface Repair {
 export interface ArgumentError {
   /** The JSON path of the value at fault (`$` for the whole call). */
   readonly path: string;
-  /** The code's stable name (`out_of_range`). */
-  readonly code: string;
+  /** The code's stable name (`out_of_range`): the gate's, or, for a call a session does not
+   * let run, the session's (`meaning_changed`, `retry_budget_exhausted`). */
+  readonly code: Code | MeaningCode;
   /** What is wrong, written for the model. */
   readonly message: string;
 }

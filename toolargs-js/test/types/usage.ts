@@ -2,9 +2,11 @@
 // it is used.
 import { z } from "zod";
 import {
+  type AcceptedResult,
   type ArgumentError,
   type ArgumentStream,
   type Change,
+  type Code,
   type Decision,
   type Dialect,
   type Effect,
@@ -13,9 +15,12 @@ import {
   type JsonObject,
   type JsonValue,
   LoadError,
-  type ParseResult,
+  type MeaningCode,
+  ParseResult,
   Rejected,
+  type RejectedResult,
   type Repair,
+  type Rule,
   Session,
   type SessionOptions,
   type SessionResult,
@@ -116,3 +121,42 @@ const change: [string, string, string, boolean] = [changes[0].path, changes[0].k
 void [fromText, fromZod, name, description, effectOf, unknown, warnings, ok, forModel];
 void [names, unchecked, one, has, judged, rejected, partial, received, done];
 void [definition, change];
+
+// Typed results: a union told apart by `ok`; a zod schema's spec gives its output type.
+const Refund = z.object({ order_id: z.string(), amount_cents: z.number().int(), note: z.string().optional() });
+const refund: Spec<{ order_id: string; amount_cents: number; note?: string | undefined }> = Spec.fromZod(Refund);
+const verdict = refund.parse('{"order_id": "A1", "amount_cents": "1999"}');
+if (verdict.ok) {
+  const accepted: AcceptedResult<{ order_id: string; amount_cents: number; note?: string }> = verdict;
+  const amount: number = verdict.arguments.amount_cents;
+  const note: string | undefined = verdict.arguments.note;
+  const rules: Rule[] = verdict.repairs.map((r) => r.rule);
+  const none: [] = verdict.errors;
+  void [accepted, amount, note, rules, none];
+} else {
+  const refused: RejectedResult = verdict;
+  const nothing: null = verdict.arguments;
+  const codes: (Code | MeaningCode)[] = verdict.errors.map((e) => e.code);
+  void [refused, nothing, codes];
+}
+const validated: { order_id: string; amount_cents: number } = refund.validate("{}");
+const plain = new Spec({ type: "object" }).parse("{}");
+if (plain.ok) {
+  const object: JsonObject = plain.arguments;
+  void object;
+}
+const inSession: SessionResult<{ order_id: string; amount_cents: number; note?: string }> = own.parse(refund, "{}");
+if (inSession.ok && inSession.decision === "proceed") {
+  const cents: number = inSession.arguments.amount_cents;
+  void cents;
+}
+const streamed = refund.stream().finish();
+if (streamed.ok) {
+  const id: string = streamed.arguments.order_id;
+  void id;
+}
+const isResult: boolean = (verdict as unknown) instanceof ParseResult;
+const rule: Rule = "numeric_string_to_int";
+const code: Code = "out_of_range";
+const fromOldZod = Spec.fromZod(Refund, { toJSONSchema: z.toJSONSchema, effect: "destructive" });
+void [validated, isResult, rule, code, fromOldZod];
