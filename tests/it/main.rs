@@ -9,6 +9,8 @@ mod agreement;
 mod allocations;
 #[cfg(feature = "async-openai")]
 mod async_openai;
+#[cfg(all(feature = "dynamic", feature = "replay"))]
+mod bedrock;
 mod behaviour;
 #[cfg(feature = "dynamic")]
 mod bfcl;

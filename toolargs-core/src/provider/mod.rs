@@ -10,6 +10,7 @@
 //! | [`Provider::Anthropic`] | `{name, description, input_schema}` | `input_schema` | `content_block_start` of a `tool_use` block, `input_json_delta`s, `content_block_stop` | `content[]` blocks of type `tool_use` |
 //! | [`Provider::Gemini`] | `{name, description, parameters}` | `parameters` (OpenAPI subset) or `parametersJsonSchema` | - | `candidates[].content.parts[].functionCall` |
 //! | [`Provider::Mcp`] | `{name, description, inputSchema, annotations}` | `inputSchema` | - | a `tools/call` request's `params` |
+//! | [`Provider::BedrockConverse`] | `{"toolSpec": {name, description, inputSchema}}` | `toolSpec.inputSchema.json` | `contentBlockStart` with `start.toolUse`, `contentBlockDelta`s of `delta.toolUse.input`, `contentBlockStop`, by `contentBlockIndex` | `toolUse` blocks of `output.message.content` |
 //!
 //! Everything that lists providers is made from the one list of this module: [`Provider`]
 //! and [`Provider::ALL`], the [`Dialect`](crate::Dialect)s with their names, replay's log
@@ -34,6 +35,7 @@
 //! ```
 
 mod anthropic;
+mod bedrock;
 mod gemini;
 mod mcp;
 mod openai;
@@ -106,6 +108,16 @@ macro_rules! __providers {
             ], logs [
                 /// MCP JSON-RPC messages: `tools/call` requests (calls) and `tools/list`
                 /// results (definitions).
+            ];
+            /// Amazon Bedrock's Converse API (`Converse` and `ConverseStream`).
+            BedrockConverse = bedrock::BedrockConverse, dialect [
+                /// An Amazon Bedrock Converse tool, an item of `toolConfig.tools`:
+                /// `{"toolSpec": {name, description, inputSchema: {"json": ...}}}`, the schema
+                /// as plain JSON Schema whose top level is an object.
+            ], logs [
+                /// Amazon Bedrock Converse: responses (calls in `toolUse` blocks of
+                /// `output.message.content`, `input` decoded), or `{"request", "response"}`
+                /// records (definitions in the request's `toolConfig.tools[].toolSpec`).
             ];
         }
     };

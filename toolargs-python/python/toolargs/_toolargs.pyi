@@ -32,6 +32,7 @@ Dialect = Literal[
     "anthropic",
     "gemini",
     "mcp",
+    "bedrock_converse",
 ]
 
 class Change(TypedDict):
