@@ -163,7 +163,7 @@ impl Last {
 
 #[wasm_bindgen]
 impl Session {
-    /// A session with the options given ([`options`]) over the defaults.
+    /// A session with the options given (read by `options`) over the defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(
         corrections_per_tool: Option<f64>,

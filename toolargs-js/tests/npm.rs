@@ -136,8 +136,18 @@ fn names_ts() -> String {
             .map(|n| format!("\n  | \"{n}\""))
             .collect::<String>()
     };
-    let rules = union(toolargs_core::Rule::ALL.iter().map(|r| r.as_str()).collect());
-    let codes = union(toolargs_core::Code::ALL.iter().map(|c| c.as_str()).collect());
+    let rules = union(
+        toolargs_core::Rule::ALL
+            .iter()
+            .map(|r| r.as_str())
+            .collect(),
+    );
+    let codes = union(
+        toolargs_core::Code::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect(),
+    );
     format!(
         "// Generated from the Rust registry of repair rules and error codes (`toolargs_core::Rule::ALL`\n\
          // and `Code::ALL`, in their order) by `tests/npm.rs`, which fails when this file is not what\n\
@@ -183,7 +193,9 @@ fn the_package_lints_and_its_tests_type_check() {
     // the sources and on the tests (JavaScript checked against the generated declarations).
     let out = run(
         "npm run lint",
-        Command::new("npm").args(["run", "lint"]).current_dir(built()),
+        Command::new("npm")
+            .args(["run", "lint"])
+            .current_dir(built()),
     );
     print!("{out}");
 }
@@ -199,10 +211,19 @@ fn the_packed_package_passes_attw_and_publint() {
             .args(["run", "check:package"])
             .current_dir(built()),
     );
-    assert!(out.contains("All good!") && out.contains("No problems found"), "{out}");
+    assert!(
+        out.contains("All good!") && out.contains("No problems found"),
+        "{out}"
+    );
     let summary: Vec<&str> = out
         .lines()
-        .filter(|l| l.contains("All good") || l.contains("No problems") || l.starts_with("node") || l.starts_with("bundler") || l.starts_with("\""))
+        .filter(|l| {
+            l.contains("All good")
+                || l.contains("No problems")
+                || l.starts_with("node")
+                || l.starts_with("bundler")
+                || l.starts_with("\"")
+        })
         .collect();
     println!("{}", summary.join("\n"));
 }
