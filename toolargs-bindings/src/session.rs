@@ -167,8 +167,8 @@ impl Session {
         }
     }
 
-    /// The session, giving each call that passes a ticket ([`Meaning::ticket`]
-    /// (crate::verdict::Meaning::ticket)) to record it by when it runs.
+    /// The session, giving each call that passes a ticket to record it by when it runs
+    /// ([`Meaning::ticket`](crate::verdict::Meaning::ticket)).
     pub fn with_tickets(mut self) -> Session {
         self.tickets = true;
         self
