@@ -17,24 +17,32 @@ use crate::set::ToolSet;
 use crate::tool::Tool;
 use crate::verdict::Verdict;
 
-/// The options of a session: each given one laid over the defaults (two corrections per
-/// tool, twenty per session, a duplicate window of ten minutes).
-pub fn options(
-    corrections_per_tool: Option<u32>,
-    corrections_per_session: Option<u32>,
-    duplicate_window: Option<Duration>,
-) -> SessionOptions {
+/// The options of a session, each given one laid over the defaults (two corrections per
+/// tool, twenty per session, a duplicate window of ten minutes), as a package takes them: the
+/// corrections per tool and per session, read by `count` with the name the package gives
+/// each (`names`), then the duplicate window, read by `window`; the first that does not read
+/// is the error.
+pub fn options<C, W, E>(
+    (corrections_per_tool, corrections_per_session, duplicate_window): (
+        Option<C>,
+        Option<C>,
+        Option<W>,
+    ),
+    names: [&str; 2],
+    count: impl Fn(C, &str) -> Result<u32, E>,
+    window: impl FnOnce(W) -> Result<Duration, E>,
+) -> Result<SessionOptions, E> {
     let mut options = SessionOptions::default();
-    if let Some(count) = corrections_per_tool {
-        options = options.with_corrections_per_tool(count);
+    if let Some(given) = corrections_per_tool {
+        options = options.with_corrections_per_tool(count(given, names[0])?);
     }
-    if let Some(count) = corrections_per_session {
-        options = options.with_corrections_per_session(count);
+    if let Some(given) = corrections_per_session {
+        options = options.with_corrections_per_session(count(given, names[1])?);
     }
-    if let Some(window) = duplicate_window {
-        options = options.with_duplicate_window(window);
+    if let Some(given) = duplicate_window {
+        options = options.with_duplicate_window(window(given)?);
     }
-    options
+    Ok(options)
 }
 
 /// What a session's calls go to.

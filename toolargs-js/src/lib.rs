@@ -5,7 +5,9 @@
 //! gate reads, and turns the verdicts back into JavaScript values; its README is the user's
 //! guide.
 //!
-//! Every policy decision is the Rust gate's: this crate only carries values across. Text
+//! Every policy decision is the Rust gate's, and what the Python package does too (loading,
+//! options, verdicts, sessions) is `toolargs_bindings`'s: this crate only carries values
+//! across. Text
 //! crosses as text (or bytes), and each verdict comes back as a kind and one text
 //! ([`convert`]) that names the integers a JavaScript number cannot hold exactly, which the
 //! wrapper turns into `BigInt`s; or, for an accepted call under a plain schema, as a tape of

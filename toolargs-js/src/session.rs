@@ -22,15 +22,16 @@ fn options(
     corrections_per_session: Option<f64>,
     duplicate_window_ms: Option<f64>,
 ) -> Result<SessionOptions, Failure> {
-    Ok(toolargs_bindings::session::options(
-        corrections_per_tool
-            .map(|count| count_of(count, "correctionsPerTool"))
-            .transpose()?,
-        corrections_per_session
-            .map(|count| count_of(count, "correctionsPerSession"))
-            .transpose()?,
-        duplicate_window_ms.map(window_of).transpose()?,
-    ))
+    toolargs_bindings::session::options(
+        (
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window_ms,
+        ),
+        ["correctionsPerTool", "correctionsPerSession"],
+        count_of,
+        window_of,
+    )
 }
 
 /// The duplicate window, from milliseconds: finite and not negative.

@@ -5,7 +5,8 @@
 //! is the user's guide.
 //!
 //! Every policy decision is the Rust gate's, and every decision on a call's meaning
-//! `toolargs_semantic`'s: this crate only carries values across.
+//! `toolargs_semantic`'s; what the npm package does too (loading, options, verdicts,
+//! sessions) is `toolargs_bindings`'s: this crate only carries values across.
 
 mod convert;
 mod replay;

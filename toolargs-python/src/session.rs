@@ -137,15 +137,16 @@ fn options(
     corrections_per_session: Option<&Bound<'_, PyAny>>,
     duplicate_window: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SessionOptions> {
-    Ok(toolargs_bindings::session::options(
-        corrections_per_tool
-            .map(|count| count_of(count, "corrections_per_tool"))
-            .transpose()?,
-        corrections_per_session
-            .map(|count| count_of(count, "corrections_per_session"))
-            .transpose()?,
-        duplicate_window.map(window_of).transpose()?,
-    ))
+    toolargs_bindings::session::options(
+        (
+            corrections_per_tool,
+            corrections_per_session,
+            duplicate_window,
+        ),
+        ["corrections_per_tool", "corrections_per_session"],
+        count_of,
+        window_of,
+    )
 }
 
 /// A count of corrections: an `int` from 0 to 2^32 - 1.

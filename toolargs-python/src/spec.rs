@@ -361,20 +361,21 @@ type Checked = (
     Vec<Vec<&'static str>>,
 );
 
-/// The arguments as the gate reads them, owned so that the GIL can be released.
-enum Arguments {
-    Text(String),
-    Bytes(Vec<u8>),
-}
-
+/// Judges one call's arguments: a `str`, as the UTF-8 text Python encodes it in, and `bytes`,
+/// both read where they are (neither can change while the GIL is released); a `bytearray`'s
+/// bytes, copied (it could); any other value, written as JSON text. A payload past
+/// [`DETACH_AT_BYTES`] is parsed with the GIL released.
 pub(crate) fn parse(
     py: Python<'_>,
     spec: &toolargs_dynamic::Spec,
     arguments: &Bound<'_, PyAny>,
 ) -> ParseResult {
-    let arguments = if let Ok(text) = arguments.cast::<PyString>() {
-        match text.to_cow() {
-            Ok(text) => Arguments::Text(text.into_owned()),
+    let encoded;
+    let copied;
+    let written;
+    let raw = if let Ok(text) = arguments.cast::<PyString>() {
+        encoded = match text.encode_utf8() {
+            Ok(bytes) => bytes,
             Err(_) => {
                 return rejected(toolargs_core::ArgumentError::new(
                     "$",
@@ -382,24 +383,29 @@ pub(crate) fn parse(
                     "the text is not valid Unicode (it holds a lone surrogate)",
                 ))
             }
+        };
+        // Python's UTF-8, read as text as a string's was.
+        match std::str::from_utf8(encoded.as_bytes()) {
+            Ok(text) => RawArgs::Text(Cow::Borrowed(text)),
+            Err(_) => RawArgs::Bytes(Cow::Borrowed(encoded.as_bytes())),
         }
     } else if let Ok(bytes) = arguments.cast::<PyBytes>() {
-        Arguments::Bytes(bytes.as_bytes().to_vec())
+        RawArgs::Bytes(Cow::Borrowed(bytes.as_bytes()))
     } else if let Ok(bytes) = arguments.cast::<PyByteArray>() {
-        Arguments::Bytes(bytes.to_vec())
+        copied = bytes.to_vec();
+        RawArgs::Bytes(Cow::Borrowed(&copied))
     } else {
-        match to_json_text(arguments, &Limits::DEFAULT) {
-            Ok(text) => Arguments::Text(text),
+        written = match to_json_text(arguments, &Limits::DEFAULT) {
+            Ok(text) => text,
             Err(NotJson(error)) => return rejected(error),
-        }
+        };
+        RawArgs::Text(Cow::Borrowed(&written))
     };
-    let run = || match &arguments {
-        Arguments::Text(text) => spec.parse(RawArgs::Text(Cow::Borrowed(text))),
-        Arguments::Bytes(bytes) => spec.parse(RawArgs::Bytes(Cow::Borrowed(bytes))),
-    };
-    let len = match &arguments {
-        Arguments::Text(text) => text.len(),
-        Arguments::Bytes(bytes) => bytes.len(),
+    let run = || spec.parse_with(&raw, &ParseOptions::DEFAULT);
+    let len = match &raw {
+        RawArgs::Text(text) => text.len(),
+        RawArgs::Bytes(bytes) => bytes.len(),
+        RawArgs::Value(_) => 0,
     };
     ParseResult::new(if len >= DETACH_AT_BYTES {
         py.detach(run)
