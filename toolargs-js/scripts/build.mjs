@@ -15,8 +15,8 @@
 //      `package-lock.json`; skipped, with a warning, where it is not installed): 4% off a
 //      verdict's time and 5% off the module;
 //   6. `tsc` (`tsconfig.json`): `ts/*.ts` to ES modules and their declarations in `dist/`;
-//   7. the CommonJS build, for `require("toolargs")`: each module of the `node` entry and of
-//      the framework entries made CommonJS by esbuild (`dist/cjs/`, a folder whose
+//   7. the CommonJS build, for `require("toolargs")`: each module of the `node` entry, of
+//      `toolargs/init` and of the framework entries made CommonJS by esbuild (`dist/cjs/`, a folder whose
 //      `package.json` says `"type": "commonjs"`), with the declarations beside them;
 //   8. the licences of the workspace (`LICENSE-MIT`, `LICENSE-APACHE`) copied beside
 //      `package.json`, for the tarball.
@@ -134,7 +134,7 @@ must(process.execPath, [tsc, "-p", join(pkg, "tsconfig.json")]);
 const cjs = join(out, "cjs");
 mkdirSync(cjs, { recursive: true });
 writeFileSync(join(cjs, "package.json"), '{\n  "type": "commonjs"\n}\n');
-const modules = ["node", "public", "api", "io", "tape", "json", "types", "names", "toolargs_js", "ai", "mcp", "agents"];
+const modules = ["node", "public", "api", "io", "tape", "json", "types", "names", "toolargs_js", "init", "callbacks", "ai", "mcp", "agents"];
 const { buildSync } = await import("esbuild");
 buildSync({
   entryPoints: modules.map((name) => join(out, `${name}.js`)),

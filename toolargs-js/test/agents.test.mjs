@@ -206,3 +206,21 @@ test("in a session, a read-only tool's calls run, the same one twice too; an exe
   // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
   assert.throws(() => gatedTool(tool, { name: "x", parameters: RefundInput, execute: () => 1 }, { session: {} }), TypeError);
 });
+
+test("onRepair and onReject are told of each call repaired or refused, with the tool's name", async () => {
+  const told = [];
+  const seen = [];
+  const made = refund(seen, {
+    onRepair: (result, name) => told.push(["repair", name, result.repairs.map((r) => r.rule)]),
+    onReject: (result, name) => told.push(["reject", name, result.errors.map((e) => e.code)]),
+  });
+  await made.invoke(new RunContext(), '{"order_id": "A1", "amount_cents": "1999", "notify": false}');
+  await made.invoke(new RunContext(), '{"order_id": "A1", "amount_cents": "19.99", "notify": false}');
+  await made.invoke(new RunContext(), '{"order_id": "A1", "amount_cents": 5, "notify": false}');
+  assert.deepEqual(told, [
+    ["repair", "refund", ["numeric_string_to_int"]],
+    ["reject", "refund", ["ambiguous_integer"]],
+  ]);
+  assert.equal(seen.length, 2);
+  assert.throws(() => refund([], { onReject: "count" }), TypeError);
+});

@@ -389,3 +389,56 @@ test("in a session, an execute that throws is not recorded as run, and a streame
   assert.equal(streamed.length, 1);
   assert.deepEqual(told(toolOutput(prompts)), ["duplicate_action"]);
 });
+
+test("onRepair and onReject are told of each call repaired or refused, once, with the tool's name", async () => {
+  const told = [];
+  const callbacks = {
+    onRepair: (result, name) => told.push(["repair", name, result.repairs.map((r) => r.rule)]),
+    onReject: (result, name) => told.push(["reject", name, result.errors.map((e) => e.code), result.decision]),
+  };
+  const schema = z.object({ order_id: z.string(), amount_cents: z.number().int() });
+  const seen = [];
+  for (const input of [
+    '{"order_id": "A1", "amount_cents": "1999"}',
+    '{"order_id": "A1", "amount_cents": "19.99"}',
+    '{"order_id": "A1", "amount_cents": 5}',
+  ]) {
+    const { model } = modelCalling("refund", input);
+    const tools = { refund: gated(refundTool(seen, schema), { name: "refund", ...callbacks }) };
+    await generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(2) });
+  }
+  assert.deepEqual(told, [
+    ["repair", "refund", ["numeric_string_to_int"]],
+    ["reject", "refund", ["ambiguous_integer"], undefined],
+  ]);
+  assert.deepEqual(seen, [{ order_id: "A1", amount_cents: 1999 }, { order_id: "A1", amount_cents: 5 }]);
+
+  // In a session: the gate's rejection is told once, and the correction the session refuses
+  // (it changes what the refund means) too, with its decision.
+  told.length = 0;
+  const session = new Session();
+  for (const input of [
+    '{"order_id": "A1", "amount_cents": "19.99", "currency": "USD"}',
+    '{"order_id": "A1", "amount_cents": 199900, "currency": "USD"}',
+  ]) {
+    const { model } = modelCalling("issue_refund", input);
+    const issue_refund = gated(refundTool(seen, RefundInput), {
+      session,
+      name: "issue_refund",
+      meaning: { amount_cents: AMOUNT },
+      ...callbacks,
+    });
+    await generateText({ model, tools: { issue_refund }, prompt: "go", stopWhen: stepCountIs(2) });
+  }
+  assert.deepEqual(told, [
+    ["reject", "issue_refund", ["ambiguous_integer"], undefined],
+    ["reject", "issue_refund", ["meaning_changed"], "reject"],
+  ]);
+  // A tool without a name is told `null`.
+  told.length = 0;
+  const { model } = modelCalling("refund", '{"order_id": "A1", "amount_cents": "7"}');
+  await generateText({ model, tools: { refund: gated(refundTool(seen, schema), callbacks) }, prompt: "go", stopWhen: stepCountIs(2) });
+  assert.deepEqual(told, [["repair", null, ["numeric_string_to_int"]]]);
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
+  assert.throws(() => gated(refundTool([], schema), { onReject: "count" }), TypeError);
+});

@@ -41,7 +41,7 @@ async function connect({ gate, registerAfter = false }) {
     );
   };
   if (!registerAfter) register();
-  if (gate) gateServer(server);
+  if (gate) gateServer(server, gate === true ? undefined : gate);
   if (registerAfter) register();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -273,4 +273,24 @@ test("a handler that throws has not run: the same call again is not a duplicate"
   assert.deepEqual(told(await client.callTool(refund(cents))), ["duplicate_action"]);
   assert.equal(calls, 2);
   await Promise.all([client.close(), server.close()]);
+});
+
+test("onRepair and onReject are told of each call repaired or refused, with the tool's name", async () => {
+  const told = [];
+  const { client, close } = await connect({
+    gate: {
+      onRepair: (result, name) => told.push(["repair", name, result.repairs.map((r) => r.rule)]),
+      onReject: (result, name) => told.push(["reject", name, result.errors.map((e) => e.code), result.decision]),
+    },
+  });
+  await client.callTool({ name: "refund", arguments: { order_id: "A1", amount_cents: "1999", notify: false } });
+  await client.callTool({ name: "refund", arguments: { order_id: "A1", amount_cents: "19.99", notify: false } });
+  await client.callTool({ name: "lookup", arguments: { order_id: "A1" } });
+  assert.deepEqual(told, [
+    ["repair", "refund", ["numeric_string_to_int"]],
+    ["reject", "refund", ["ambiguous_integer"], "reject"],
+  ]);
+  await close();
+  // @ts-expect-error -- outside the declared types: a misuse whose error the test checks, or a value of its tables the checker widens
+  assert.throws(() => gateServer(new McpServer({ name: "s", version: "1" }), { onRepair: 1 }), TypeError);
 });

@@ -263,6 +263,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
         "edge.mjs",
         "wasm-module.mjs",
         "require.cjs",
+        "bundled.mjs",
+        "plain.mjs",
     ] {
         fs::copy(package().join("test/consumer").join(file), dir.join(file)).unwrap();
     }
@@ -298,12 +300,18 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/api.js",
             "dist/browser.d.ts",
             "dist/browser.js",
+            "dist/callbacks.d.ts",
+            "dist/callbacks.js",
             "dist/cjs/agents.d.ts",
             "dist/cjs/agents.js",
             "dist/cjs/ai.d.ts",
             "dist/cjs/ai.js",
             "dist/cjs/api.d.ts",
             "dist/cjs/api.js",
+            "dist/cjs/callbacks.d.ts",
+            "dist/cjs/callbacks.js",
+            "dist/cjs/init.d.ts",
+            "dist/cjs/init.js",
             "dist/cjs/io.d.ts",
             "dist/cjs/io.js",
             "dist/cjs/json.d.ts",
@@ -327,6 +335,8 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/edge.js",
             "dist/index.d.ts",
             "dist/index.js",
+            "dist/init.d.ts",
+            "dist/init.js",
             "dist/io.d.ts",
             "dist/io.js",
             "dist/json.d.ts",
@@ -348,6 +358,7 @@ fn the_packed_package_installs_and_imports_in_another_project() {
             "dist/types.js",
             "dist/workerd.d.ts",
             "dist/workerd.js",
+            "init/package.json",
             "mcp/package.json",
             "package.json",
         ]
@@ -555,6 +566,63 @@ fn the_packed_package_installs_and_imports_in_another_project() {
     );
     assert!(out.contains("edge-light: numeric_string_to_int"), "{out}");
     println!("bundled for edge-light: {}", out.trim_end());
+
+    // For Node.js: bundled by esbuild (`--platform=node`, CommonJS and ES module), the module's
+    // bytes embedded (`toolargs/toolargs.wasm` with `--loader:.wasm=binary`) and handed to
+    // `toolargs/init`; each bundle runs from a folder far from any node_modules, copying nothing.
+    let far = scratch().join("bundled");
+    let _ = fs::remove_dir_all(&far);
+    fs::create_dir_all(&far).unwrap();
+    for (format, file, says) in [
+        ("cjs", "bundled.cjs", "CommonJS"),
+        ("esm", "bundled.mjs", "ES module"),
+    ] {
+        run(
+            &format!("esbuild --platform=node --format={format}"),
+            Command::new(bin.join("esbuild"))
+                .args([
+                    "bundled.mjs",
+                    "--bundle",
+                    "--platform=node",
+                    "--loader:.wasm=binary",
+                ])
+                .arg(format!("--format={format}"))
+                .arg(format!("--outfile={}", far.join(file).display()))
+                .current_dir(&dir),
+        );
+        let out = run(
+            &format!("Node.js: the {format} bundle"),
+            Command::new("node").arg(file).current_dir(&far),
+        );
+        assert!(
+            out.contains(&format!(
+                "bundled for Node.js as {says}: numeric_string_to_int"
+            )),
+            "{out}"
+        );
+        print!("{out}");
+    }
+    // The `node` entry bundled as is says what to do instead.
+    run(
+        "esbuild --platform=node (the node entry)",
+        Command::new(bin.join("esbuild"))
+            .args(["plain.mjs", "--bundle", "--platform=node", "--format=cjs"])
+            .arg(format!("--outfile={}", far.join("plain.cjs").display()))
+            .current_dir(&dir),
+    );
+    let output = Command::new("node")
+        .arg("plain.cjs")
+        .current_dir(&far)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success()
+            && said.contains("toolargs/init")
+            && said.contains("--loader:.wasm=binary"),
+        "{said}"
+    );
+    println!("the node entry bundled as is: it says to use toolargs/init");
 }
 
 /// Calls against one list of tool definitions.

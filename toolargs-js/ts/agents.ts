@@ -37,11 +37,14 @@
 
 import { type ParseResult, Session, Spec, type SpecOptions } from "toolargs";
 
+import { callbacksOf, type GateCallbacks, tell } from "./callbacks.js";
 import { writeJson } from "./json.js";
 import type { JsonObject } from "./types.js";
 
-/** The options of `gatedTool`: the spec's, and the session the tool's calls are judged in. */
-export interface GatedToolOptions extends SpecOptions {
+/** The options of `gatedTool`: the spec's, the session the tool's calls are judged in, and the
+ * callbacks told of each call repaired or refused (`onRepair(result, toolName)`,
+ * `onReject(result, toolName)`, with the tool's name). */
+export interface GatedToolOptions extends SpecOptions, GateCallbacks {
   /**
    * The conversation's session (`new Session()`, one per conversation), shared by the tools
    * gated with it, which tells them apart by the tool's name: each call is judged in it, and
@@ -92,7 +95,8 @@ export function gatedTool<TOOL extends (toolOptions: any) => unknown>(
   if (typeof tool !== "function" || toolOptions == null || typeof toolOptions !== "object") {
     throw new TypeError("gatedTool takes the Agents SDK's tool function and its options");
   }
-  const { session = null, ...specOptions } = options ?? {};
+  const { session = null, onRepair, onReject, ...specOptions } = options ?? {};
+  const callbacks = callbacksOf({ onRepair, onReject }, "gatedTool");
   if (session !== null && !(session instanceof Session)) {
     throw new TypeError("gatedTool: session must be a Session of toolargs (new Session())");
   }
@@ -126,7 +130,9 @@ export function gatedTool<TOOL extends (toolOptions: any) => unknown>(
     async invoke(runContext: unknown, input: string, details?: unknown) {
       const result: ParseResult & { decision?: string } =
         session === null ? spec.parse(input) : session.parse(spec, input);
-      if (!result.ok || result.decision === "confirm") return result.forModel();
+      const refused = !result.ok || result.decision === "confirm";
+      tell(callbacks, result, named.name, refused);
+      if (refused) return result.forModel();
       const text = result.repairs.length === 0 ? input : writeJson(result.arguments, Infinity, Infinity);
       if (session !== null && details !== null && typeof details === "object") {
         PASSED.set(details, result.arguments as JsonObject);
@@ -135,3 +141,5 @@ export function gatedTool<TOOL extends (toolOptions: any) => unknown>(
     },
   } as ReturnType<TOOL>;
 }
+
+export type { GateCallbacks } from "./callbacks.js";

@@ -48,11 +48,14 @@
 import { asSchema, jsonSchema } from "ai";
 import { Rejected, Session, Spec, type SpecOptions } from "toolargs";
 
+import { callbacksOf, type GateCallbacks, tell } from "./callbacks.js";
 import { writeJson } from "./json.js";
 import type { ArgumentError, JsonObject } from "./types.js";
 
-/** The options of `gated`: the spec's, and the session the tool's calls are judged in. */
-export interface GatedOptions extends SpecOptions {
+/** The options of `gated`: the spec's, the session the tool's calls are judged in, and the
+ * callbacks told of each call repaired or refused (`onRepair(result, toolName)`,
+ * `onReject(result, toolName)`; the tool's name is the `name` option, else `null`). */
+export interface GatedOptions extends SpecOptions, GateCallbacks {
   /**
    * The conversation's session (`new Session()`, one per conversation), shared by the tools
    * gated with it: each call is judged in it as it reaches `execute`, and one it lets run is
@@ -126,7 +129,9 @@ export function gated<T extends { inputSchema: unknown; execute?: AnyFunction }>
   if (tool === null || typeof tool !== "object" || tool.inputSchema == null) {
     throw new TypeError("gated takes a tool of the AI SDK, with its inputSchema");
   }
-  const { session = null, ...specOptions } = options ?? {};
+  const { session = null, onRepair, onReject, ...specOptions } = options ?? {};
+  const callbacks = callbacksOf({ onRepair, onReject }, "gated");
+  const toolName = typeof specOptions.name === "string" ? specOptions.name : null;
   const execute: AnyFunction | null = typeof tool.execute === "function" ? tool.execute : null;
   if (session !== null) {
     if (!(session instanceof Session)) {
@@ -144,6 +149,7 @@ export function gated<T extends { inputSchema: unknown; execute?: AnyFunction }>
   let loaded: Spec | null = spec instanceof Spec ? spec : null;
   const judge = (value: unknown): JsonObject | Rejected => {
     const result = (loaded as Spec).parse(value as object);
+    tell(callbacks, result, toolName);
     return result.ok ? (result.arguments as JsonObject) : new ToolRejected(result.errors, result.forModel());
   };
   const inputSchema = jsonSchema(json, {
@@ -171,7 +177,12 @@ export function gated<T extends { inputSchema: unknown; execute?: AnyFunction }>
       const spec = loaded as Spec;
       if (session !== null) {
         const result = session.parse(spec, input as object);
-        if (!result.ok || result.decision === "confirm") throw held(result);
+        if (!result.ok || result.decision === "confirm") {
+          // A call the gate rejected was told of when it was validated.
+          const judged = input !== null && typeof input === "object" ? JUDGED.get(input) : undefined;
+          if (!(judged instanceof Rejected)) tell(callbacks, result, toolName, true);
+          throw held(result);
+        }
         const args = result.arguments;
         return afterRun(execute.call(this, args, ...rest), () => session.executed(spec, args));
       }
@@ -251,3 +262,5 @@ export function repairToolCall(options?: SpecOptions): <CALL extends ToolCallToR
     return { ...toolCall, input: writeJson(result.arguments, Infinity, Infinity) };
   };
 }
+
+export type { GateCallbacks } from "./callbacks.js";

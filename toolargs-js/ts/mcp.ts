@@ -29,11 +29,13 @@
 // arguments `validateToolInput` returned). The decisions are the session's.
 
 import { type Effect, type Meaning, Session, type SessionOptions, Spec, type UnknownPolicy } from "toolargs";
+import { callbacksOf, type GateCallbacks, tell } from "./callbacks.js";
 // The MCP SDK's own dependency (zod 3.25 and later have it).
 import { type $ZodType, toJSONSchema } from "zod/v4/core";
 
-/** The options of `gateServer`, for every tool of the server. */
-export interface GateServerOptions {
+/** The options of `gateServer`, for every tool of the server, and the callbacks told of each
+ * call repaired or refused (`onRepair(result, toolName)`, `onReject(result, toolName)`). */
+export interface GateServerOptions extends GateCallbacks {
   /** What each tool does, over what its annotations say. */
   effect?: Effect | null;
   /** What happens to undeclared keys, over what the effect implies. */
@@ -112,7 +114,8 @@ export function gateServer<S extends object>(server: S, options?: GateServerOpti
     throw new TypeError("gateServer takes an McpServer of @modelcontextprotocol/sdk 1.x");
   }
   if (gate[GATED]) return server;
-  const { effect, unknown, meaning, sessions: sessionOptions } = options ?? {};
+  const { effect, unknown, meaning, sessions: sessionOptions, onRepair, onReject } = options ?? {};
+  const callbacks = callbacksOf({ onRepair, onReject }, "gateServer");
   // Options are checked now, not on the first call.
   new Spec({ type: "object" }, { effect, unknown });
   checkMeaning(meaning);
@@ -148,7 +151,9 @@ export function gateServer<S extends object>(server: S, options?: GateServerOpti
     const session = sessionOf(gate.server?.transport?.sessionId);
     const spec = entry.spec;
     const result = session.parse(spec, (args ?? {}) as object);
-    if (!result.ok || result.decision === "confirm") throw new GateError(result.forModel());
+    const refused = !result.ok || result.decision === "confirm";
+    tell(callbacks, result, toolName, refused);
+    if (refused) throw new GateError(result.forModel());
     const valid = await validate.call(this, tool, result.arguments, toolName);
     if (valid !== null && typeof valid === "object") {
       passed.set(valid, () => session.executed(spec, result.arguments as object));
@@ -182,3 +187,5 @@ function checkMeaning(meaning: unknown): void {
 
 /** A rejection: its message, which the server sends as the result's text, is the gate's JSON. */
 class GateError extends Error {}
+
+export type { GateCallbacks } from "./callbacks.js";

@@ -10,7 +10,19 @@ import { createRequire } from "node:module";
 import { findZodWith, type ZodToJsonSchema } from "./api.js";
 import { initSync } from "./toolargs_js.js";
 
-initSync({ module: readFileSync(new URL("./toolargs_js_bg.wasm", import.meta.url)) });
+let module: Uint8Array;
+try {
+  module = readFileSync(new URL("./toolargs_js_bg.wasm", import.meta.url));
+} catch (e) {
+  // Bundled (esbuild's `--platform=node`), this file is not beside the module any more.
+  throw new Error(
+    "toolargs: the WebAssembly module is not beside the package's entry (bundled?): in a bundle, " +
+      'import from "toolargs/init" and hand it the module: initSync(bytes of "toolargs/toolargs.wasm"), ' +
+      "which esbuild embeds with --loader:.wasm=binary",
+    { cause: e },
+  );
+}
+initSync({ module });
 findZodWith(
   () => (createRequire(import.meta.url)("zod/v4/core") as { toJSONSchema?: ZodToJsonSchema }).toJSONSchema,
 );
