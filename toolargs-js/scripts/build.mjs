@@ -134,7 +134,7 @@ must(process.execPath, [tsc, "-p", join(pkg, "tsconfig.json")]);
 const cjs = join(out, "cjs");
 mkdirSync(cjs, { recursive: true });
 writeFileSync(join(cjs, "package.json"), '{\n  "type": "commonjs"\n}\n');
-const modules = ["node", "public", "api", "io", "tape", "json", "types", "names", "toolargs_js", "init", "callbacks", "ai", "mcp", "agents"];
+const modules = ["node", "public", "api", "io", "tape", "json", "types", "names", "toolargs_js", "init", "callbacks", "ai", "mcp", "agents", "langchain"];
 const { buildSync } = await import("esbuild");
 buildSync({
   entryPoints: modules.map((name) => join(out, `${name}.js`)),

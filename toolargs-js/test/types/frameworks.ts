@@ -57,3 +57,21 @@ const lookup = gatedTool(agentTool, {
   execute: async ({ order_id }: { order_id: string }) => `found ${order_id}`,
 }, { session, effect: "read_only" });
 export const agent = new Agent({ name: "shop", tools: [lookup] });
+
+import { tool as langChainTool } from "@langchain/core/tools";
+import { gatedTool as gatedLangChainTool } from "toolargs/langchain";
+
+const lookupChain = gatedLangChainTool(
+  langChainTool(async ({ order_id }: { order_id: string }) => `found ${order_id}`, {
+    name: "lookup",
+    description: "Look an order up",
+    schema: z.object({ order_id: z.string() }),
+  }),
+  {
+    session,
+    effect: "read_only",
+    onRepair: (result, toolName) => void [result.repairs[0]?.rule, toolName],
+    onReject: (result, toolName) => void [result.errors[0]?.code, toolName],
+  },
+);
+export const lookedUp: Promise<unknown> = lookupChain.invoke({ order_id: "A1" });
