@@ -6,6 +6,9 @@
 //! (`1.0` stays a float), and `NaN` is written as the token the gate rejects. What JSON cannot
 //! carry (a set, a date, a key that is not a string) is a rejection that names where it is.
 
+use std::cell::RefCell;
+use std::mem::ManuallyDrop;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
@@ -204,9 +207,71 @@ pub(crate) fn to_python<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (key, item) in map {
-                dict.set_item(key, to_python(py, item)?)?;
+                dict.set_item(key_of(py, key), to_python(py, item)?)?;
             }
             dict.into_any()
         }
     })
+}
+
+/// How many keys each thread keeps (a power of two: a key's place is its hash's low bits),
+/// and how long a key kept may be.
+const KEPT_KEYS: usize = 256;
+const KEPT_KEY_BYTES: usize = 64;
+
+/// A key kept: its text, and the Python string made of it. A thread that ends leaves its
+/// strings to Python (interned, they are Python's too), with no reference let go once Python
+/// may have finished.
+type Kept = Option<(Box<str>, ManuallyDrop<Py<PyString>>)>;
+
+thread_local! {
+    /// Keys made into Python strings, each at the place its hash gives (a key that comes to
+    /// the place of another takes it): a tool's property names, met in every call's dict.
+    static KEYS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
+}
+
+/// An object's key as a Python string: the one made for the same key before, when this thread
+/// keeps it, so that a call's dict takes a string that is there, hash and all, instead of
+/// making, hashing and freeing one of its own (as pydantic keeps its fields' names).
+fn key_of<'py>(py: Python<'py>, key: &str) -> Bound<'py, PyString> {
+    if key.len() > KEPT_KEY_BYTES {
+        return PyString::new(py, key);
+    }
+    let place = place_of(key);
+    let kept = KEYS.try_with(|keys| match keys.try_borrow().ok()?.get(place) {
+        Some(Some((text, string))) if **text == *key => Some(string.bind(py).clone()),
+        _ => None,
+    });
+    if let Ok(Some(string)) = kept {
+        return string;
+    }
+    // Made with no borrow held: making a string runs no Python code, but nothing is assumed.
+    let string = PyString::intern(py, key);
+    let _ = KEYS.try_with(|keys| {
+        let Ok(mut keys) = keys.try_borrow_mut() else {
+            return;
+        };
+        if keys.is_empty() {
+            keys.resize_with(KEPT_KEYS, || None);
+        }
+        if let Some(slot) = keys.get_mut(place) {
+            let kept = Some((key.into(), ManuallyDrop::new(string.clone().unbind())));
+            if let Some((_, displaced)) = std::mem::replace(slot, kept) {
+                // Let go with the GIL held.
+                drop(ManuallyDrop::into_inner(displaced));
+            }
+        }
+    });
+    string
+}
+
+/// Where [`key_of`] keeps `key`: its FNV-1a hash's low bits.
+fn place_of(key: &str) -> usize {
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    // The low bits of a 64-bit hash: the truncation is the point.
+    #[allow(clippy::cast_possible_truncation)]
+    let place = hash as usize;
+    place & (KEPT_KEYS - 1)
 }
