@@ -387,17 +387,7 @@ fn requests_without_a_session_are_the_session_of_the_client_a_header_names() {
     let endpoint = gate.endpoint();
     std::thread::spawn(move || gate.serve());
     let refund = BAD_CALL.replace(r#"999999,"overwrite":true"#, "5");
-    let send = |client: &str| {
-        let mut answer = ureq::post(&endpoint)
-            .config()
-            .http_status_as_error(false)
-            .build()
-            .header("Content-Type", "application/json")
-            .header("X-Client", client)
-            .send(&refund)
-            .unwrap();
-        answer.body_mut().read_to_string().unwrap_or_default()
-    };
+    let send = |client: &str| post_as(&endpoint, client, &refund);
     // Each client's first refund goes on; the same one again from the same client is a
     // duplicate (this revision cannot be asked to confirm), from another client it is not.
     assert!(!send("a").contains("isError"));
@@ -444,20 +434,23 @@ fn gates_sharing_actions_hold_an_action_repeated_by_another_client() {
     std::thread::spawn(move || gate.serve());
     let refund = BAD_CALL.replace(r#"999999,"overwrite":true"#, "5");
     let other = BAD_CALL.replace(r#"999999,"overwrite":true"#, "6");
-    let send = |client: &str, call: &str| {
-        let mut answer = ureq::post(&endpoint)
-            .config()
-            .http_status_as_error(false)
-            .build()
-            .header("Content-Type", "application/json")
-            .header("X-Client", client)
-            .send(call)
-            .unwrap();
-        answer.body_mut().read_to_string().unwrap_or_default()
-    };
+    let send = |client: &str, call: &str| post_as(&endpoint, client, call);
     assert!(!send("a", &refund).contains("isError"));
     // The same refund from another client is the same action; another refund is not.
     assert!(send("b", &refund).contains("duplicate_action"));
     assert!(!send("b", &other).contains("isError"));
     assert_eq!(upstream.got("tools/call").len(), 2);
+}
+
+/// The body of the answer to a POST of `body` to `endpoint` from the client `X-Client` names.
+fn post_as(endpoint: &str, client: &str, body: &str) -> String {
+    let mut answer = ureq::post(endpoint)
+        .config()
+        .http_status_as_error(false)
+        .build()
+        .header("Content-Type", "application/json")
+        .header("X-Client", client)
+        .send(body)
+        .unwrap();
+    answer.body_mut().read_to_string().unwrap_or_default()
 }
